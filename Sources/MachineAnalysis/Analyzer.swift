@@ -1,0 +1,213 @@
+import MachineModel
+
+/// Check ids, as they appear in JSON, lint output and configuration.
+public enum Check: String, CaseIterable, Sendable {
+    case unreachableState = "unreachable_state"
+    case deadEndState = "dead_end_state"
+    case overlappingRules = "overlapping_rules"
+    case shadowedRule = "shadowed_rule"
+    case dataDependentTarget = "data_dependent_target"
+    case unusedInput = "unused_input"
+    case duplicateKey = "duplicate_key"
+
+    public var defaultSeverity: Severity {
+        switch self {
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .duplicateKey: .warning
+        case .dataDependentTarget, .unusedInput: .note
+        }
+    }
+}
+
+/// Turns a machine's rules into edges and findings. Pure: the same machine gives the same result.
+public struct Analyzer: Sendable {
+    public init() {}
+
+    /// Expands rules into edges (honouring the machine's rule order) and runs every check.
+    /// Findings that extractors attached already (e.g. `duplicate_key`) are kept.
+    public func analyze(_ input: Machine) -> Machine {
+        var machine = input
+        let resolution = resolve(machine)
+        machine.edges = resolution.edges
+        let graph = Graph(machine: machine, anyTargetFrom: resolution.unknownTargetStates)
+        var findings = machine.findings
+        findings += unreachable(machine, graph)
+        findings += deadEnds(machine, graph)
+        findings += resolution.overlaps.map { finding(for: $0, in: machine, graph) }
+        findings += shadowed(machine, resolution)
+        findings += dataDependent(machine, graph)
+        findings += unusedInputs(machine)
+        machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
+        return machine
+    }
+
+    // MARK: Rule order
+
+    struct Overlap {
+        var pair: Pair
+        var rules: [Rule]
+        var winner: Rule?
+    }
+
+    struct Resolution {
+        var edges: [Edge] = []
+        var overlaps: [Overlap] = []
+        var winners: Set<Int> = []
+        var unknownTargetStates: Set<String> = []
+    }
+
+    func resolve(_ machine: Machine) -> Resolution {
+        var result = Resolution()
+        // Which outcomes fire for each pair.
+        var order: [Pair] = []
+        var matching: [Pair: [(rule: Rule, outcome: Outcome)]] = [:]
+        for rule in machine.rules {
+            for outcome in rule.outcomes {
+                for pair in outcome.pairs {
+                    if matching[pair] == nil { order.append(pair) }
+                    matching[pair, default: []].append((rule, outcome))
+                }
+            }
+        }
+        var edges: [Edge] = []
+        for pair in order {
+            let candidates = matching[pair]!
+            var firing = candidates
+            if machine.order == .firstMatch, let first = candidates.first {
+                firing = candidates.filter { $0.rule.id == first.rule.id }
+            }
+            let ruleIDs = candidates.map(\.rule.id).uniqued()
+            if machine.order != .resolved, ruleIDs.count > 1 {
+                let rules = ruleIDs.compactMap { id in machine.rules.first { $0.id == id } }
+                let targets = Set(rules.map { Set($0.outcomes.map(\.target)) })
+                if targets.count > 1 {
+                    result.overlaps.append(Overlap(pair: pair, rules: rules,
+                                                   winner: machine.order == .firstMatch ? rules.first : nil))
+                }
+            }
+            for (rule, outcome) in firing {
+                result.winners.insert(rule.id)
+                let starts = outcome.effect != nil || !outcome.cancels.isEmpty
+                switch outcome.target {
+                case .state(let to):
+                    edges.append(Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts))
+                case .stay:
+                    edges.append(Edge(from: pair.from, input: pair.input, to: pair.from, rule: rule.id, noop: !starts))
+                case .failure:
+                    break
+                case .unknown:
+                    result.unknownTargetStates.insert(pair.from)
+                }
+            }
+        }
+        // One edge per (from, input, to, rule); it is a no-op only if every branch behind it is.
+        var index: [String: Int] = [:]
+        for edge in edges {
+            let key = "\(edge.from)\u{0}\(edge.input)\u{0}\(edge.to)\u{0}\(edge.rule)"
+            if let i = index[key] {
+                result.edges[i].noop = result.edges[i].noop && edge.noop
+            } else {
+                index[key] = result.edges.count
+                result.edges.append(edge)
+            }
+        }
+        return result
+    }
+
+    // MARK: Checks
+
+    func unreachable(_ machine: Machine, _ graph: Graph) -> [Finding] {
+        guard machine.initial != nil, !graph.anyTargetReachable else { return [] }
+        return machine.states.filter { graph.distance[$0] == nil }.map { state in
+            Finding(check: Check.unreachableState.rawValue, severity: Check.unreachableState.defaultSeverity,
+                    message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it",
+                    location: machine.stateLocations[state] ?? machine.location, subject: state)
+        }
+    }
+
+    func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
+        machine.states.compactMap { state in
+            guard let witness = graph.witness(to: state), !machine.terminal.contains(state),
+                  !graph.unknownTargetFrom.contains(state),
+                  !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
+            return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,
+                           message: "state '\(state)' is reachable but no input leads out of it; mark it terminal if that is intended",
+                           location: machine.stateLocations[state] ?? machine.location, subject: state, witness: witness)
+        }
+    }
+
+    func finding(for overlap: Overlap, in machine: Machine, _ graph: Graph) -> Finding {
+        let lines = overlap.rules.map { "line \($0.location.line)" }.joined(separator: ", ")
+        let why: String
+        if let winner = overlap.winner {
+            why = "the rule at line \(winner.location.line) wins because the first matching rule is taken"
+        } else {
+            why = "all of them apply, so the next state depends on which one the runtime tries first"
+        }
+        let subject = "\(overlap.pair.from)/\(overlap.pair.input)"
+        return Finding(check: Check.overlappingRules.rawValue, severity: Check.overlappingRules.defaultSeverity,
+                       message: "input '\(overlap.pair.input)' in state '\(overlap.pair.from)' matches rules with different targets (\(lines)); \(why)",
+                       location: (overlap.rules.dropFirst().first ?? overlap.rules[0]).location, subject: subject,
+                       witness: graph.witness(to: overlap.pair.from).map { $0 + [overlap.pair.input] })
+    }
+
+    func shadowed(_ machine: Machine, _ resolution: Resolution) -> [Finding] {
+        machine.rules.filter { rule in
+            rule.shadowed || (machine.order == .firstMatch && !rule.pairs.isEmpty && !resolution.winners.contains(rule.id))
+        }.map { rule in
+            Finding(check: Check.shadowedRule.rawValue, severity: Check.shadowedRule.defaultSeverity,
+                    message: "the rule at line \(rule.location.line) never fires: earlier rules take every state and input it matches",
+                    location: rule.location, subject: "line:\(rule.location.line)")
+        }
+    }
+
+    func dataDependent(_ machine: Machine, _ graph: Graph) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in machine.rules {
+            var targets: [Pair: [String]] = [:]
+            var order: [Pair] = []
+            for outcome in rule.outcomes {
+                let name: String? = switch outcome.target {
+                case .state(let s): s
+                case .unknown(let e): "(\(e))"
+                default: nil
+                }
+                guard let name else { continue }
+                for pair in outcome.pairs {
+                    if targets[pair] == nil { order.append(pair) }
+                    if !targets[pair, default: []].contains(name) { targets[pair, default: []].append(name) }
+                }
+            }
+            for pair in order {
+                let names = targets[pair]!
+                let computed = names.contains { $0.hasPrefix("(") }
+                guard names.count > 1 || computed else { continue }
+                let what = computed ? "a state computed at run time" : names.map { "'\($0)'" }.joined(separator: " or ")
+                findings.append(Finding(
+                    check: Check.dataDependentTarget.rawValue, severity: Check.dataDependentTarget.defaultSeverity,
+                    message: "input '\(pair.input)' in state '\(pair.from)' leads to \(what), chosen by payload or environment",
+                    location: rule.location, subject: "\(pair.from)/\(pair.input)",
+                    witness: graph.witness(to: pair.from).map { $0 + [pair.input] }))
+            }
+        }
+        return findings
+    }
+
+    func unusedInputs(_ machine: Machine) -> [Finding] {
+        var used = Set<String>()
+        for rule in machine.rules {
+            for outcome in rule.outcomes {
+                let doesSomething: Bool = switch outcome.target {
+                case .stay, .failure: outcome.effect != nil || !outcome.cancels.isEmpty
+                default: true
+                }
+                guard !rule.catchAll || doesSomething else { continue }
+                used.formUnion(outcome.pairs.map(\.input))
+            }
+        }
+        return machine.inputs.filter { !used.contains($0) }.map { input in
+            Finding(check: Check.unusedInput.rawValue, severity: Check.unusedInput.defaultSeverity,
+                    message: "input '\(input)' is declared but no rule handles it in any state",
+                    location: machine.inputLocations[input] ?? machine.location, subject: input)
+        }
+    }
+}

@@ -1,0 +1,297 @@
+import MachineModel
+import SwiftSyntax
+
+/// Reads what an effect expression starts, sends back and cancels, across dialects:
+/// Harvest `Effect(p, queue:)`, Actomaton `Effect(id:queue:) { .x }`, TCA `.run { send in … }`,
+/// `.send`, `.merge`, `.cancellable(id:cancelInFlight:)`, `.cancel(id:)`, publishers bound to names.
+struct EffectReader {
+    let index: SymbolIndex
+    /// Input case names, and the names of the input types (to accept `Action.x`).
+    let inputs: Set<String>
+    let inputTypes: Set<String>
+
+    struct Result {
+        var effect: Effect?
+        var cancels: [String] = []
+
+        mutating func add(_ other: Result) {
+            if let e = other.effect { effect = effect.map { $0.merged(with: e) } ?? e }
+            cancels = cancels.appendingUnique(other.cancels)
+        }
+    }
+
+    static let emptyNames: Set<String> = ["none", "empty", "nil", "never"]
+
+    func read(_ expression: ExprSyntax) -> Result {
+        read(SyntaxHelpers.fold(expression), depth: 0)
+    }
+
+    private func read(_ raw: ExprSyntax, depth: Int) -> Result {
+        let expr = SyntaxHelpers.unwrap(raw)
+        guard depth < 24 else { return Result() }
+        if expr.is(NilLiteralExprSyntax.self) { return Result() }
+        if let member = expr.as(MemberAccessExprSyntax.self), Self.emptyNames.contains(member.declName.baseName.text) {
+            return Result()
+        }
+        // a + b (Actomaton)
+        if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedDescription == "+" {
+            var r = read(infix.leftOperand, depth: depth + 1)
+            r.add(read(infix.rightOperand, depth: depth + 1))
+            return r
+        }
+        if let call = expr.as(FunctionCallExprSyntax.self) {
+            return readCall(call, depth: depth)
+        }
+        if let ref = expr.as(DeclReferenceExprSyntax.self) {
+            // a publisher or effect bound to a name elsewhere
+            var r = Result(effect: Effect(label: ref.baseName.text))
+            r.effect!.emits = emits(inBinding: ref.baseName.text, depth: depth)
+            return r
+        }
+        if expr.is(ClosureExprSyntax.self) {
+            return Result(effect: Effect(label: "closure", emits: emits(in: Syntax(expr), depth: depth)))
+        }
+        let e = emits(in: Syntax(expr), depth: depth)
+        return Result(effect: Effect(label: shortLabel(expr), emits: e))
+    }
+
+    private func readCall(_ call: FunctionCallExprSyntax, depth: Int) -> Result {
+        let callee = call.calledExpression
+        let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
+            ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
+        let base = callee.as(MemberAccessExprSyntax.self)?.base
+        let baseIsType = base.map { b in b.trimmedDescription.first?.isUppercase == true } ?? true
+
+        // Cancellation: .cancel(id:), Effect.cancel(id:), .cancel(ids:), Harvest .cancel(x)
+        if name == "cancel", baseIsType {
+            var r = Result()
+            let ids = call.arguments.map { cancelID($0.expression) }
+            r.cancels = ids.isEmpty ? ["*"] : ids
+            return r
+        }
+        // x.cancellable(id:cancelInFlight:)
+        if name == "cancellable", let base {
+            var r = read(base, depth: depth + 1)
+            if let idExpr = SyntaxHelpers.argument(call, "id") ?? call.arguments.first?.expression {
+                let id = cancelID(idExpr)
+                if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
+                r.effect!.id = id
+                if SyntaxHelpers.argument(call, "cancelInFlight")?.trimmedDescription == "true" { r.cancels.append(id) }
+            }
+            return r
+        }
+        // .merge(a, b), .concatenate(a, b), .merge([a, b]), Effect.combine
+        if ["merge", "concatenate", "concat", "combine", "merged"].contains(name) {
+            var r = Result()
+            if let base, !baseIsType { r.add(read(base, depth: depth + 1)) }
+            for arg in call.arguments {
+                if let array = SyntaxHelpers.unwrap(arg.expression).as(ArrayExprSyntax.self) {
+                    for element in array.elements { r.add(read(element.expression, depth: depth + 1)) }
+                } else {
+                    r.add(read(arg.expression, depth: depth + 1))
+                }
+            }
+            return r
+        }
+        // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
+        if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {
+            var r = read(base, depth: depth + 1)
+            let extra = call.arguments.flatMap { emits(in: Syntax($0.expression), depth: depth) }
+                + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }
+            if !extra.isEmpty {
+                if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
+                r.effect!.emits = r.effect!.emits.appendingUnique(extra)
+            }
+            return r
+        }
+        var effect = Effect(label: shortLabel(call))
+        effect.emits = emits(in: Syntax(call), depth: depth)
+        if let q = SyntaxHelpers.argument(call, "queue") {
+            let queue = queueName(q)
+            effect.queue = queue
+            effect.policy = policy(ofQueue: queue, written: q)
+        }
+        if let id = SyntaxHelpers.argument(call, "id") { effect.id = cancelID(id) }
+        var r = Result(effect: effect)
+        if let policy = effect.policy, let queue = effect.queue, Self.policyCancelsPrevious(policy) {
+            r.cancels.append(queue)
+        }
+        // A function of the project that builds the effect: look inside for what it sends.
+        if effect.emits.isEmpty, let ref = callee.as(DeclReferenceExprSyntax.self) {
+            r.effect!.emits = emits(inFunction: ref.baseName.text, depth: depth)
+        }
+        return r
+    }
+
+    static func policyCancelsPrevious(_ policy: String) -> Bool {
+        policy == "latest" || policy.hasPrefix("runNewest") || policy == "switchToLatest"
+    }
+
+    /// `CancelID.timer` stays; `UploadID()` → `UploadID`; `SocketID.self` → `SocketID`; `.timer` → `timer`.
+    func cancelID(_ expr: ExprSyntax) -> String {
+        var e = SyntaxHelpers.unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self), call.arguments.isEmpty { e = call.calledExpression }
+        var text = e.compactText
+        if text.hasSuffix(".self") { text.removeLast(5) }
+        if text.hasPrefix(".") { text.removeFirst() }
+        return text
+    }
+
+    func queueName(_ expr: ExprSyntax) -> String { cancelID(expr) }
+
+    /// The policy of a queue: a Harvest queue enum's `flattenStrategy`, or an Actomaton queue type's protocol.
+    func policy(ofQueue queue: String, written: ExprSyntax) -> String? {
+        if let type = index.type(named: queue) {
+            for inherited in type.inherited {
+                switch SymbolIndex.bareTypeName(inherited) {
+                case "Newest1EffectQueueProtocol", "Newest1EffectQueue": return "runNewest(1)"
+                case "Oldest1DiscardNewEffectQueueProtocol", "Oldest1DiscardNewEffectQueue": return "runOldest(1, discardNew)"
+                case "Oldest1SuspendNewEffectQueueProtocol", "Oldest1SuspendNewEffectQueue": return "runOldest(1, suspendNew)"
+                default: continue
+                }
+            }
+            if let policy = type.properties.first(where: { $0.name == "effectQueuePolicy" }) {
+                let text = policy.node.compactText
+                if let r = text.range(of: #"run(Newest|Oldest)\(maxCount: *([0-9]+)(, *\.?(\w+))?"#, options: .regularExpression) {
+                    let m = String(text[r])
+                    let n = m.filter(\.isNumber)
+                    if m.contains("Newest") { return "runNewest(\(n))" }
+                    let mode = m.contains("discardNew") ? ", discardNew" : m.contains("suspendNew") ? ", suspendNew" : ""
+                    return "runOldest(\(n)\(mode))"
+                }
+            }
+        }
+        // A Harvest queue enum case: find `flattenStrategy` and the strategy of this case.
+        for info in index.enums where info.caseNames.contains(queue) {
+            guard let type = index.types[info.qualifiedName],
+                  let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { continue }
+            let finder = CaseReturnFinder(caseName: queue)
+            finder.walk(strategy.node)
+            if let result = finder.result { return result }
+        }
+        return nil
+    }
+
+    // MARK: Emitted inputs
+
+    /// Input cases referenced in an expression, outermost only (`.login(.twoFactor)` → `login`).
+    func emits(in node: Syntax, depth: Int) -> [String] {
+        let finder = InputReferenceFinder(reader: self)
+        finder.walk(node)
+        var found = finder.found
+        if depth < 3, found.isEmpty {
+            // nothing written inline: follow names to the publishers they are bound to
+            for name in finder.references.uniqued() {
+                found = found.appendingUnique(emits(inBinding: name, depth: depth + 1))
+            }
+        }
+        return found
+    }
+
+    func emits(inBinding name: String, depth: Int) -> [String] {
+        guard depth < 4, let binding = index.bindings[name]?.first, let initializer = binding.initializer else { return [] }
+        return emits(in: Syntax(initializer), depth: depth + 1)
+    }
+
+    func emits(inFunction name: String, depth: Int) -> [String] {
+        guard depth < 3 else { return [] }
+        for type in index.typeOrder {
+            if let (f, _) = type.methods.first(where: { $0.0.name.text == name }), let body = f.body {
+                return emits(in: Syntax(body), depth: depth + 1)
+            }
+        }
+        return []
+    }
+
+    func isInputReference(_ expr: ExprSyntax) -> String? {
+        guard let (name, type) = SyntaxHelpers.caseReference(expr), inputs.contains(name) else { return nil }
+        if let type {
+            let last = String(type.split(separator: ".").last ?? "")
+            guard inputTypes.contains(last) || inputTypes.contains(type) || last == "Action" else { return nil }
+        }
+        return name
+    }
+
+    func shortLabel(_ expr: some SyntaxProtocol) -> String {
+        var node = Syntax(expr)
+        if let call = node.as(FunctionCallExprSyntax.self) { node = Syntax(call.calledExpression) }
+        var text = node.compactText
+        if text.hasPrefix(".") { text.removeFirst() }
+        if text.count > 40 { text = String(text.prefix(37)) + "..." }
+        return text
+    }
+
+    final class InputReferenceFinder: SyntaxVisitor {
+        let reader: EffectReader
+        var found: [String] = []
+        var references: [String] = []
+
+        init(reader: EffectReader) {
+            self.reader = reader
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let callee = node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            if callee == "cancellable" || callee == "cancel" {
+                // look only at the effect the id is attached to, not at the id
+                if let base = node.calledExpression.as(MemberAccessExprSyntax.self)?.base { walk(base) }
+                return .skipChildren
+            }
+            if let name = reader.isInputReference(ExprSyntax(node)) {
+                if !found.contains(name) { found.append(name) }
+                return .skipChildren
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+            if let name = reader.isInputReference(ExprSyntax(node)) {
+                if !found.contains(name) { found.append(name) }
+                return .skipChildren
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+            references.append(node.baseName.text)
+            return .skipChildren
+        }
+
+        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            node.label?.text == "id" ? .skipChildren : .visitChildren
+        }
+    }
+
+    /// Finds, in a `switch self`, what the case named `caseName` returns (`.latest` → `latest`).
+    final class CaseReturnFinder: SyntaxVisitor {
+        let caseName: String
+        var result: String?
+
+        init(caseName: String) {
+            self.caseName = caseName
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: SwitchCaseSyntax) -> SyntaxVisitorContinueKind {
+            guard result == nil else { return .skipChildren }
+            let matches: Bool
+            switch node.label {
+            case .case(let label):
+                matches = label.caseItems.contains { item in
+                    item.pattern.compactText.replacingOccurrences(of: "`", with: "").hasSuffix("." + caseName)
+                }
+            case .default:
+                matches = true
+            }
+            guard matches else { return .skipChildren }
+            for item in node.statements {
+                var expr: ExprSyntax?
+                if let ret = item.item.as(ReturnStmtSyntax.self) { expr = ret.expression }
+                else if let e = item.item.as(ExprSyntax.self) { expr = e }
+                if let e = expr, let (name, _) = SyntaxHelpers.caseReference(e) { result = name; break }
+            }
+            return .skipChildren
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import MachineModel
+import SwiftSyntax
+
+/// Machines found in a set of Swift files, with what could not be extracted.
+public struct ExtractionResult: Sendable {
+    public var machines: [Machine]
+    public var diagnostics: [Diagnostic]
+}
+
+/// Runs every dialect recogniser over a source set. Machines come back in source order with rule
+/// ids assigned; edges and findings are the analyser's job.
+public enum Extractor {
+    public static func extract(_ sources: SourceSet) -> ExtractionResult {
+        let context = ExtractionContext(files: sources.files)
+        let recognisers: [Recogniser] = [
+            OperatorTableRecogniser(),
+            MappingFunctionRecogniser(),
+            SwitchMethodRecogniser(),
+        ]
+        for recogniser in recognisers { recogniser.recognise(in: context) }
+        var machines = context.machines.map { m -> Machine in
+            var machine = m
+            for i in machine.rules.indices { machine.rules[i].id = i + 1 }
+            return machine
+        }
+        machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        disambiguateNames(&machines)
+        let diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        return ExtractionResult(machines: machines, diagnostics: diagnostics)
+    }
+
+    /// Two machines with one name (same variable name in two files) get the file name appended.
+    static func disambiguateNames(_ machines: inout [Machine]) {
+        var counts: [String: Int] = [:]
+        for m in machines { counts[m.name, default: 0] += 1 }
+        for i in machines.indices where counts[machines[i].name]! > 1 {
+            let file = URL(fileURLWithPath: machines[i].location.file).deletingPathExtension().lastPathComponent
+            machines[i].name += "@\(file):\(machines[i].location.line)"
+        }
+    }
+}
+
+protocol Recogniser {
+    func recognise(in context: ExtractionContext)
+}
+
+/// Shared state of one extraction run.
+final class ExtractionContext {
+    let files: [ParsedFile]
+    let index: SymbolIndex
+    var machines: [Machine] = []
+    var diagnostics: [Diagnostic] = []
+    /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
+    var claimed = Set<SyntaxIdentifier>()
+
+    init(files: [ParsedFile]) {
+        self.files = files
+        self.index = SymbolIndex(files: files)
+    }
+
+    func warn(_ message: String, at location: SourceLocation?, severity: Severity = .warning) {
+        diagnostics.append(Diagnostic(severity: severity, message: message, location: location))
+    }
+
+    func effectReader(inputs: [String], inputType: EnumInfo?) -> EffectReader {
+        var types: Set<String> = []
+        if let inputType { types = [inputType.name, inputType.qualifiedName] }
+        return EffectReader(index: index, inputs: Set(inputs), inputTypes: types)
+    }
+
+    /// Type names mentioned in a type text, with typealiases followed (`LockMapping` → `Harvester<LockInput, LockState>`).
+    func typeHints(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        var result: [String] = []
+        var queue = SyntaxHelpers.typeNames(in: text)
+        var steps = 0
+        while !queue.isEmpty, steps < 64 {
+            steps += 1
+            let name = queue.removeFirst()
+            guard !result.contains(name) else { continue }
+            result.append(name)
+            for part in [name] + name.split(separator: ".").map(String.init) {
+                if let alias = index.typealiases[part] { queue += SyntaxHelpers.typeNames(in: alias) }
+            }
+        }
+        return result
+    }
+
+    /// A call that builds the running machine from `name` (`Harvester(state: .x, mapping: .reduce(.first, name))`):
+    /// the variable it is bound to and its initial-state argument.
+    func construction(referencing name: String?, around node: Syntax) -> (binding: String?, initial: ExprSyntax?, call: FunctionCallExprSyntax)? {
+        // inline: the node sits inside the constructing call
+        var current = node.parent
+        while let c = current {
+            if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
+                return (SyntaxHelpers.enclosingBindingName(call), s, call)
+            }
+            if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
+            current = c.parent
+        }
+        guard let name else { return nil }
+        for file in files {
+            let finder = ConstructionFinder(name: name)
+            finder.walk(file.tree)
+            if let call = finder.found { return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call) }
+        }
+        return nil
+    }
+
+    func initialArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+        for label in ["state", "initialState", "initial", "initialValue"] {
+            if let e = SyntaxHelpers.argument(call, label) { return e }
+        }
+        return nil
+    }
+
+    final class ConstructionFinder: SyntaxVisitor {
+        let name: String
+        var found: FunctionCallExprSyntax?
+
+        init(name: String) {
+            self.name = name
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            guard found == nil else { return .skipChildren }
+            let hasState = ["state", "initialState", "initial"].contains { SyntaxHelpers.argument(node, $0) != nil }
+            if hasState, node.arguments.contains(where: { Self.mentions($0.expression, name) }) {
+                found = node
+                return .skipChildren
+            }
+            return .visitChildren
+        }
+
+        static func mentions(_ expr: ExprSyntax, _ name: String) -> Bool {
+            let finder = ReferenceFinder(name: name)
+            finder.walk(expr)
+            return finder.found
+        }
+    }
+
+    final class ReferenceFinder: SyntaxVisitor {
+        let name: String
+        var found = false
+        init(name: String) {
+            self.name = name
+            super.init(viewMode: .sourceAccurate)
+        }
+        override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.baseName.text == name { found = true }
+            return .skipChildren
+        }
+        override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.declName.baseName.text == name, node.base.map({ $0.trimmedDescription.first?.isLowercase ?? false }) ?? false { found = true }
+            return .visitChildren
+        }
+    }
+
+    /// The state named by an initial-state expression, if it is one of `states`.
+    func initialState(_ expr: ExprSyntax?, states: [String]) -> String? {
+        guard let expr else { return nil }
+        if let ref = SyntaxHelpers.caseReference(expr), states.contains(ref.name) { return ref.name }
+        if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
+        return nil
+    }
+
+    /// States and inputs of a machine whose cases come from declared enums where the code declares them,
+    /// or from the names used when it does not.
+    func caseList(_ info: EnumInfo?, used: [String]) -> [String] {
+        guard let info else { return used.uniqued() }
+        return info.caseNames + used.filter { !info.caseNames.contains($0) }.uniqued()
+    }
+
+    func locations(_ info: EnumInfo?) -> [String: SourceLocation] {
+        var result: [String: SourceLocation] = [:]
+        for c in info?.cases ?? [] where result[c.name] == nil { result[c.name] = c.location }
+        return result
+    }
+
+    /// States marked `// machine-viz: terminal` / the case marked `// machine-viz: initial`.
+    func marked(_ info: EnumInfo?, _ word: String) -> [String] {
+        (info?.cases ?? []).filter { $0.leadingComment.contains("machine-viz: \(word)") || $0.leadingComment.contains("machine-viz:\(word)") }.map(\.name)
+    }
+
+    func add(_ machine: Machine, stateEnum: EnumInfo?) {
+        var m = machine
+        m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
+        if let initial = marked(stateEnum, "initial").first { m.initial = initial }
+        machines.append(m)
+    }
+}

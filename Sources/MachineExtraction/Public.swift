@@ -1,0 +1,8 @@
+import MachineModel
+
+extension Extractor {
+    /// Reads, parses and extracts every Swift file under `paths`.
+    public static func extract(paths: [String], excluding: [String] = []) -> ExtractionResult {
+        extract(SourceSet.load(paths: paths, excluding: excluding))
+    }
+}

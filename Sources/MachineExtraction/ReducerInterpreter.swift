@@ -1,0 +1,655 @@
+import MachineModel
+import SwiftSyntax
+
+/// What kind of value the machine's state is.
+enum StateKind {
+    case enumeration
+    case bool
+    case optional
+}
+
+/// How a reducer body refers to its state and input, and what its `return` means.
+struct ReducerSpec {
+    var domain: Domain
+    var stateKind: StateKind = .enumeration
+    /// Expression paths that denote the state (`state`, `state.mode`, `light`), `self.` removed.
+    var statePaths: Set<String>
+    /// Expression paths that denote the input (`action`, `event`).
+    var inputPaths: Set<String>
+    /// `return .x` names the next state (mapping functions); otherwise `return` gives the effect.
+    var returnsState: Bool = false
+    /// `return nil` means the transition fails (Harvest mappings), rather than "no effect".
+    var nilIsFailure: Bool = false
+    /// Mutating helpers of the state's type that may assign it, by name, with the paths that denote
+    /// the state inside their bodies.
+    var helpers: [String: FunctionDeclSyntax] = [:]
+    var helperStatePaths: Set<String> = []
+    /// Target when the whole owner is replaced (`state = State()`): the field's default value.
+    var resetTarget: Target = .unknown("reset")
+}
+
+/// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
+/// branch that applies to a set of (state, input) pairs and leads to a target. Cases of a `switch`
+/// over the state or input are the rules; first match is resolved here, so later catch-alls only get
+/// the pairs earlier cases leave.
+final class ReducerInterpreter {
+    struct Ctx {
+        var pairs: PairSet
+        var guards: [String] = []
+        var target: Target?
+        var effect: Effect?
+        var cancels: [String] = []
+        var slot: Int
+    }
+
+    struct Flow {
+        var next: [Ctx] = []
+        var breaks: [Ctx] = []
+        var fallthroughs: [Ctx] = []
+
+        mutating func absorb(_ f: Flow) {
+            next += f.next
+            breaks += f.breaks
+            fallthroughs += f.fallthroughs
+        }
+    }
+
+    struct Slot {
+        var location: SourceLocation
+        var catchAll: Bool
+        var shadowed: Bool
+    }
+
+    let spec: ReducerSpec
+    let file: ParsedFile
+    let effects: EffectReader
+    var slots: [Slot] = []
+    var slotByPosition: [AbsolutePosition: Int] = [:]
+    var branches: [(slot: Int, outcome: Outcome)] = []
+    var helperDepth = 0
+    var work = 0
+    /// Bound on the statements walked, so hostile input ends in bounded time.
+    static let workLimit = 200_000
+    static let contextLimit = 256
+
+    var d: Domain { spec.domain }
+
+    init(spec: ReducerSpec, file: ParsedFile, effects: EffectReader) {
+        self.spec = spec
+        self.file = file
+        self.effects = effects
+    }
+
+    /// Interprets a body and returns its rules (ids are assigned by the caller).
+    func run(_ body: CodeBlockItemListSyntax, at location: SourceLocation) -> [Rule] {
+        slots = [Slot(location: location, catchAll: false, shadowed: false)]
+        let start = Ctx(pairs: d.all, slot: 0)
+        let flow = execBlock(body, [start])
+        for ctx in flow.next + flow.breaks { finalize(ctx, returning: nil) }
+        return rules()
+    }
+
+    func rules() -> [Rule] {
+        var result: [Rule] = []
+        for (i, slot) in slots.enumerated() {
+            var outcomes: [Outcome] = []
+            for (s, o) in branches where s == i {
+                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText }) {
+                    outcomes[k].pairs = outcomes[k].pairs.appendingUnique(o.pairs)
+                } else {
+                    outcomes.append(o)
+                }
+            }
+            guard !outcomes.isEmpty || slot.shadowed else { continue }
+            result.append(Rule(location: slot.location, outcomes: outcomes, shadowed: slot.shadowed, catchAll: slot.catchAll))
+        }
+        return result
+    }
+
+    // MARK: Statements
+
+    func execBlock(_ items: CodeBlockItemListSyntax, _ start: [Ctx]) -> Flow {
+        var flow = Flow()
+        var current = start
+        for item in items {
+            if current.isEmpty { break }
+            var next: [Ctx] = []
+            for ctx in current {
+                let f = execItem(item, ctx)
+                next += f.next
+                flow.breaks += f.breaks
+                flow.fallthroughs += f.fallthroughs
+            }
+            current = merged(next)
+        }
+        flow.next = current
+        return flow
+    }
+
+    /// Paths that ended in the same condition are joined, bounding the number of paths.
+    func merged(_ ctxs: [Ctx]) -> [Ctx] {
+        guard ctxs.count > 1 else { return ctxs }
+        var out: [Ctx] = []
+        for c in ctxs where !c.pairs.isEmpty {
+            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards }) {
+                out[i].pairs = out[i].pairs.union(c.pairs)
+            } else if out.count < Self.contextLimit {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    func execItem(_ item: CodeBlockItemSyntax, _ ctx: Ctx) -> Flow {
+        work += 1
+        guard work < Self.workLimit else { return Flow() }
+        switch item.item {
+        case .decl:
+            return Flow(next: [ctx])
+        case .stmt(let stmt):
+            return execStmt(stmt, ctx)
+        case .expr(let expr):
+            return execExpr(expr, ctx)
+        }
+    }
+
+    func execStmt(_ stmt: StmtSyntax, _ ctx: Ctx) -> Flow {
+        if let ret = stmt.as(ReturnStmtSyntax.self) {
+            finalize(ctx, returning: ret.expression)
+            return Flow()
+        }
+        if stmt.is(ThrowStmtSyntax.self) {
+            var c = ctx
+            c.target = .failure
+            record(c, target: .failure)
+            return Flow()
+        }
+        if let g = stmt.as(GuardStmtSyntax.self) {
+            let pred = evalConditions(g.conditions, ctx)
+            let text = g.conditions.compactText
+            let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
+            if !elseCtx.pairs.isEmpty {
+                let f = execBlock(g.body.statements, [elseCtx])
+                // a guard's else must leave; a path that falls off (can't compile) ends here
+                for c in f.next { finalize(c, returning: nil) }
+            }
+            let cont = restrict(ctx, pred, text: text)
+            return Flow(next: cont.pairs.isEmpty ? [] : [cont])
+        }
+        if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctx) }
+        if stmt.is(FallThroughStmtSyntax.self) { return Flow(fallthroughs: [ctx]) }
+        if let b = stmt.as(BreakStmtSyntax.self) {
+            return b.label == nil ? Flow(breaks: [ctx]) : Flow(next: [ctx])
+        }
+        if stmt.is(ContinueStmtSyntax.self) { return Flow(breaks: [ctx]) }
+        if let d = stmt.as(DoStmtSyntax.self) {
+            let f = execBlock(d.body.statements, [ctx])
+            return Flow(next: f.next, breaks: f.breaks, fallthroughs: f.fallthroughs)
+        }
+        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctx) }
+        if let loop = stmt.as(WhileStmtSyntax.self) { return execLoop(loop.body, ctx) }
+        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctx) }
+        return Flow(next: [ctx])
+    }
+
+    /// A loop runs its body zero or more times: both the state before and after the body go on.
+    func execLoop(_ body: CodeBlockSyntax, _ ctx: Ctx) -> Flow {
+        let f = execBlock(body.statements, [ctx])
+        return Flow(next: merged([ctx] + f.next + f.breaks), fallthroughs: f.fallthroughs)
+    }
+
+    func execExpr(_ raw: ExprSyntax, _ ctx: Ctx) -> Flow {
+        let expr = SyntaxHelpers.unwrap(raw)
+        if let sw = expr.as(SwitchExprSyntax.self) { return execSwitch(sw, ctx) }
+        if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctx) }
+        let folded = SyntaxHelpers.fold(expr)
+        if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
+            return Flow(next: assign(infix.leftOperand, infix.rightOperand, ctx))
+        }
+        if let call = folded.as(FunctionCallExprSyntax.self) { return Flow(next: execCall(call, ctx)) }
+        return Flow(next: [ctx])
+    }
+
+    func execCall(_ call: FunctionCallExprSyntax, _ ctx: Ctx) -> [Ctx] {
+        let callee = call.calledExpression
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base,
+           let path = SyntaxHelpers.path(base), spec.statePaths.contains(path) {
+            if member.declName.baseName.text == "toggle", spec.stateKind == .bool { return toggle(ctx) }
+        }
+        // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
+        var helperName: String?
+        if let ref = callee.as(DeclReferenceExprSyntax.self) { helperName = ref.baseName.text }
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, let path = SyntaxHelpers.path(base),
+           path == "self" || spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
+            helperName = member.declName.baseName.text
+        }
+        if let name = helperName, let helper = spec.helpers[name], let body = helper.body, helperDepth < 4 {
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            let saved = spec
+            _ = saved
+            return withHelperPaths { execBlock(body.statements, [ctx]).next + [] }
+        }
+        return [ctx]
+    }
+
+    var extraStatePaths: Set<String> = []
+
+    func withHelperPaths(_ body: () -> [Ctx]) -> [Ctx] {
+        let saved = extraStatePaths
+        extraStatePaths.formUnion(spec.helperStatePaths)
+        defer { extraStatePaths = saved }
+        return body()
+    }
+
+    func isState(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return spec.statePaths.contains(path) || extraStatePaths.contains(path)
+    }
+
+    func isInput(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return spec.inputPaths.contains(path)
+    }
+
+    // MARK: switch / if
+
+    indirect enum Subject {
+        case state, input, other(String), tuple([Subject])
+    }
+
+    func classify(_ raw: ExprSyntax) -> Subject {
+        let expr = SyntaxHelpers.unwrap(raw)
+        if let t = expr.as(TupleExprSyntax.self), t.elements.count > 1 {
+            return .tuple(t.elements.map { classify($0.expression) })
+        }
+        let p = SyntaxHelpers.path(expr)
+        if isState(p) { return .state }
+        if isInput(p) { return .input }
+        return .other(expr.compactText)
+    }
+
+    func involvesMachine(_ s: Subject) -> Bool {
+        switch s {
+        case .state, .input: true
+        case .other: false
+        case .tuple(let items): items.contains(where: involvesMachine)
+        }
+    }
+
+    func execSwitch(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow {
+        let subject = classify(sw.subject)
+        let machineSwitch = involvesMachine(subject)
+        var remaining = ctx.pairs
+        var flow = Flow()
+        var pending: [Ctx] = []
+        for element in sw.cases {
+            guard case .switchCase(let sc) = element else { continue }
+            var pred = Pred.never(d)
+            var catchAll = false
+            var text = "default"
+            switch sc.label {
+            case .default:
+                pred = .always(d)
+                catchAll = true
+            case .case(let label):
+                text = label.caseItems.compactText
+                for item in label.caseItems {
+                    let atom = PatternAtom(item.pattern)
+                    var p = atomPred(atom, subject, ctx)
+                    if let w = item.whereClause { p = p.and(eval(w.condition, ctx)) }
+                    pred = pred.or(p)
+                    if inputIsWild(atom, subject) { catchAll = true }
+                }
+            }
+            let matched = pred.possible.intersection(remaining)
+            let raw = pred.possible.intersection(ctx.pairs)
+            var caseCtx = ctx
+            caseCtx.pairs = matched
+            if !pred.maybe.intersection(matched).isEmpty {
+                caseCtx.guards.append(machineSwitch ? text : "\(sw.subject.compactText) ~ \(text)")
+            }
+            if machineSwitch {
+                let position = sc.positionAfterSkippingLeadingTrivia
+                let index = slots.count
+                slots.append(Slot(location: file.location(of: sc.label), catchAll: catchAll,
+                                  shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil))
+                slotByPosition[position] = index
+                caseCtx.slot = index
+            }
+            remaining = remaining.subtracting(pred.yes)
+            let starts = (matched.isEmpty ? [] : [caseCtx]) + pending
+            let f = execBlock(sc.statements, starts)
+            flow.next += f.next + f.breaks
+            pending = f.fallthroughs
+        }
+        flow.next = merged(flow.next)
+        return flow
+    }
+
+    func inputIsWild(_ atom: PatternAtom, _ subject: Subject) -> Bool {
+        switch (atom, subject) {
+        case (.any, .input): return true
+        case (.tuple(let atoms), .tuple(let subjects)) where atoms.count == subjects.count:
+            return zip(atoms, subjects).contains { a, s in
+                if case .input = s, case .any = a { return true }
+                return false
+            }
+        default: return false
+        }
+    }
+
+    func execIf(_ node: IfExprSyntax, _ ctx: Ctx) -> Flow {
+        let pred = evalConditions(node.conditions, ctx)
+        let text = node.conditions.compactText
+        var flow = Flow()
+        let thenCtx = restrict(ctx, pred, text: text)
+        if !thenCtx.pairs.isEmpty { flow.absorb(execBlock(node.body.statements, [thenCtx])) }
+        let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
+        if !elseCtx.pairs.isEmpty {
+            switch node.elseBody {
+            case .ifExpr(let e): flow.absorb(execIf(e, elseCtx))
+            case .codeBlock(let b): flow.absorb(execBlock(b.statements, [elseCtx]))
+            case nil: flow.next.append(elseCtx)
+            }
+        }
+        flow.next = merged(flow.next)
+        return flow
+    }
+
+    func restrict(_ ctx: Ctx, _ pred: Pred, text: String) -> Ctx {
+        var c = ctx
+        c.pairs = ctx.pairs.intersection(pred.possible)
+        if !pred.maybe.intersection(c.pairs).isEmpty { c.guards.append(text) }
+        return c
+    }
+
+    // MARK: Conditions
+
+    func evalConditions(_ list: ConditionElementListSyntax, _ ctx: Ctx) -> Pred {
+        var pred = Pred.always(d)
+        for element in list {
+            switch element.condition {
+            case .expression(let e):
+                pred = pred.and(eval(e, ctx))
+            case .matchingPattern(let m):
+                pred = pred.and(atomPred(PatternAtom(m.pattern), classify(m.initializer.value), ctx))
+            case .optionalBinding(let b):
+                if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
+                    pred = pred.and(stateAtom(["some"], refutable: false, ctx))
+                } else {
+                    pred = pred.and(.unknown(d))
+                }
+            default:
+                continue
+            }
+        }
+        return pred
+    }
+
+    func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {
+        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        if let infix = expr.as(InfixOperatorExprSyntax.self) {
+            let op = infix.operator.trimmedDescription
+            switch op {
+            case "&&": return eval(infix.leftOperand, ctx).and(eval(infix.rightOperand, ctx))
+            case "||": return eval(infix.leftOperand, ctx).or(eval(infix.rightOperand, ctx))
+            case "==", "!=", "===", "!==":
+                let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
+                guard let p else { return .unknown(d) }
+                return op.hasPrefix("!") ? p.negated(d) : p
+            default:
+                return .unknown(d)
+            }
+        }
+        if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+            return eval(prefix.expression, ctx).negated(d)
+        }
+        if let lit = expr.as(BooleanLiteralExprSyntax.self) {
+            return lit.literal.text == "true" ? .always(d) : .never(d)
+        }
+        if spec.stateKind == .bool, isState(SyntaxHelpers.path(expr)) {
+            return stateAtom(["true"], refutable: false, ctx)
+        }
+        // [.a, .b].contains(state)
+        if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "contains", let array = member.base?.as(ArrayExprSyntax.self),
+           let arg = call.arguments.first?.expression {
+            let names = Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name })
+            switch classify(arg) {
+            case .state: return stateAtom(names, refutable: false, ctx)
+            case .input: return inputAtom(names, refutable: false)
+            default: return .unknown(d)
+            }
+        }
+        return .unknown(d)
+    }
+
+    /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.
+    func comparison(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctx: Ctx) -> Pred? {
+        let subject = classify(lhs)
+        let r = SyntaxHelpers.unwrap(rhs)
+        var name: String?
+        if r.is(NilLiteralExprSyntax.self) { name = "nil" }
+        else if let b = r.as(BooleanLiteralExprSyntax.self) { name = b.literal.text }
+        else if let ref = SyntaxHelpers.caseReference(r) { name = ref.name }
+        guard let name else { return nil }
+        switch subject {
+        case .state: return stateAtom([normalizeState(name)], refutable: false, ctx)
+        case .input: return inputAtom([name], refutable: false)
+        default: return nil
+        }
+    }
+
+    func normalizeState(_ name: String) -> String {
+        if spec.stateKind == .optional { return name == "none" || name == "nil" ? "nil" : name == "some" ? "some" : name }
+        return name
+    }
+
+    func stateAtom(_ names: Set<String>, refutable: Bool, _ ctx: Ctx) -> Pred {
+        let known = Set(names.map(normalizeState)).filter { d.stateIndex[$0] != nil }
+        if names.isEmpty || known.isEmpty && spec.stateKind != .optional { return .unknown(d) }
+        if case .state(let v)? = ctx.target {
+            // after an assignment the state is known on this path
+            if !known.contains(v) { return .never(d) }
+            return refutable ? .unknown(d) : .always(d)
+        }
+        if case .unknown? = ctx.target { return .unknown(d) }
+        let set = d.set(states: known)
+        return refutable ? Pred(yes: d.none, maybe: set) : Pred(yes: set, maybe: d.none)
+    }
+
+    func inputAtom(_ names: Set<String>, refutable: Bool) -> Pred {
+        let known = names.filter { d.inputIndex[$0] != nil }
+        if known.isEmpty { return .unknown(d) }
+        let set = d.set(inputs: known)
+        return refutable ? Pred(yes: d.none, maybe: set) : Pred(yes: set, maybe: d.none)
+    }
+
+    func atomPred(_ atom: PatternAtom, _ subject: Subject, _ ctx: Ctx) -> Pred {
+        if case .any = atom { return .always(d) }
+        switch subject {
+        case .tuple(let subjects):
+            guard case .tuple(let atoms) = atom, atoms.count == subjects.count else { return .unknown(d) }
+            return zip(atoms, subjects).reduce(Pred.always(d)) { $0.and(atomPred($1.0, $1.1, ctx)) }
+        case .state:
+            if case .cases(let names, let refutable) = atom {
+                if spec.stateKind == .optional {
+                    let mapped = Set(names.map { $0 == "none" || $0 == "nil" ? "nil" : "some" })
+                    return stateAtom(mapped, refutable: refutable && !mapped.contains("nil"), ctx)
+                }
+                return stateAtom(names, refutable: refutable, ctx)
+            }
+            return .unknown(d)
+        case .input:
+            if case .cases(let names, let refutable) = atom { return inputAtom(names, refutable: refutable) }
+            return .unknown(d)
+        case .other:
+            return .unknown(d)
+        }
+    }
+
+    // MARK: Assignment and targets
+
+    func assign(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctx: Ctx) -> [Ctx] {
+        let path = SyntaxHelpers.path(lhs)
+        if isState(path) {
+            return targets(of: rhs, ctx).map { c, t in
+                var n = c
+                n.target = t
+                return n
+            }
+        }
+        // the whole owner replaced: `state = State()` resets the field to its default
+        if let path, spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
+            var n = ctx
+            n.target = spec.resetTarget
+            return [n]
+        }
+        return [ctx]
+    }
+
+    /// The states an expression may denote on a path, forking on `?:`.
+    func targets(of raw: ExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)] {
+        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        if let t = expr.as(TernaryExprSyntax.self) {
+            let pred = eval(t.condition, ctx)
+            let text = t.condition.compactText
+            let a = restrict(ctx, pred, text: text)
+            let b = restrict(ctx, pred.negated(d), text: "!(\(text))")
+            return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
+        }
+        if isState(SyntaxHelpers.path(expr)) { return [(ctx, ctx.target ?? .stay)] }
+        switch spec.stateKind {
+        case .bool:
+            if let b = expr.as(BooleanLiteralExprSyntax.self) { return [(ctx, .state(b.literal.text))] }
+            if let p = expr.as(PrefixOperatorExprSyntax.self), p.operator.text == "!", isState(SyntaxHelpers.path(p.expression)) {
+                return toggle(ctx).map { ($0, $0.target!) }
+            }
+            let text = expr.compactText
+            var t = ctx; t.guards.append(text)
+            var f = ctx; f.guards.append("!(\(text))")
+            return [(t, .state("true")), (f, .state("false"))]
+        case .optional:
+            if expr.is(NilLiteralExprSyntax.self) { return [(ctx, .state("nil"))] }
+            if let ref = SyntaxHelpers.caseReference(expr), ref.name == "none", ref.type == nil { return [(ctx, .state("nil"))] }
+            return [(ctx, .state("some"))]
+        case .enumeration:
+            if let ref = SyntaxHelpers.caseReference(expr), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
+            return [(ctx, .unknown(expr.compactText))]
+        }
+    }
+
+    func toggle(_ ctx: Ctx) -> [Ctx] {
+        if case .state(let v)? = ctx.target {
+            var c = ctx
+            c.target = .state(v == "true" ? "false" : "true")
+            return [c]
+        }
+        var t = ctx
+        t.pairs = ctx.pairs.intersection(d.set(states: ["true"]))
+        t.target = .state("false")
+        var f = ctx
+        f.pairs = ctx.pairs.intersection(d.set(states: ["false"]))
+        f.target = .state("true")
+        return [t, f].filter { !$0.pairs.isEmpty }
+    }
+
+    // MARK: Ends of paths
+
+    func finalize(_ ctx: Ctx, returning expr: ExprSyntax?) {
+        guard !ctx.pairs.isEmpty else { return }
+        guard let expr else {
+            record(ctx, target: ctx.target ?? .stay)
+            return
+        }
+        let value = SyntaxHelpers.unwrap(expr)
+        if value.is(NilLiteralExprSyntax.self) {
+            record(ctx, target: spec.nilIsFailure ? .failure : (ctx.target ?? .stay))
+            return
+        }
+        if spec.returnsState {
+            // `return (.next, effect)` or `return .next`
+            if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 2 {
+                let elements = Array(tuple.elements)
+                let r = effects.read(elements[1].expression)
+                for (c, t) in targets(of: elements[0].expression, ctx) {
+                    var n = c
+                    n.effect = merge(n.effect, r.effect)
+                    n.cancels = n.cancels.appendingUnique(r.cancels)
+                    record(n, target: t)
+                }
+                return
+            }
+            for (c, t) in targets(of: value, ctx) { record(c, target: t) }
+            return
+        }
+        let r = effects.read(value)
+        var n = ctx
+        n.effect = merge(n.effect, r.effect)
+        n.cancels = n.cancels.appendingUnique(r.cancels)
+        record(n, target: ctx.target ?? .stay)
+    }
+
+    func merge(_ a: Effect?, _ b: Effect?) -> Effect? {
+        guard let b else { return a }
+        return a.map { $0.merged(with: b) } ?? b
+    }
+
+    func record(_ ctx: Ctx, target: Target) {
+        guard !ctx.pairs.isEmpty else { return }
+        let guardText = ctx.guards.isEmpty ? nil : ctx.guards.joined(separator: " && ")
+        branches.append((ctx.slot, Outcome(pairs: d.pairs(ctx.pairs), target: target, effect: ctx.effect,
+                                           cancels: ctx.cancels, guardText: guardText)))
+    }
+}
+
+/// A `case` pattern reduced to what matters for matching enum cases.
+indirect enum PatternAtom {
+    /// Matches anything (`_`, `let x`).
+    case any
+    /// One of these case names; refutable when a payload sub-pattern can fail (`.done(.failure)`).
+    case cases(Set<String>, refutable: Bool)
+    case tuple([PatternAtom])
+    case unknown
+
+    init(_ pattern: PatternSyntax) {
+        if pattern.is(WildcardPatternSyntax.self) || pattern.is(IdentifierPatternSyntax.self) { self = .any; return }
+        if let b = pattern.as(ValueBindingPatternSyntax.self) { self = PatternAtom(b.pattern); return }
+        if let e = pattern.as(ExpressionPatternSyntax.self) { self = PatternAtom(expr: e.expression); return }
+        if let t = pattern.as(TuplePatternSyntax.self) {
+            self = t.elements.count == 1 ? PatternAtom(t.elements.first!.pattern) : .tuple(t.elements.map { PatternAtom($0.pattern) })
+            return
+        }
+        self = .unknown
+    }
+
+    init(expr raw: ExprSyntax) {
+        let expr = raw
+        if expr.is(DiscardAssignmentExprSyntax.self) { self = .any; return }
+        if let p = expr.as(PatternExprSyntax.self) { self = PatternAtom(p.pattern); return }
+        if let t = expr.as(TupleExprSyntax.self) {
+            if t.elements.count == 1, t.elements.first!.label == nil { self = PatternAtom(expr: t.elements.first!.expression); return }
+            self = .tuple(t.elements.map { PatternAtom(expr: $0.expression) })
+            return
+        }
+        if expr.is(NilLiteralExprSyntax.self) { self = .cases(["nil"], refutable: false); return }
+        if let b = expr.as(BooleanLiteralExprSyntax.self) { self = .cases([b.literal.text], refutable: false); return }
+        if let o = expr.as(OptionalChainingExprSyntax.self) {
+            // `let x?` / `.some(x)`
+            let inner = PatternAtom(expr: o.expression)
+            if case .any = inner { self = .cases(["some"], refutable: false) } else { self = .cases(["some"], refutable: true) }
+            return
+        }
+        if let call = expr.as(FunctionCallExprSyntax.self), let ref = SyntaxHelpers.caseReference(call.calledExpression) {
+            let refutable = call.arguments.contains { arg in
+                if case .any = PatternAtom(expr: arg.expression) { return false }
+                return true
+            }
+            self = .cases([ref.name], refutable: refutable)
+            return
+        }
+        if let ref = SyntaxHelpers.caseReference(expr) { self = .cases([ref.name], refutable: false); return }
+        self = .unknown
+    }
+}

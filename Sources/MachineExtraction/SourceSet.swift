@@ -1,0 +1,122 @@
+import Foundation
+import MachineModel
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// One parsed Swift file.
+public final class ParsedFile: @unchecked Sendable {
+    public let path: String
+    public let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+
+    init(path: String, text: String) {
+        self.path = path
+        self.tree = Parser.parse(source: text)
+        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+    }
+
+    func location(of node: some SyntaxProtocol) -> SourceLocation {
+        let l = node.startLocation(converter: converter, afterLeadingTrivia: true)
+        return SourceLocation(file: path, line: l.line, column: l.column)
+    }
+
+    func location(at position: AbsolutePosition) -> SourceLocation {
+        let l = converter.location(for: position)
+        return SourceLocation(file: path, line: l.line, column: l.column)
+    }
+}
+
+/// The Swift files named on the command line (folders are searched recursively), read and parsed.
+public struct SourceSet: Sendable {
+    public private(set) var files: [ParsedFile] = []
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// Largest file the tool reads; bigger ones are reported and skipped.
+    public static let maximumFileSize = 8 << 20
+
+    public init() {}
+
+    /// Reads every path; unreadable paths and non-Swift files become diagnostics, never crashes.
+    public static func load(paths: [String], excluding excluded: [String] = []) -> SourceSet {
+        var set = SourceSet()
+        let manager = FileManager.default
+        var seen = Set<String>()
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                set.diagnostics.append(Diagnostic(severity: .error, message: "no such file or folder: \(path)", location: nil))
+                continue
+            }
+            var found: [String] = []
+            if isDirectory.boolValue {
+                let base = URL(fileURLWithPath: path)
+                guard let walker = manager.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                                      options: [.skipsHiddenFiles]) else { continue }
+                for case let url as URL in walker {
+                    let name = url.lastPathComponent
+                    if name == ".build" || name.hasPrefix(".build") || name == "checkouts" || name == "DerivedData" {
+                        walker.skipDescendants()
+                        continue
+                    }
+                    if url.pathExtension == "swift" { found.append(join(path, url.path.dropFirst(base.path.count))) }
+                }
+                found.sort()
+            } else {
+                found = [path]
+            }
+            for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
+                seen.insert(file)
+                set.read(file)
+            }
+        }
+        return set
+    }
+
+    static func join(_ base: String, _ rest: Substring) -> String {
+        let tail = rest.hasPrefix("/") ? rest.dropFirst() : rest
+        return base.hasSuffix("/") ? base + tail : base + "/" + tail
+    }
+
+    static func matches(_ file: String, _ pattern: String) -> Bool {
+        let p = pattern.hasSuffix("/") ? String(pattern.dropLast()) : pattern
+        let f = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
+        let q = p.hasPrefix("./") ? String(p.dropFirst(2)) : p
+        return f == q || f.hasPrefix(q + "/") || f.contains("/" + q + "/")
+    }
+
+    mutating func read(_ path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            diagnostics.append(Diagnostic(severity: .error, message: "cannot read \(path)", location: nil))
+            return
+        }
+        if data.count > Self.maximumFileSize {
+            diagnostics.append(Diagnostic(severity: .warning,
+                message: "skipped \(path): \(data.count) bytes is more than the \(Self.maximumFileSize)-byte limit",
+                location: SourceLocation(file: path, line: 1, column: 1)))
+            return
+        }
+        if data.contains(0) {
+            diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): binary file (contains NUL bytes), not Swift source",
+                                          location: SourceLocation(file: path, line: 1, column: 1)))
+            return
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): not valid UTF-8, not Swift source",
+                                          location: SourceLocation(file: path, line: 1, column: 1)))
+            return
+        }
+        let file = ParsedFile(path: path, text: text)
+        files.append(file)
+        if file.tree.hasError {
+            let errors = ParseDiagnosticsGenerator.diagnostics(for: file.tree)
+            for error in errors.prefix(3) {
+                diagnostics.append(Diagnostic(severity: .warning,
+                    message: "syntax error: \(error.message); machines around it may be incomplete",
+                    location: file.location(at: error.position)))
+            }
+            if errors.count > 3 {
+                diagnostics.append(Diagnostic(severity: .note, message: "\(errors.count - 3) more syntax errors in \(path)", location: nil))
+            }
+        }
+    }
+}

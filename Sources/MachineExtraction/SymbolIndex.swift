@@ -1,0 +1,257 @@
+import MachineModel
+import SwiftSyntax
+
+/// An enum declared in one of the input files.
+struct EnumInfo {
+    public struct Case {
+        var name: String
+        var hasPayload: Bool
+        var location: SourceLocation
+        var leadingComment: String
+    }
+    var name: String
+    var qualifiedName: String
+    var cases: [Case]
+    var inherited: [String]
+    var location: SourceLocation
+    let decl: EnumDeclSyntax
+    let file: ParsedFile
+
+    var caseNames: [String] { cases.map(\.name) }
+}
+
+/// A stored or computed property, or a top-level variable.
+struct Binding {
+    var name: String
+    var typeText: String?
+    var initializer: ExprSyntax?
+    var location: SourceLocation
+    var owner: String?
+    var isStatic: Bool
+    var isComputed: Bool
+    var node: Syntax
+    var file: ParsedFile
+}
+
+/// A struct, class, actor or enum with its members (extensions merged in).
+final class TypeInfo {
+    var name: String
+    var qualifiedName: String
+    var kind: String
+    var inherited: [String]
+    var properties: [Binding] = []
+    var methods: [(FunctionDeclSyntax, ParsedFile)] = []
+    var location: SourceLocation
+    var node: Syntax
+    var file: ParsedFile
+
+    init(name: String, qualifiedName: String, kind: String, inherited: [String], location: SourceLocation, node: Syntax, file: ParsedFile) {
+        self.name = name
+        self.qualifiedName = qualifiedName
+        self.kind = kind
+        self.inherited = inherited
+        self.location = location
+        self.node = node
+        self.file = file
+    }
+}
+
+/// Declarations across every input file, so a machine can use enums and helpers declared elsewhere.
+final class SymbolIndex {
+    var enums: [EnumInfo] = []
+    var types: [String: TypeInfo] = [:]      // by qualified name
+    var typeOrder: [TypeInfo] = []
+    var bindings: [String: [Binding]] = [:]  // by simple name
+    var typealiases: [String: String] = [:]
+    let files: [ParsedFile]
+
+    init(files: [ParsedFile]) {
+        self.files = files
+        for file in files {
+            let collector = Collector(file: file, index: self)
+            collector.walk(file.tree)
+        }
+    }
+
+    /// Every enum with the given simple or qualified name, innermost-first for a qualified suffix.
+    func enums(named name: String) -> [EnumInfo] {
+        let bare = Self.bareTypeName(name)
+        return enums.filter { $0.qualifiedName == bare || $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+    }
+
+    func enumInfo(named name: String, near context: String? = nil) -> EnumInfo? {
+        let found = enums(named: name)
+        if found.count > 1, let context {
+            // Prefer the one nested closest to the context type (`Recorder.State.Mode` from `Recorder`).
+            if let inner = found.first(where: { $0.qualifiedName.hasPrefix(context + ".") }) { return inner }
+        }
+        return found.first
+    }
+
+    func type(named name: String, near context: String? = nil) -> TypeInfo? {
+        let bare = Self.bareTypeName(name)
+        if let context, let t = types[context + "." + bare] { return t }
+        if let t = types[bare] { return t }
+        return typeOrder.first { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+    }
+
+    /// `Foo<Bar>?` → `Foo`, `Module.Foo` stays qualified, `[X]` stays.
+    static func bareTypeName(_ text: String) -> String {
+        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while t.hasSuffix("?") || t.hasSuffix("!") { t.removeLast() }
+        if let lt = t.firstIndex(of: "<") { t = String(t[..<lt]) }
+        if t.hasPrefix("Self.") { t.removeFirst(5) }
+        return t
+    }
+
+    /// The enum that contains the most of the given case names; ties go to a preferred type name,
+    /// then to the smaller enum. Nil when no enum contains any of them.
+    func bestEnum(containing names: Set<String>, preferring: [String] = [], excluding: Set<String> = []) -> EnumInfo? {
+        guard !names.isEmpty else { return nil }
+        var best: (EnumInfo, Int, Int, Int)?
+        for info in enums where !excluding.contains(info.qualifiedName) {
+            let cases = Set(info.caseNames)
+            let hits = names.intersection(cases).count
+            guard hits > 0 else { continue }
+            let preferred = preferring.contains { Self.bareTypeName($0) == info.name || Self.bareTypeName($0) == info.qualifiedName
+                || info.qualifiedName.hasSuffix("." + Self.bareTypeName($0)) } ? 1 : 0
+            let score = (hits, preferred, -info.cases.count)
+            if let b = best, (b.1, b.2, b.3) >= score { continue }
+            best = (info, score.0, score.1, score.2)
+        }
+        return best?.0
+    }
+
+    func resolveAlias(_ name: String) -> String {
+        var current = name
+        var steps = 0
+        while let next = typealiases[Self.bareTypeName(current)], steps < 8 {
+            current = next
+            steps += 1
+        }
+        return current
+    }
+
+    final class Collector: SyntaxVisitor {
+        let file: ParsedFile
+        let index: SymbolIndex
+        var scope: [String] = []
+        var functionDepth = 0
+
+        init(file: ParsedFile, index: SymbolIndex) {
+            self.file = file
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
+            clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        }
+
+        func open(_ name: String, kind: String, inherited: [String], node: some SyntaxProtocol) {
+            let qualified = (scope + [name]).joined(separator: ".")
+            if index.types[qualified] == nil {
+                let info = TypeInfo(name: name, qualifiedName: qualified, kind: kind, inherited: inherited,
+                                    location: file.location(of: node), node: Syntax(node), file: file)
+                index.types[qualified] = info
+                index.typeOrder.append(info)
+            } else if !inherited.isEmpty {
+                index.types[qualified]!.inherited += inherited
+            }
+            scope.append(name)
+        }
+
+        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+            let name = node.name.text
+            var cases: [EnumInfo.Case] = []
+            for member in node.memberBlock.members {
+                guard let decl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+                let comment = decl.leadingTrivia.compactMap { piece -> String? in
+                    switch piece {
+                    case .lineComment(let t), .blockComment(let t), .docLineComment(let t): t
+                    default: nil
+                    }
+                }.joined(separator: "\n")
+                for element in decl.elements {
+                    cases.append(.init(name: element.name.text.replacingOccurrences(of: "`", with: ""),
+                                       hasPayload: element.parameterClause != nil,
+                                       location: file.location(of: element), leadingComment: comment))
+                }
+            }
+            let qualified = (scope + [name]).joined(separator: ".")
+            index.enums.append(EnumInfo(name: name, qualifiedName: qualified, cases: cases,
+                                        inherited: inherited(node.inheritanceClause), location: file.location(of: node),
+                                        decl: node, file: file))
+            open(name, kind: "enum", inherited: inherited(node.inheritanceClause), node: node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+            open(node.name.text, kind: "struct", inherited: inherited(node.inheritanceClause), node: node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: StructDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+            open(node.name.text, kind: "class", inherited: inherited(node.inheritanceClause), node: node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: ClassDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+            open(node.name.text, kind: "actor", inherited: inherited(node.inheritanceClause), node: node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: ActorDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+            let name = SymbolIndex.bareTypeName(node.extendedType.trimmedDescription)
+            // Extensions reopen the type by its written (possibly qualified) name.
+            let parts = name.split(separator: ".").map(String.init)
+            let saved = scope
+            scope = Array(parts.dropLast())
+            open(parts.last ?? name, kind: "extension", inherited: inherited(node.inheritanceClause), node: node)
+            savedScopes.append(saved)
+            return .visitChildren
+        }
+        var savedScopes: [[String]] = []
+        override func visitPost(_ node: ExtensionDeclSyntax) { scope = savedScopes.removeLast() }
+
+        override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+            index.typealiases[node.name.text] = node.initializer.value.trimmedDescription
+            return .skipChildren
+        }
+
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            if !scope.isEmpty, functionDepth == 0, let owner = index.types[scope.joined(separator: ".")] {
+                owner.methods.append((node, file))
+            }
+            functionDepth += 1
+            return .visitChildren
+        }
+        override func visitPost(_ node: FunctionDeclSyntax) { functionDepth -= 1 }
+
+        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+            guard functionDepth == 0 else { return .visitChildren }
+            let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+            let owner = scope.isEmpty ? nil : scope.joined(separator: ".")
+            for binding in node.bindings {
+                guard let id = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                var computed = false
+                if let accessor = binding.accessorBlock {
+                    switch accessor.accessors {
+                    case .getter: computed = true
+                    case .accessors(let list): computed = list.contains { $0.accessorSpecifier.text == "get" }
+                    }
+                }
+                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedDescription,
+                                initializer: binding.initializer?.value, location: file.location(of: binding),
+                                owner: owner, isStatic: isStatic, isComputed: computed, node: Syntax(binding), file: file)
+                index.bindings[b.name, default: []].append(b)
+                if let owner, let type = index.types[owner] { type.properties.append(b) }
+            }
+            return .visitChildren
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import SwiftOperators
+import SwiftSyntax
+
+extension SyntaxProtocol {
+    /// Source text without surrounding trivia, whitespace runs folded to one space.
+    var compactText: String {
+        var out = ""
+        var lastSpace = false
+        for ch in trimmedDescription {
+            if ch.isWhitespace {
+                if !lastSpace { out.append(" ") }
+                lastSpace = true
+            } else {
+                out.append(ch)
+                lastSpace = false
+            }
+        }
+        return out
+    }
+}
+
+enum SyntaxHelpers {
+    /// Operators folded with the standard precedence table; custom operators stay unfolded.
+    static func fold(_ expr: ExprSyntax) -> ExprSyntax {
+        guard expr.is(SequenceExprSyntax.self) || expr.description.contains("?") else { return expr }
+        let folded = OperatorTable.standardOperators.foldAll(expr) { _ in }
+        return folded.as(ExprSyntax.self) ?? expr
+    }
+
+    /// Strips `try`, `await`, parentheses around one element, `!` force unwraps.
+    static func unwrap(_ expr: ExprSyntax) -> ExprSyntax {
+        var e = expr
+        while true {
+            if let t = e.as(TryExprSyntax.self) { e = t.expression; continue }
+            if let a = e.as(AwaitExprSyntax.self) { e = a.expression; continue }
+            if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, t.elements.first!.label == nil {
+                e = t.elements.first!.expression; continue
+            }
+            if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression; continue }
+            return e
+        }
+    }
+
+    /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix.
+    static func caseReference(_ expr: ExprSyntax) -> (name: String, type: String?)? {
+        let e = unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression) }
+        if let member = e.as(MemberAccessExprSyntax.self) {
+            let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+            if let base = member.base {
+                // `T.x` where T is a type name (starts upper-case), not `state.x`
+                let baseText = base.trimmedDescription
+                guard let first = baseText.split(separator: ".").last?.first, first.isUppercase else { return nil }
+                return (name, baseText)
+            }
+            return (name, nil)
+        }
+        return nil
+    }
+
+    /// Text of an expression as a path, with `self.` removed: `self.state.mode` → `state.mode`.
+    static func path(_ expr: ExprSyntax) -> String? {
+        let e = unwrap(expr)
+        if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
+            if base.is(DeclReferenceExprSyntax.self), base.trimmedDescription == "self" { return member.declName.baseName.text }
+            guard let b = path(base) else { return nil }
+            return b + "." + member.declName.baseName.text
+        }
+        if let opt = e.as(OptionalChainingExprSyntax.self) { return path(opt.expression) }
+        return nil
+    }
+
+    static func closureParameterNames(_ closure: ClosureExprSyntax) -> [String] {
+        guard let clause = closure.signature?.parameterClause else { return [] }
+        switch clause {
+        case .simpleInput(let list): return list.map { $0.name.text }
+        case .parameterClause(let p): return p.parameters.map { ($0.secondName ?? $0.firstName).text }
+        }
+    }
+
+    static func closureParameterTypes(_ closure: ClosureExprSyntax) -> [String?] {
+        guard let clause = closure.signature?.parameterClause else { return [] }
+        switch clause {
+        case .simpleInput(let list): return list.map { _ in nil }
+        case .parameterClause(let p): return p.parameters.map { $0.type?.trimmedDescription }
+        }
+    }
+
+    /// The trailing or last closure argument of a call, if any.
+    static func closures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
+        var result = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        if let t = call.trailingClosure { result.append(t) }
+        result += call.additionalTrailingClosures.map(\.closure)
+        return result
+    }
+
+    static func argument(_ call: FunctionCallExprSyntax, _ label: String) -> ExprSyntax? {
+        call.arguments.first { $0.label?.text == label }?.expression
+    }
+
+    /// The name a value is bound to (`let x = <node>` / `var x: T { <node> }`), walking up.
+    static func enclosingBindingName(_ node: some SyntaxProtocol) -> String? {
+        var current: Syntax? = Syntax(node)
+        while let c = current {
+            if let b = c.as(PatternBindingSyntax.self), let id = b.pattern.as(IdentifierPatternSyntax.self) { return id.identifier.text }
+            if let f = c.as(FunctionDeclSyntax.self) { return f.name.text }
+            if c.is(CodeBlockItemSyntax.self), c.parent?.parent?.is(SourceFileSyntax.self) == true { return nil }
+            current = c.parent
+        }
+        return nil
+    }
+
+    /// Names of the types the node is nested in, outermost first.
+    static func enclosingTypeNames(_ node: some SyntaxProtocol) -> [String] {
+        var names: [String] = []
+        var current = node.parent
+        while let c = current {
+            if let s = c.as(StructDeclSyntax.self) { names.append(s.name.text) }
+            else if let s = c.as(ClassDeclSyntax.self) { names.append(s.name.text) }
+            else if let s = c.as(EnumDeclSyntax.self) { names.append(s.name.text) }
+            else if let s = c.as(ActorDeclSyntax.self) { names.append(s.name.text) }
+            else if let e = c.as(ExtensionDeclSyntax.self) { names.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
+            current = c.parent
+        }
+        return names.reversed()
+    }
+
+    /// Every identifier-like type name written in a type or generic argument list text.
+    static func typeNames(in text: String) -> [String] {
+        text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }).map(String.init)
+    }
+}

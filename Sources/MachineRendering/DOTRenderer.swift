@@ -1,0 +1,217 @@
+import MachineModel
+
+/// Writes a machine as Graphviz DOT text: deterministic, every name quoted and escaped.
+public struct DOTRenderer: Sendable {
+    public struct Options: Sendable {
+        /// Draw self-loops that change nothing (no effect, no cancellation).
+        public var showNoops = false
+        /// Add the legend explaining every mark.
+        public var legend = true
+        /// Draw the inputs an effect sends back as dashed feedback edges.
+        public var feedback = true
+        /// Above this many drawn edges (after merging parallel ones) the layout effort is bounded.
+        public var largeEdgeCount = 120
+
+        public init(showNoops: Bool = false, legend: Bool = true, feedback: Bool = true) {
+            self.showNoops = showNoops
+            self.legend = legend
+            self.feedback = feedback
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// What the renderer gave up to keep layout fast, if anything (said in the output too).
+    public func tradeOffs(for machine: Machine) -> [String] {
+        let count = drawnEdges(machine).count
+        guard count > options.largeEdgeCount else { return [] }
+        return ["\(count) edges: layout effort bounded (mclimit, nslimit, searchsize, no feedback edges)"]
+    }
+
+    struct DrawnEdge {
+        var from: String
+        var to: String
+        var lines: [String]
+        var overlapping: Bool
+        var cancels: Bool
+        var implicit: Bool
+        var dataDependent: Bool
+    }
+
+    func drawnEdges(_ machine: Machine) -> [DrawnEdge] {
+        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let overlapping = Set(machine.findings.filter { $0.check == "overlapping_rules" }.map(\.subject))
+        let dataDependent = Set(machine.findings.filter { $0.check == "data_dependent_target" }.map(\.subject))
+        var order: [String] = []
+        var grouped: [String: DrawnEdge] = [:]
+        for edge in machine.edges where options.showNoops || !edge.noop {
+            let key = "\(edge.from)\u{0}\(edge.to)"
+            let rule = rules[edge.rule]
+            let line = label(edge, rule)
+            let subject = "\(edge.from)/\(edge.input)"
+            if grouped[key] == nil {
+                order.append(key)
+                grouped[key] = DrawnEdge(from: edge.from, to: edge.to, lines: [], overlapping: false, cancels: false,
+                                         implicit: false, dataDependent: false)
+            }
+            if !grouped[key]!.lines.contains(line) { grouped[key]!.lines.append(line) }
+            grouped[key]!.overlapping = grouped[key]!.overlapping || overlapping.contains(subject)
+            grouped[key]!.cancels = grouped[key]!.cancels || !(rule?.cancels.isEmpty ?? true)
+            grouped[key]!.implicit = grouped[key]!.implicit || (rule?.implicit ?? false)
+            grouped[key]!.dataDependent = grouped[key]!.dataDependent || dataDependent.contains(subject)
+        }
+        return order.map { grouped[$0]! }
+    }
+
+    /// `input [guard] / effect ⇢ emits ✕ cancels`
+    func label(_ edge: Edge, _ rule: Rule?) -> String {
+        var text = edge.input == "*" ? (rule?.trigger ?? "(no input)") : edge.input
+        if let g = rule?.displayGuard { text += " [\(Self.abbreviate(g, 40))]" }
+        if let effect = rule?.effect {
+            var parts: [String] = []
+            if let l = effect.label { parts.append(Self.abbreviate(l, 32)) }
+            if let q = effect.queue { parts.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
+            if let id = effect.id { parts.append("id \(id)") }
+            text += " / " + (parts.isEmpty ? "effect" : parts.joined(separator: ", "))
+            if !effect.emits.isEmpty { text += "\n⇢ sends " + effect.emits.joined(separator: ", ") }
+        }
+        if let cancels = rule?.cancels, !cancels.isEmpty { text += "\n✕ cancels " + cancels.joined(separator: ", ") }
+        if rule?.implicit == true { text += "\n(implicit)" }
+        return text
+    }
+
+    static func abbreviate(_ s: String, _ n: Int) -> String {
+        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
+    }
+
+    public func render(_ machine: Machine) -> String {
+        let edges = drawnEdges(machine)
+        let large = edges.count > options.largeEdgeCount
+        var out: [String] = []
+        out.append("digraph \(Self.id(machine.name)) {")
+        var graphAttributes = [
+            ("rankdir", "LR"), ("fontname", "Helvetica"), ("charset", "UTF-8"), ("labelloc", "t"),
+            ("label", "\(machine.name) (\(machine.dialect))"), ("nodesep", "0.4"), ("ranksep", "0.6"),
+        ]
+        if large {
+            graphAttributes += [("mclimit", "0.3"), ("nslimit", "2"), ("nslimit1", "2"), ("searchsize", "10"), ("remincross", "false")]
+            out.append("  // \(tradeOffs(for: machine).joined(separator: "; "))")
+        }
+        out.append("  graph [\(Self.attributes(graphAttributes))];")
+        out.append("  node [\(Self.attributes([("shape", "box"), ("style", "rounded"), ("fontname", "Helvetica"), ("fontsize", "12")]))];")
+        out.append("  edge [\(Self.attributes([("fontname", "Helvetica"), ("fontsize", "10")]))];")
+
+        let unreachable = Set(machine.findings.filter { $0.check == "unreachable_state" }.map(\.subject))
+        let deadEnds = Set(machine.findings.filter { $0.check == "dead_end_state" }.map(\.subject))
+        if let initial = machine.initial {
+            out.append("  \(Self.id("__start")) [\(Self.attributes([("shape", "point"), ("width", "0.15"), ("label", "")]))];")
+            out.append("  \(Self.id("__start")) -> \(Self.id(initial));")
+        }
+        for state in machine.states {
+            var attrs: [(String, String)] = [("label", state)]
+            if unreachable.contains(state) {
+                attrs += [("style", "rounded,dashed"), ("color", "gray55"), ("fontcolor", "gray45")]
+            } else if deadEnds.contains(state) {
+                attrs += [("style", "rounded,bold"), ("color", "firebrick"), ("xlabel", "dead end")]
+            } else if machine.terminal.contains(state) {
+                attrs += [("peripheries", "2")]
+            }
+            if state == machine.initial { attrs += [("penwidth", "1.6")] }
+            out.append("  \(Self.id(state)) [\(Self.attributes(attrs))];")
+        }
+        for edge in edges {
+            var attrs: [(String, String)] = [("label", edge.lines.joined(separator: "\n"))]
+            if edge.overlapping { attrs += [("color", "darkorange"), ("fontcolor", "darkorange3"), ("penwidth", "2")] }
+            else if edge.dataDependent { attrs += [("color", "purple"), ("fontcolor", "purple")] }
+            if edge.implicit { attrs += [("style", "dotted")] }
+            if edge.cancels { attrs += [("arrowtail", "tee"), ("dir", "both")] }
+            out.append("  \(Self.id(edge.from)) -> \(Self.id(edge.to)) [\(Self.attributes(attrs))];")
+        }
+        if options.feedback && !large {
+            out += feedback(machine)
+        }
+        if options.legend { out += legend() }
+        out.append("}")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Dashed edges from an effect's target state to where the input it sends back leads.
+    func feedback(_ machine: Machine) -> [String] {
+        var lines: [String] = []
+        var seen = Set<String>()
+        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for edge in machine.edges where !edge.noop {
+            guard let effect = rules[edge.rule]?.effect else { continue }
+            for sent in effect.emits {
+                for next in machine.edges where next.from == edge.to && next.input == sent && next.to != next.from {
+                    let key = "\(next.from)\u{0}\(next.to)\u{0}\(sent)"
+                    guard seen.insert(key).inserted else { continue }
+                    lines.append("  \(Self.id(next.from)) -> \(Self.id(next.to)) [\(Self.attributes([("style", "dashed"), ("color", "steelblue"), ("fontcolor", "steelblue"), ("constraint", "false"), ("arrowhead", "open"), ("label", "⇠ \(sent) (sent by effect)")]))];")
+                }
+            }
+        }
+        return lines
+    }
+
+    func legend() -> [String] {
+        let rows = [
+            ("●→", "initial state"),
+            ("dashed grey", "unreachable state"),
+            ("bold red, \"dead end\"", "reachable state with no way out"),
+            ("double border", "terminal state (allowed dead end)"),
+            ("input [guard] / effect", "edge label"),
+            ("⇢ sends x", "input the effect sends back"),
+            ("✕ cancels q", "effects this transition cancels (id or queue)"),
+            ("⊣ tail", "edge that cancels"),
+            ("orange", "overlapping rules"),
+            ("purple", "target chosen by data"),
+            ("dashed blue", "feedback: where a sent input leads"),
+            ("dotted", "implicit (done by the framework)"),
+        ]
+        var html = "<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>legend</B></TD></TR>"
+        for (mark, meaning) in rows {
+            html += "<TR><TD ALIGN=\"LEFT\">\(Self.html(mark))</TD><TD ALIGN=\"LEFT\">\(Self.html(meaning))</TD></TR>"
+        }
+        html += "</TABLE>>"
+        return [
+            "  subgraph \(Self.id("cluster_legend")) {",
+            "    graph [\(Self.attributes([("label", ""), ("style", "invis")]))];",
+            "    \(Self.id("__legend")) [shape=plaintext, fontsize=9, label=\(html)];",
+            "  }",
+        ]
+    }
+
+    // MARK: Escaping
+
+    /// A DOT identifier, always quoted: quotes, backslashes and newlines escaped; keywords and names
+    /// that start with a digit are safe because they are quoted.
+    public static func id(_ s: String) -> String { "\"" + escape(s) + "\"" }
+
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += ""
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func html(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Attributes in the order given (callers give a fixed order), values quoted and escaped.
+    static func attributes(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\($0.0)=\(id($0.1))" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import GraphvizRendering
+import MachineAnalysis
+import MachineExtraction
+import MachineModel
+import MachineRendering
+
+@main
+struct MachineViz: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "machine-viz",
+        abstract: "Reads the state machines written in Swift, checks them and draws them.",
+        discussion: """
+        machine-viz parses Swift files with swift-syntax (it never builds or runs them), finds the state \
+        machines in them (operator tables, mapping functions, switch reducers, …), checks each one for \
+        unreachable states, dead ends, overlapping and shadowed rules, and renders diagrams.
+
+        Examples:
+          machine-viz list Sources/
+          machine-viz analyze Sources/ --format json
+          machine-viz render Sources/Door.swift --format svg -o door.svg
+          machine-viz lint Sources/ --strict
+        """,
+        version: "0.1.0",
+        subcommands: [Analyze.self, Render.self, Lint.self, List.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// Paths to read, shared by every subcommand.
+struct InputOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Swift files or folders to read (folders are searched recursively for .swift files).",
+                                 valueName: "path"))
+    var paths: [String]
+
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out (repeatable).", valueName: "path"))
+    var excluded: [String] = []
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("Give at least one Swift file or folder.") }
+    }
+}
+
+/// Extraction and analysis, run on a thread with a large stack: swift-syntax visitors recurse as deep
+/// as the source nests.
+enum Pipeline {
+    struct Result {
+        var machines: [Machine]
+        var diagnostics: [Diagnostic]
+        var readFiles: Int
+    }
+
+    static func run(_ inputs: InputOptions) -> Result {
+        onLargeStack {
+            let sources = SourceSet.load(paths: inputs.paths, excluding: inputs.excluded)
+            let extracted = Extractor.extract(sources)
+            let analyzer = Analyzer()
+            return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
+                          readFiles: sources.files.count)
+        }
+    }
+
+    final class Box<T>: @unchecked Sendable {
+        var value: T?
+        let body: () -> T
+        init(_ b: @escaping () -> T) { body = b }
+    }
+
+    static func onLargeStack<T>(_ body: @escaping () -> T) -> T {
+        let box = Box(body)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = box.body()
+            done.signal()
+        }
+        thread.stackSize = 1 << 29
+        thread.start()
+        done.wait()
+        return box.value!
+    }
+}
+
+enum Output {
+    static func write(_ data: Data, to path: String?) throws {
+        guard let path, path != "-" else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        try atomicWrite(data, to: URL(fileURLWithPath: path))
+    }
+
+    /// Writes a file completely or not at all: a temporary file beside it, then a rename.
+    static func atomicWrite(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ValidationError("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    static func describe(_ d: Diagnostic) -> String {
+        let place = d.location.map { "\($0.file):\($0.line):\($0.column): " } ?? ""
+        return "\(place)\(d.severity.rawValue): \(d.message)"
+    }
+}

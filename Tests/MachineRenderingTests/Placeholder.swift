@@ -1,0 +1,2 @@
+import XCTest
+final class MachineRenderingTestsPlaceholder: XCTestCase { func testNothing() {} }
