@@ -84,6 +84,50 @@ public struct SourceSet: Sendable {
         return f == q || f.hasPrefix(q + "/") || f.contains("/" + q + "/")
     }
 
+    /// Deepest `[` nesting the parser is given. swift-syntax 603's type lookahead (`[T]`, `[N of T]`)
+    /// doubles its work with each level: 18 levels take seconds in a debug build, 22 take a minute.
+    public static let maximumBracketDepth = 12
+
+    /// The deepest nesting of `[` outside string literals and comments.
+    static func squareBracketDepth(_ data: Data) -> Int {
+        var depth = 0, deepest = 0
+        var i = data.startIndex
+        let end = data.endIndex
+        func at(_ k: Int) -> UInt8 { k < end ? data[k] : 0 }
+        while i < end {
+            let c = data[i]
+            if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
+                while i < end, data[i] != UInt8(ascii: "\n") { i += 1 }
+                continue
+            }
+            if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
+                i += 2
+                while i < end, !(data[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
+                i += 2
+                continue
+            }
+            if c == UInt8(ascii: "\"") {
+                let triple = at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")
+                i += triple ? 3 : 1
+                while i < end {
+                    if data[i] == UInt8(ascii: "\\") { i += 2; continue }
+                    if data[i] == UInt8(ascii: "\"") {
+                        if !triple { break }
+                        if at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"") { i += 2; break }
+                    }
+                    if !triple && data[i] == UInt8(ascii: "\n") { break }
+                    i += 1
+                }
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) }
+            else if c == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            i += 1
+        }
+        return deepest
+    }
+
     mutating func read(_ path: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
             diagnostics.append(Diagnostic(severity: .error, message: "cannot read \(path)", location: nil))
@@ -103,6 +147,13 @@ public struct SourceSet: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): not valid UTF-8, not Swift source",
                                           location: SourceLocation(file: path, line: 1, column: 1)))
+            return
+        }
+        let depth = Self.squareBracketDepth(data)
+        if depth > Self.maximumBracketDepth {
+            diagnostics.append(Diagnostic(severity: .warning,
+                message: "skipped \(path): square brackets nest \(depth) deep (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth",
+                location: SourceLocation(file: path, line: 1, column: 1)))
             return
         }
         let file = ParsedFile(path: path, text: text)
