@@ -15,6 +15,7 @@ public enum Extractor {
         let context = ExtractionContext(files: sources.files)
         let recognisers: [Recogniser] = [
             OperatorTableRecogniser(),
+            ReducerRecogniser(),
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
         ]

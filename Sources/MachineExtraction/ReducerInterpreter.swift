@@ -26,6 +26,8 @@ struct ReducerSpec {
     var helperStatePaths: Set<String> = []
     /// Target when the whole owner is replaced (`state = State()`): the field's default value.
     var resetTarget: Target = .unknown("reset")
+    /// Setter inputs whose payload is the next state (`.setStatus(.done)` sent elsewhere): input → states.
+    var payloadTargets: [String: [String]] = [:]
 }
 
 /// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
@@ -536,6 +538,18 @@ final class ReducerInterpreter {
             return [(ctx, .state("some"))]
         case .enumeration:
             if let ref = SyntaxHelpers.caseReference(expr), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
+            // a setter action's payload: the states the reducer sends that action with
+            if expr.is(DeclReferenceExprSyntax.self) {
+                let inputs = Set(d.pairs(ctx.pairs).map(\.input))
+                let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
+                if inputs.count == 1, !sent.isEmpty {
+                    return sent.map { s in
+                        var c = ctx
+                        c.guards.append("payload == .\(s)")
+                        return (c, .state(s))
+                    }
+                }
+            }
             return [(ctx, .unknown(expr.compactText))]
         }
     }
@@ -627,6 +641,8 @@ indirect enum PatternAtom {
     init(expr raw: ExprSyntax) {
         let expr = raw
         if expr.is(DiscardAssignmentExprSyntax.self) { self = .any; return }
+        // a bare lower-case name in a pattern binds the value (`case let .done(value)`)
+        if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true { self = .any; return }
         if let p = expr.as(PatternExprSyntax.self) { self = PatternAtom(p.pattern); return }
         if let t = expr.as(TupleExprSyntax.self) {
             if t.elements.count == 1, t.elements.first!.label == nil { self = PatternAtom(expr: t.elements.first!.expression); return }

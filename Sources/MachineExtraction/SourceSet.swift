@@ -9,11 +9,14 @@ public final class ParsedFile: @unchecked Sendable {
     public let path: String
     public let tree: SourceFileSyntax
     let converter: SourceLocationConverter
+    /// Modules the file imports (`import Actomaton` tells Actomaton's reducer from TCA's).
+    public let imports: Set<String>
 
     init(path: String, text: String) {
         self.path = path
         self.tree = Parser.parse(source: text)
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
+        self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
     }
 
     func location(of node: some SyntaxProtocol) -> SourceLocation {

@@ -1,0 +1,370 @@
+import MachineModel
+import SwiftSyntax
+
+/// Reducers that mutate `inout` state and return effects: Actomaton `Reducer { action, state, env in }`
+/// (D3), TCA `Reduce { state, action in }` and `reduce(into:action:)` (D4), legacy TCA
+/// `Reducer<State, Action, Env> { state, action, env in }` (D5), and CombineProcessor
+/// `AnyProcessorReducer(mutated:reduce:)` (D8). An enum state is one machine; a struct state gives one
+/// machine per enum, Bool or Optional field the reducer assigns (or switches on), named `Type.field`.
+struct ReducerRecogniser: Recogniser {
+    struct Candidate {
+        var node: Syntax
+        var body: CodeBlockItemListSyntax
+        var dialect: String
+        var stateParam: String
+        var actionParam: String
+        var stateType: String?
+        var actionType: String?
+        var bindingName: String?
+        var ownerTypes: [String]
+        var file: ParsedFile
+    }
+
+    func recognise(in context: ExtractionContext) {
+        for file in context.files {
+            let finder = CandidateFinder(file: file)
+            finder.walk(file.tree)
+            for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
+                context.claimed.insert(candidate.node.id)
+                build(candidate, context: context)
+            }
+        }
+    }
+
+    // MARK: Finding reducers
+
+    final class CandidateFinder: SyntaxVisitor {
+        let file: ParsedFile
+        var candidates: [Candidate] = []
+
+        init(file: ParsedFile) {
+            self.file = file
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        static func genericArguments(_ expr: ExprSyntax) -> [String] {
+            if let g = expr.as(GenericSpecializationExprSyntax.self) {
+                return g.genericArgumentClause.arguments.map { $0.argument.trimmedDescription }
+            }
+            if let m = expr.as(MemberAccessExprSyntax.self), let base = m.base { return genericArguments(base) }
+            return []
+        }
+
+        static func genericArguments(inType text: String?) -> [String] {
+            guard let text, let lt = text.firstIndex(of: "<"), let gt = text.lastIndex(of: ">"), lt < gt else { return [] }
+            var args: [String] = []
+            var depth = 0
+            var current = ""
+            for ch in text[text.index(after: lt)..<gt] {
+                if ch == "<" || ch == "(" || ch == "[" { depth += 1 }
+                if ch == ">" || ch == ")" || ch == "]" { depth -= 1 }
+                if ch == ",", depth == 0 { args.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
+                current.append(ch)
+            }
+            args.append(current.trimmingCharacters(in: .whitespaces))
+            return args
+        }
+
+        /// The type annotation of the variable a node is the value of (`var reducer: Reducer<A, S, E> { … }`).
+        static func enclosingTypeAnnotation(_ node: some SyntaxProtocol) -> String? {
+            var current = node.parent
+            while let c = current {
+                if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedDescription }
+                if c.is(CodeBlockItemSyntax.self) && c.parent?.parent?.is(SourceFileSyntax.self) == true { return nil }
+                if c.is(MemberBlockItemSyntax.self) { return nil }
+                current = c.parent
+            }
+            return nil
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let calleeText = SymbolIndex.bareTypeName(node.calledExpression.trimmedDescription)
+            let callee = calleeText.hasSuffix(".init") ? String(calleeText.dropLast(5)) : calleeText
+            let closures = SyntaxHelpers.closures(of: node)
+            let generics = Self.genericArguments(node.calledExpression)
+            let annotated = Self.genericArguments(inType: Self.enclosingTypeAnnotation(node))
+            let owners = SyntaxHelpers.enclosingTypeNames(node)
+            switch callee {
+            case "Reduce":
+                if let closure = closures.first { add(closure, dialect: "tca", state: 0, action: 1, generics: generics, owners: owners) }
+            case "Reducer", "AnyReducer":
+                guard let closure = closures.first else { break }
+                let params = SyntaxHelpers.closureParameterNames(closure)
+                guard params.count >= 2 else { break }
+                var actomaton = file.imports.contains("Actomaton")
+                if !actomaton && !file.imports.contains("ComposableArchitecture") {
+                    let first = params[0].lowercased()
+                    actomaton = first.contains("action") || first.contains("event") || first == "a" || first.contains("input")
+                }
+                let args = generics.isEmpty ? annotated : generics
+                if actomaton {
+                    add(closure, dialect: "actomaton", state: 1, action: 0, stateType: args.count > 1 ? args[1] : nil,
+                        actionType: args.first, owners: owners)
+                } else {
+                    add(closure, dialect: "tca-legacy", state: 0, action: 1, stateType: args.first,
+                        actionType: args.count > 1 ? args[1] : nil, owners: owners)
+                }
+            case "AnyProcessorReducer":
+                let reduce = node.arguments.first { $0.label?.text == "reduce" }?.expression.as(ClosureExprSyntax.self) ?? closures.last
+                guard let closure = reduce else { break }
+                let args = generics.isEmpty ? annotated : generics
+                add(closure, dialect: "combine-processor", state: 0, action: 1, stateType: args.first,
+                    actionType: args.count > 2 ? args[2] : nil, owners: owners)
+            default:
+                break
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            // TCA ReducerProtocol: func reduce(into state: inout State, action: Action) -> Effect<Action>
+            let params = Array(node.signature.parameterClause.parameters)
+            guard node.name.text == "reduce", params.count == 2, params[0].firstName.text == "into",
+                  params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
+            let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
+            candidates.append(Candidate(
+                node: Syntax(node), body: body.statements, dialect: "tca",
+                stateParam: (params[0].secondName ?? params[0].firstName).text,
+                actionParam: (params[1].secondName ?? params[1].firstName).text,
+                stateType: stateType, actionType: params[1].type.trimmedDescription,
+                bindingName: nil, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file))
+            return .visitChildren
+        }
+
+        func add(_ closure: ClosureExprSyntax, dialect: String, state: Int, action: Int, generics: [String] = [],
+                 stateType: String? = nil, actionType: String? = nil, owners: [String]) {
+            let params = SyntaxHelpers.closureParameterNames(closure)
+            let types = SyntaxHelpers.closureParameterTypes(closure)
+            guard params.count > max(state, action) else { return }
+            let explicitState = types.count > state ? types[state]?.replacingOccurrences(of: "inout ", with: "") : nil
+            let explicitAction = types.count > action ? types[action] : nil
+            candidates.append(Candidate(
+                node: Syntax(closure), body: closure.statements, dialect: dialect,
+                stateParam: params[state], actionParam: params[action],
+                stateType: stateType ?? explicitState, actionType: actionType ?? explicitAction,
+                bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file))
+        }
+    }
+
+    // MARK: Building machines
+
+    func build(_ c: Candidate, context: ExtractionContext) {
+        let index = context.index
+        let ownerPath = c.ownerTypes.joined(separator: ".")
+        let location = c.file.location(of: c.node)
+        // Action type: written, else the owner's nested `Action`, else the enum the switch patterns name.
+        var actionEnum = c.actionType.flatMap { t in t == "Self.Action" || t == "Action" ? nil : index.enumInfo(named: index.resolveAlias(t), near: ownerPath) }
+        if actionEnum == nil, !ownerPath.isEmpty {
+            actionEnum = index.enumInfo(named: ownerPath + "." + SymbolIndex.bareTypeName(c.actionType?.replacingOccurrences(of: "Self.", with: "") ?? "Action"))
+                ?? index.enumInfo(named: "Action", near: ownerPath)
+        }
+        let scan = SwitchFinder.scan(c.body)
+        if actionEnum == nil {
+            let names = scan.switches.filter { SyntaxHelpers.path($0.subject) == c.actionParam }.flatMap { PatternNames.byPosition($0, arity: 1)[0] }
+            actionEnum = index.bestEnum(containing: Set(names))
+        }
+        guard let actionEnum else {
+            context.warn("reducer: cannot find the action type\(c.actionType.map { " `\($0)`" } ?? ""); no machine extracted", at: location)
+            return
+        }
+        let inputs = actionEnum.caseNames
+        let reader = context.effectReader(inputs: inputs, inputType: actionEnum)
+
+        // State type: an enum (one machine) or a struct (a machine per field).
+        let stateName = c.stateType.map { index.resolveAlias($0.replacingOccurrences(of: "Self.", with: "")) } ?? "State"
+        if let stateEnum = index.enumInfo(named: stateName, near: ownerPath)
+            ?? (c.stateType == nil ? inferredStateEnum(c, scan: scan, context: context, excluding: actionEnum) : nil) {
+            let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
+            let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
+                                   payloadTargets: payloadTargets(c, domain: domain, reader: reader))
+            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+            let built = context.construction(referencing: c.bindingName, around: c.node)
+            let name = built?.binding ?? c.bindingName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
+            let initial = context.initialState(built?.initial, states: stateEnum.caseNames)
+            context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
+                                initial: initial, rules: addImplicit([], c) + rules, order: .resolved,
+                                stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
+                        stateEnum: stateEnum)
+            return
+        }
+        guard let stateType = index.type(named: stateName, near: ownerPath) else {
+            context.warn("reducer: cannot find the state type `\(stateName)`; no machine extracted", at: location, severity: .note)
+            return
+        }
+        let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
+        var helpers: [String: FunctionDeclSyntax] = [:]
+        for (m, _) in stateType.methods { helpers[m.name.text] = m }
+        let bodyText = c.body.description
+        for field in stateType.properties where !field.isStatic && !field.isComputed {
+            guard let (kind, states, fieldEnum) = fieldStates(field, owner: stateType, context: context) else { continue }
+            let path = "\(c.stateParam).\(field.name)"
+            let assigned = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == path }
+                || bodyText.contains("\(path).toggle()")
+                || helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam)
+            let switched = scan.switches.contains { SyntaxHelpers.path($0.subject) == path || $0.subject.compactText.contains(path) }
+            let presented = field.name.hasPrefix("$") || implicitDismissals(c, field: field.name).isEmpty == false
+            guard assigned || (kind == .enumeration && switched) || presented else { continue }
+            let domain = Domain(states: states, inputs: inputs)
+            let initialValue = initialFieldValue(field, kind: kind, stateType: stateType, context: context)
+            let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
+            let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: [path], inputPaths: [c.actionParam],
+                                   helpers: helpers, helperStatePaths: [field.name], resetTarget: defaultTarget,
+                                   payloadTargets: payloadTargets(c, domain: domain, reader: reader))
+            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+            let implicit = kind == .optional ? implicitDismissals(c, field: field.name).map { input in
+                Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],
+                     implicit: true)
+            } : []
+            context.add(Machine(name: "\(machineOwner).\(field.name)", dialect: c.dialect, location: field.location,
+                                states: states, inputs: inputs, initial: initialValue, rules: rules + implicit, order: .resolved,
+                                stateLocations: context.locations(fieldEnum), inputLocations: context.locations(actionEnum)),
+                        stateEnum: fieldEnum)
+        }
+    }
+
+    func addImplicit(_ rules: [Rule], _ c: Candidate) -> [Rule] { rules }
+
+    /// An enum state inferred from what the body switches on and assigns, when no type is written.
+    func inferredStateEnum(_ c: Candidate, scan: SwitchFinder, context: ExtractionContext, excluding: EnumInfo) -> EnumInfo? {
+        var names: [String] = []
+        for sw in scan.switches where SyntaxHelpers.path(sw.subject) == c.stateParam { names += PatternNames.byPosition(sw, arity: 1)[0] }
+        for (lhs, rhs) in scan.assignments where SyntaxHelpers.path(lhs) == c.stateParam {
+            if let r = SyntaxHelpers.caseReference(rhs) { names.append(r.name) }
+        }
+        return context.index.bestEnum(containing: Set(names), excluding: [excluding.qualifiedName])
+    }
+
+    /// The states of a field: an enum's cases, `false`/`true`, or `nil`/`some`.
+    func fieldStates(_ field: Binding, owner: TypeInfo, context: ExtractionContext) -> (StateKind, [String], EnumInfo?)? {
+        let index = context.index
+        if let t = field.typeText {
+            if t.hasSuffix("?") || t.hasPrefix("Optional<") || t.hasPrefix("PresentationState<") { return (.optional, ["nil", "some"], nil) }
+            if t == "Bool" { return (.bool, ["false", "true"], nil) }
+            if let e = index.enumInfo(named: index.resolveAlias(t), near: owner.qualifiedName), !e.cases.isEmpty {
+                return (.enumeration, e.caseNames, e)
+            }
+            return nil
+        }
+        guard let initializer = field.initializer.map(SyntaxHelpers.unwrap) else { return nil }
+        if initializer.is(BooleanLiteralExprSyntax.self) { return (.bool, ["false", "true"], nil) }
+        if let ref = SyntaxHelpers.caseReference(initializer), let type = ref.type,
+           let e = index.enumInfo(named: type, near: owner.qualifiedName), e.caseNames.contains(ref.name) {
+            return (.enumeration, e.caseNames, e)
+        }
+        return nil
+    }
+
+    /// The field's starting value: given where the store is created (`initialState: X.State(field: .v)`),
+    /// else its default value (`nil` for an optional without one).
+    func initialFieldValue(_ field: Binding, kind: StateKind, stateType: TypeInfo, context: ExtractionContext) -> String? {
+        let states: [String] = kind == .bool ? ["false", "true"] : kind == .optional ? ["nil", "some"] : []
+        func value(_ e: ExprSyntax) -> String? {
+            let u = SyntaxHelpers.unwrap(e)
+            switch kind {
+            case .bool: return u.as(BooleanLiteralExprSyntax.self)?.literal.text
+            case .optional: return u.is(NilLiteralExprSyntax.self) ? "nil" : "some"
+            case .enumeration: return SyntaxHelpers.caseReference(u)?.name
+            }
+        }
+        if let given = StateInitFinder.find(typeName: stateType.name, field: field.name, in: context.files), let v = value(given) {
+            return states.isEmpty || states.contains(v) ? v : nil
+        }
+        if let i = field.initializer { return value(i) }
+        return kind == .optional ? "nil" : nil
+    }
+
+    /// `State(field: .x)` inside an `initialState:` / `state:` argument anywhere in the files.
+    final class StateInitFinder: SyntaxVisitor {
+        let typeName: String
+        let field: String
+        var found: ExprSyntax?
+
+        init(typeName: String, field: String) {
+            self.typeName = typeName
+            self.field = field
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        static func find(typeName: String, field: String, in files: [ParsedFile]) -> ExprSyntax? {
+            for file in files {
+                let f = StateInitFinder(typeName: typeName, field: field)
+                f.walk(file.tree)
+                if let found = f.found { return found }
+            }
+            return nil
+        }
+
+        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            guard found == nil, let label = node.label?.text, label == "initialState" || label == "state",
+                  let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) else { return .visitChildren }
+            let callee = call.calledExpression.trimmedDescription
+            if callee == typeName || callee.hasSuffix("." + typeName), let arg = SyntaxHelpers.argument(call, field) { found = arg }
+            return .visitChildren
+        }
+    }
+
+    func helperAssigns(_ field: String, stateType: TypeInfo, body: String, stateParam: String) -> Bool {
+        for (m, _) in stateType.methods where body.contains("\(stateParam).\(m.name.text)(") {
+            let scan = SwitchFinder.scan(m)
+            if scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == field }) { return true }
+        }
+        return false
+    }
+
+    /// Inputs after which TCA clears an optional presentation field by itself: `.ifLet(\.$alert, action: \.alert)`
+    /// makes `.alert(.dismiss)` (and, for ephemeral alerts, any button action) set `alert` to nil.
+    func implicitDismissals(_ c: Candidate, field: String) -> [String] {
+        guard c.dialect == "tca" || c.dialect == "tca-legacy" else { return [] }
+        var owner: Syntax? = c.node
+        while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
+        guard let scope = owner else { return [] }
+        let finder = IfLetFinder(field: field)
+        finder.walk(scope)
+        return finder.actions
+    }
+
+    final class IfLetFinder: SyntaxVisitor {
+        let field: String
+        var actions: [String] = []
+        init(field: String) {
+            self.field = field
+            super.init(viewMode: .sourceAccurate)
+        }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
+                  let first = node.arguments.first?.expression.trimmedDescription,
+                  first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
+                  let action = SyntaxHelpers.argument(node, "action")?.trimmedDescription else { return .visitChildren }
+            // `\.alert`, `/Action.alert`
+            if let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last { actions.append(String(name)) }
+            return .visitChildren
+        }
+    }
+
+    /// Setter actions whose payload is the next state (`.send(.setStatus(.done))`): for each input, the
+    /// state cases the reducer sends it with.
+    func payloadTargets(_ c: Candidate, domain: Domain, reader: EffectReader) -> [String: [String]] {
+        let finder = PayloadFinder(inputs: Set(domain.inputs), states: Set(domain.states))
+        finder.walk(c.body)
+        return finder.targets
+    }
+
+    final class PayloadFinder: SyntaxVisitor {
+        let inputs: Set<String>
+        let states: Set<String>
+        var targets: [String: [String]] = [:]
+        init(inputs: Set<String>, states: Set<String>) {
+            self.inputs = inputs
+            self.states = states
+            super.init(viewMode: .sourceAccurate)
+        }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if let ref = SyntaxHelpers.caseReference(node.calledExpression), inputs.contains(ref.name), node.arguments.count == 1,
+               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression), states.contains(arg.name),
+               node.parent?.is(LabeledExprSyntax.self) == true || node.parent?.parent?.is(LabeledExprListSyntax.self) == true {
+                if !(targets[ref.name]?.contains(arg.name) ?? false) { targets[ref.name, default: []].append(arg.name) }
+            }
+            return .visitChildren
+        }
+    }
+}
