@@ -42,6 +42,7 @@ final class ReducerInterpreter {
         var effect: Effect?
         var cancels: [String] = []
         var slot: Int
+        var pattern: String?
     }
 
     struct Flow {
@@ -96,7 +97,7 @@ final class ReducerInterpreter {
         for (i, slot) in slots.enumerated() {
             var outcomes: [Outcome] = []
             for (s, o) in branches where s == i {
-                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText }) {
+                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText && $0.pattern == o.pattern }) {
                     outcomes[k].pairs = outcomes[k].pairs.appendingUnique(o.pairs)
                 } else {
                     outcomes.append(o)
@@ -133,7 +134,7 @@ final class ReducerInterpreter {
         guard ctxs.count > 1 else { return ctxs }
         var out: [Ctx] = []
         for c in ctxs where !c.pairs.isEmpty {
-            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards }) {
+            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.pattern == c.pattern }) {
                 out[i].pairs = out[i].pairs.union(c.pairs)
             } else if out.count < Self.contextLimit {
                 out.append(c)
@@ -289,17 +290,22 @@ final class ReducerInterpreter {
             guard case .switchCase(let sc) = element else { continue }
             var pred = Pred.never(d)
             var catchAll = false
-            var text = "default"
+            var patternTexts: [String] = []
+            var whereTexts: [String] = []
             switch sc.label {
             case .default:
                 pred = .always(d)
                 catchAll = true
             case .case(let label):
-                text = label.caseItems.compactText
                 for item in label.caseItems {
                     let atom = PatternAtom(item.pattern)
                     var p = atomPred(atom, subject, ctx)
-                    if let w = item.whereClause { p = p.and(eval(w.condition, ctx)) }
+                    if !p.maybe.isEmpty { patternTexts.append(item.pattern.compactText) }
+                    if let w = item.whereClause {
+                        let pw = eval(w.condition, ctx)
+                        if !pw.maybe.isEmpty { whereTexts.append(w.condition.compactText) }
+                        p = p.and(pw)
+                    }
                     pred = pred.or(p)
                     if inputIsWild(atom, subject) { catchAll = true }
                 }
@@ -309,7 +315,12 @@ final class ReducerInterpreter {
             var caseCtx = ctx
             caseCtx.pairs = matched
             if !pred.maybe.intersection(matched).isEmpty {
-                caseCtx.guards.append(machineSwitch ? text : "\(sw.subject.compactText) ~ \(text)")
+                if !machineSwitch {
+                    caseCtx.guards.append("\(sw.subject.compactText) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
+                } else {
+                    if !patternTexts.isEmpty { caseCtx.pattern = patternTexts.joined(separator: ", ") }
+                    if !whereTexts.isEmpty { caseCtx.guards.append(whereTexts.joined(separator: " || ")) }
+                }
             }
             if machineSwitch {
                 let position = sc.positionAfterSkippingLeadingTrivia
@@ -614,7 +625,7 @@ final class ReducerInterpreter {
         guard !ctx.pairs.isEmpty else { return }
         let guardText = ctx.guards.isEmpty ? nil : ctx.guards.joined(separator: " && ")
         branches.append((ctx.slot, Outcome(pairs: d.pairs(ctx.pairs), target: target, effect: ctx.effect,
-                                           cancels: ctx.cancels, guardText: guardText)))
+                                           cancels: ctx.cancels, guardText: guardText, pattern: ctx.pattern)))
     }
 }
 

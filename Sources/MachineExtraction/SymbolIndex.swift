@@ -79,20 +79,38 @@ final class SymbolIndex {
         return enums.filter { $0.qualifiedName == bare || $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
     }
 
+    /// The enum a name written inside `context` (a qualified type path) refers to: nested types of the
+    /// context and its parents first, then a top-level enum, then any enum of that name.
     func enumInfo(named name: String, near context: String? = nil) -> EnumInfo? {
-        let found = enums(named: name)
-        if found.count > 1, let context {
-            // Prefer the one nested closest to the context type (`Recorder.State.Mode` from `Recorder`).
-            if let inner = found.first(where: { $0.qualifiedName.hasPrefix(context + ".") }) { return inner }
+        let bare = Self.bareTypeName(name)
+        for scope in Self.scopes(context) {
+            let qualified = scope.isEmpty ? bare : scope + "." + bare
+            if let e = enums.first(where: { $0.qualifiedName == qualified }) { return e }
+            if types[qualified] != nil { return nil }   // the name is a struct or class here
         }
-        return found.first
+        let found = enums(named: name)
+        return found.count == 1 ? found[0] : found.first { $0.qualifiedName == bare }
     }
 
     func type(named name: String, near context: String? = nil) -> TypeInfo? {
         let bare = Self.bareTypeName(name)
-        if let context, let t = types[context + "." + bare] { return t }
-        if let t = types[bare] { return t }
-        return typeOrder.first { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+        for scope in Self.scopes(context) {
+            if let t = types[scope.isEmpty ? bare : scope + "." + bare] { return t }
+        }
+        let matches = typeOrder.filter { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// `A.B.C` → `A.B.C`, `A.B`, `A`, `` (innermost first).
+    static func scopes(_ context: String?) -> [String] {
+        guard let context, !context.isEmpty else { return [""] }
+        var parts = context.split(separator: ".").map(String.init)
+        var result: [String] = []
+        while !parts.isEmpty {
+            result.append(parts.joined(separator: "."))
+            parts.removeLast()
+        }
+        return result + [""]
     }
 
     /// `Foo<Bar>?` → `Foo`, `Module.Foo` stays qualified, `[X]` stays.

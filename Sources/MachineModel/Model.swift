@@ -101,13 +101,27 @@ public struct Outcome: Hashable, Sendable {
     public var cancels: [String]
     /// Source text of the data condition that selects this branch, if any.
     public var guardText: String?
+    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`).
+    public var pattern: String?
 
-    public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil) {
+    public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
+                pattern: String? = nil) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
         self.cancels = cancels
         self.guardText = guardText
+        self.pattern = pattern
+    }
+
+    /// Whether this branch produces the edge `from --input--> to`.
+    public func produces(from: String, input: String, to: String) -> Bool {
+        guard pairs.contains(Pair(from: from, input: input)) else { return false }
+        switch target {
+        case .state(let s): return s == to
+        case .stay: return from == to
+        default: return false
+        }
     }
 }
 
@@ -152,6 +166,11 @@ public struct Rule: Hashable, Sendable {
         return result
     }
     public var cancels: [String] { outcomes.flatMap(\.cancels).uniqued() }
+    /// The branches behind one edge of this rule.
+    public func outcomes(for edge: Edge) -> [Outcome] {
+        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to) }
+    }
+
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
     public var displayGuard: String? {
         if let guardText { return guardText }
@@ -162,7 +181,7 @@ public struct Rule: Hashable, Sendable {
 
 extension Rule: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, location, inputs, from, targets, `guard`, effect, cancels, implicit, shadowed, trigger, dataDependent
+        case id, location, inputs, from, targets, `guard`, effect, cancels, implicit, shadowed, trigger, dataDependent, patterns
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -180,6 +199,8 @@ extension Rule: Codable {
         if let trigger { try c.encode(trigger, forKey: .trigger) }
         let unknown = outcomes.compactMap { if case .unknown(let e) = $0.target { e } else { nil } }
         if !unknown.isEmpty { try c.encode(unknown, forKey: .dataDependent) }
+        let patterns = outcomes.compactMap(\.pattern).uniqued()
+        if !patterns.isEmpty { try c.encode(patterns, forKey: .patterns) }
     }
 
     public init(from decoder: Decoder) throws {

@@ -60,27 +60,28 @@ public struct DOTRenderer: Sendable {
             }
             if !grouped[key]!.lines.contains(line) { grouped[key]!.lines.append(line) }
             grouped[key]!.overlapping = grouped[key]!.overlapping || overlapping.contains(subject)
-            grouped[key]!.cancels = grouped[key]!.cancels || !(rule?.cancels.isEmpty ?? true)
+            grouped[key]!.cancels = grouped[key]!.cancels || !EdgeDescription(edge: edge, rule: rule).cancels.isEmpty
             grouped[key]!.implicit = grouped[key]!.implicit || (rule?.implicit ?? false)
             grouped[key]!.dataDependent = grouped[key]!.dataDependent || dataDependent.contains(subject)
         }
         return order.map { grouped[$0]! }
     }
 
-    /// `input [guard] / effect ⇢ emits ✕ cancels`
+    /// `input [guard] / effect ⇢ emits ✕ cancels`, from the branches of the rule behind the edge.
     func label(_ edge: Edge, _ rule: Rule?) -> String {
-        var text = edge.input == "*" ? (rule?.trigger ?? "(no input)") : edge.input
-        if let g = rule?.displayGuard { text += " [\(Self.abbreviate(g, 40))]" }
-        if let effect = rule?.effect {
-            var parts: [String] = []
-            if let l = effect.label { parts.append(Self.abbreviate(l, 32)) }
-            if let q = effect.queue { parts.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
-            if let id = effect.id { parts.append("id \(id)") }
-            text += " / " + (parts.isEmpty ? "effect" : parts.joined(separator: ", "))
+        let parts = EdgeDescription(edge: edge, rule: rule)
+        var text = parts.trigger
+        if let g = parts.guardText { text += " [\(Self.abbreviate(g, 40))]" }
+        if let effect = parts.effect {
+            var bits: [String] = []
+            if let l = effect.label { bits.append(Self.abbreviate(l, 32)) }
+            if let q = effect.queue { bits.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
+            if let id = effect.id { bits.append("id \(id)") }
+            text += " / " + (bits.isEmpty ? "effect" : bits.joined(separator: ", "))
             if !effect.emits.isEmpty { text += "\n⇢ sends " + effect.emits.joined(separator: ", ") }
         }
-        if let cancels = rule?.cancels, !cancels.isEmpty { text += "\n✕ cancels " + cancels.joined(separator: ", ") }
-        if rule?.implicit == true { text += "\n(implicit)" }
+        if !parts.cancels.isEmpty { text += "\n✕ cancels " + parts.cancels.joined(separator: ", ") }
+        if parts.implicit { text += "\n(implicit)" }
         return text
     }
 
@@ -145,7 +146,7 @@ public struct DOTRenderer: Sendable {
         var seen = Set<String>()
         let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for edge in machine.edges where !edge.noop {
-            guard let effect = rules[edge.rule]?.effect else { continue }
+            guard let effect = EdgeDescription(edge: edge, rule: rules[edge.rule]).effect else { continue }
             for sent in effect.emits {
                 for next in machine.edges where next.from == edge.to && next.input == sent && next.to != next.from {
                     let key = "\(next.from)\u{0}\(next.to)\u{0}\(sent)"
