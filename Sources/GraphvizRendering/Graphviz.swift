@@ -47,8 +47,12 @@ public enum Graphviz {
             throw RenderError(message: "Graphviz could not read the DOT text: \(trimmedError(or: "syntax error"))")
         }
         defer { agclose(graph) }
-        guard gvLayout(context, graph, layout.rawValue) == 0 else {
-            throw RenderError(message: "Graphviz layout '\(layout.rawValue)' failed: \(trimmedError(or: "unknown error"))")
+        // The DOT text may choose its engine (`layout="sfdp"` for huge machines).
+        var engine = layout.rawValue
+        let chosen = "layout".withCString { name in agget(graph, UnsafeMutablePointer(mutating: name)).map { String(cString: $0) } }
+        if let chosen, Layout(rawValue: chosen) != nil { engine = chosen }
+        guard gvLayout(context, graph, engine) == 0 else {
+            throw RenderError(message: "Graphviz layout '\(engine)' failed: \(trimmedError(or: "unknown error"))")
         }
         defer { gvFreeLayout(context, graph) }
         var buffer: UnsafeMutablePointer<CChar>?
