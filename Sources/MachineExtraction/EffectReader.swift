@@ -60,7 +60,10 @@ struct EffectReader {
         let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
             ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
         let base = callee.as(MemberAccessExprSyntax.self)?.base
-        let baseIsType = base.map { b in b.trimmedDescription.first?.isUppercase == true } ?? true
+        // `.cancel(…)`, `Effect.cancel(…)`, `EffectTask<Action>.cancel(…)`: a static member, not a value's method
+        let baseIsType = base.map { b in
+            !b.is(FunctionCallExprSyntax.self) && SyntaxHelpers.unwrap(b).trimmedDescription.first?.isUppercase == true
+        } ?? true
 
         // Cancellation: .cancel(id:), Effect.cancel(id:), .cancel(ids:), Harvest .cancel(x)
         if name == "cancel", baseIsType {
@@ -113,12 +116,23 @@ struct EffectReader {
         }
         if let id = SyntaxHelpers.argument(call, "id") { effect.id = cancelID(id) }
         var r = Result(effect: effect)
+        // TCA's Effect.timer(id:every:on:) is cancellable(id:cancelInFlight: true) inside
+        if name == "timer", let id = effect.id { r.cancels.append(id) }
         if let policy = effect.policy, let queue = effect.queue, Self.policyCancelsPrevious(policy) {
             r.cancels.append(queue)
         }
-        // A function of the project that builds the effect: look inside for what it sends.
-        if effect.emits.isEmpty, let ref = callee.as(DeclReferenceExprSyntax.self) {
-            r.effect!.emits = emits(inFunction: ref.baseName.text, depth: depth)
+        // A function of the project that builds the effect (`startTimer()`): read what it returns.
+        var helperName = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
+        if let m = callee.as(MemberAccessExprSyntax.self), m.base?.trimmedDescription == "self" { helperName = m.declName.baseName.text }
+        if let helperName, let returned = returnedExpressions(ofFunction: helperName), !returned.isEmpty, depth < 6 {
+            var inner = Result()
+            for e in returned { inner.add(read(e, depth: depth + 2)) }
+            if var e = inner.effect {
+                e.label = helperName
+                if e.emits.isEmpty { e.emits = effect.emits }
+                inner.effect = e
+            }
+            return inner.effect == nil && inner.cancels.isEmpty ? r : inner
         }
         return r
     }
@@ -130,6 +144,18 @@ struct EffectReader {
     /// `CancelID.timer` stays; `UploadID()` → `UploadID`; `SocketID.self` → `SocketID`; `.timer` → `timer`.
     func cancelID(_ expr: ExprSyntax) -> String {
         var e = SyntaxHelpers.unwrap(expr)
+        // `.cancel(ids: { $0 is PingID })`: every id of that type
+        if let closure = e.as(ClosureExprSyntax.self), let only = closure.statements.first, closure.statements.count == 1 {
+            let text = only.compactText
+            if let r = text.range(of: #"\bis\s+([A-Za-z_][A-Za-z0-9_.]*)"#, options: .regularExpression) {
+                return String(text[r].dropFirst(2).trimmingCharacters(in: .whitespaces))
+            }
+            return text
+        }
+        // runtime values (`state.id`, `id`) are not stable names: say so
+        if let path = SyntaxHelpers.path(e), path.first?.isLowercase == true {
+            return "\(path) (runtime value)"
+        }
         if let call = e.as(FunctionCallExprSyntax.self), call.arguments.isEmpty { e = call.calledExpression }
         var text = e.compactText
         if text.hasSuffix(".self") { text.removeLast(5) }
@@ -193,14 +219,18 @@ struct EffectReader {
         return emits(in: Syntax(initializer), depth: depth + 1)
     }
 
-    func emits(inFunction name: String, depth: Int) -> [String] {
-        guard depth < 3 else { return [] }
+    /// What a function of the project returns: its `return` expressions, or its single expression.
+    func returnedExpressions(ofFunction name: String) -> [ExprSyntax]? {
         for type in index.typeOrder {
-            if let (f, _) = type.methods.first(where: { $0.0.name.text == name }), let body = f.body {
-                return emits(in: Syntax(body), depth: depth + 1)
+            guard let (f, _) = type.methods.first(where: { $0.0.name.text == name && $0.0.signature.parameterClause.parameters.isEmpty }),
+                  let body = f.body else { continue }
+            if body.statements.count == 1, let only = body.statements.first {
+                if let e = only.item.as(ExprSyntax.self) { return [e] }
+                if let s = only.item.as(ExpressionStmtSyntax.self) { return [s.expression] }
             }
+            return SwitchFinder.scan(body).returns.compactMap(\.expression)
         }
-        return []
+        return nil
     }
 
     func isInputReference(_ expr: ExprSyntax) -> String? {

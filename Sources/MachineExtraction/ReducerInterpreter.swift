@@ -319,7 +319,7 @@ final class ReducerInterpreter {
                     caseCtx.guards.append("\(sw.subject.compactText) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
                 } else {
                     if !patternTexts.isEmpty { caseCtx.pattern = patternTexts.joined(separator: ", ") }
-                    if !whereTexts.isEmpty { caseCtx.guards.append(whereTexts.joined(separator: " || ")) }
+                    if !whereTexts.isEmpty { caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || ")) }
                 }
             }
             if machineSwitch {

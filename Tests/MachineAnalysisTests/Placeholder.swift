@@ -1,2 +1,0 @@
-import XCTest
-final class MachineAnalysisTestsPlaceholder: XCTestCase { func testNothing() {} }

@@ -1,0 +1,172 @@
+import MachineModel
+import XCTest
+
+final class ActomatonTests: XCTestCase {
+    func testQueuesFallthroughWhereAndCancellation() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("actomaton_lamp")])
+        let m = try XCTUnwrap(machines.named("lamp"))
+        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.initial, "off")
+        XCTAssertEqual(m.transitions, [
+            "off -on-> warming", "warming -warmedUp-> lit", "warming -abort-> cooling", "lit -abort-> cooling", "cooling -cooledDown-> off",
+        ])
+        // per-pattern `where`, then `fallthrough` into the next body's effect
+        let abort = try XCTUnwrap(m.rules.first { $0.inputs == ["abort"] })
+        XCTAssertEqual(abort.guardText ?? abort.displayGuard, "env.allowsAbort")
+        XCTAssertEqual(abort.effect?.emits, ["cooledDown"])
+        // Newest1 queue: a new effect cancels the one running; Oldest1DiscardNew does not
+        XCTAssertEqual(m.rules.first { $0.inputs == ["on"] }?.effect?.policy, "runNewest(1)")
+        XCTAssertEqual(m.cancels, ["on>LampLane", "abort>LampLane", "off>LampLane", "cooledDown>PingID", "ping>Pinger"])
+        XCTAssertEqual(m.rules.first { $0.inputs == ["warmedUp"] }?.effect?.policy, "runOldest(1, discardNew)")
+        XCTAssertEqual(m.rules.first { $0.inputs == ["ping"] }?.effect?.policy, "runNewest(3)")
+        XCTAssertEqual(m.emits, ["on>warmedUp", "warmedUp>ping", "abort>cooledDown", "off>cooledDown"])
+        XCTAssertEqual(m.findings, [])
+    }
+
+    func testGuardShapeOnStateAndStructState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Actomaton
+        struct Player: Equatable { var status: Status = .idle; var volume = 0 }
+        enum Status: Equatable { case idle, loading, playing(Int), error }
+        enum PlayerAction { case load, loaded, fail, stop, louder }
+        let playerReducer = Reducer<PlayerAction, Player, Void> { action, state, _ in
+            switch action {
+            case .load:
+                guard state.status == .idle || state.status == .error else { return .empty }
+                state.status = .loading
+                return Effect { .loaded }
+            case .loaded:
+                guard case .loading = state.status else { return .empty }
+                state.status = .playing(0)
+                return .empty
+            case .fail:
+                state.status = .error
+                return .empty
+            case .stop:
+                state.status = .idle
+                return .empty
+            case .louder:
+                state.volume += 1
+                return .empty
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Player.status"))
+        XCTAssertEqual(m.initial, "idle")
+        XCTAssertEqual(Set(m.transitions.filter { $0.contains("-load->") || $0.contains("-loaded->") }),
+                       ["idle -load-> loading", "error -load-> loading", "loading -loaded-> playing"])
+        XCTAssertEqual(m.emits, ["load>loaded"])
+        XCTAssertNil(machines.first { $0.name == "Player.volume" }, "Int fields are not machines")
+    }
+}
+
+final class TCATests: XCTestCase {
+    func testRecordingFeatureFromExamples() throws {
+        let (machines, _) = Fixture.analyze([Fixture.example("tca/VoiceMemos.swift")])
+        XCTAssertEqual(machines.map(\.name), ["RecordingFeature.phase", "RecordingFeature.isMuted", "RecordingFeature.alert",
+                                              "SyncSettings.sync", "SyncSettings.isSaving"])
+        let phase = try XCTUnwrap(machines.named("RecordingFeature.phase"))
+        XCTAssertEqual(phase.dialect, "tca")
+        XCTAssertEqual(phase.inputs, ["view", "permissionResponse", "tick", "finished", "alert", "delegate"])
+        XCTAssertTrue(phase.transitions.isSuperset(of: [
+            "idle -view-> askingPermission", "failed -view-> askingPermission", "paused -view-> recording",
+            "askingPermission -permissionResponse-> recording", "askingPermission -permissionResponse-> failed",
+            "recording -view-> paused", "recording -view-> finishing", "paused -view-> finishing",
+            // `state.resetSession()`: a mutating helper of State assigns the field
+            "recording -finished-> idle", "recording -finished-> failed",
+        ]))
+        XCTAssertFalse(phase.transitions.contains("idle -view-> paused"), "the nested `switch state.phase` limits it")
+        XCTAssertEqual(phase.findingKeys, ["data_dependent_target askingPermission/permissionResponse"])
+        // the branch that denies has no effect; the one that grants starts the timer
+        let response = try XCTUnwrap(phase.rules.first { $0.inputs == ["permissionResponse"] && $0.targets.count == 2 })
+        let granted = try XCTUnwrap(response.outcomes.first { $0.target == .state("recording") })
+        XCTAssertEqual(granted.effect?.emits, ["tick", "finished"])
+        XCTAssertEqual(granted.cancels, ["CancelID.timer"])
+        XCTAssertNil(response.outcomes.first { $0.target == .state("failed") }?.effect)
+        // patterns keep the nested action
+        let pause = try XCTUnwrap(phase.rules.first { $0.outcomes.contains { $0.pattern == ".view(.pauseButtonTapped)" } })
+        XCTAssertEqual(pause.cancels, ["CancelID.timer"])
+
+        let muted = try XCTUnwrap(machines.named("RecordingFeature.isMuted"))
+        XCTAssertEqual(muted.transitions, ["false -view-> true", "true -view-> false"], "`toggle()`")
+
+        let alert = try XCTUnwrap(machines.named("RecordingFeature.alert"))
+        XCTAssertEqual(alert.initial, "nil")
+        let dismiss = try XCTUnwrap(alert.rules.first { $0.implicit })
+        XCTAssertEqual(dismiss.inputs, ["alert"], "`.ifLet(\\.$alert, action: \\.alert)` clears the alert")
+        XCTAssertTrue(alert.transitions.contains("some -alert-> nil"))
+        XCTAssertTrue(alert.transitions.contains("nil -finished-> some"))
+    }
+
+    func testReduceIntoAndIfConditionsOnState() throws {
+        let (machines, _) = Fixture.analyze([Fixture.example("tca/VoiceMemos.swift")])
+        let sync = try XCTUnwrap(machines.named("SyncSettings.sync"))
+        XCTAssertEqual(sync.transitions, [
+            "off -toggleSync-> connecting", "error -toggleSync-> connecting", "connecting -toggleSync-> off", "on -toggleSync-> off",
+            "off -connectResponse-> on", "connecting -connectResponse-> on", "error -connectResponse-> on",
+            "off -connectResponse-> error", "connecting -connectResponse-> error", "on -connectResponse-> error",
+        ])
+        XCTAssertEqual(sync.cancels, ["toggleSync>CancelID.connect"])
+        let saving = try XCTUnwrap(machines.named("SyncSettings.isSaving"))
+        XCTAssertEqual(saving.transitions, ["false -save-> true", "true -saved-> false"])
+    }
+
+    func testConformanceRecorderShapes() throws {
+        let path = "\(Fixture.packageRoot.path)/../shared/conformance/cases/d4_tca_feature.swift"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: path))
+        let m = try XCTUnwrap(Fixture.analyze([path]).machines.named("Recorder.mode"))
+        XCTAssertEqual(m.findingKeys, ["dead_end_state denied", "data_dependent_target requestingPermission/permissionResponse"])
+        XCTAssertEqual(m.findings.first { $0.check == "dead_end_state" }?.witness, ["recordTapped", "permissionResponse"])
+    }
+}
+
+final class LegacyAndProcessorTests: XCTestCase {
+    func testLegacyReducerLocalCancelIDsAndTimer() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("tca_legacy_app")])
+        XCTAssertEqual(machines.map(\.name), ["TimerState.isRunning", "TimerState.phase"])
+        let phase = try XCTUnwrap(machines.named("TimerState.phase"))
+        XCTAssertEqual(phase.dialect, "tca-legacy")
+        XCTAssertEqual(phase.transitions, [
+            "stopped -startTapped-> running", "paused -pauseTapped-> running", "running -pauseTapped-> paused",
+            "running -resetTapped-> stopped", "paused -resetTapped-> stopped",
+        ])
+        // Effect.timer(id:) cancels in flight; `state = TimerState()` resets the field to its default
+        XCTAssertEqual(phase.cancels, ["startTapped>TimerId", "pauseTapped>TimerId", "resetTapped>TimerId", "resetTapped>PingID", "nested>PingID"])
+        XCTAssertEqual(phase.findings, [])
+    }
+
+    func testProcessorSetterPayloadBecomesEdges() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("processor_download")])
+        let m = try XCTUnwrap(machines.named("DownloadProcessor.status"))
+        XCTAssertEqual(m.dialect, "combine-processor")
+        XCTAssertEqual(m.inputs, ["begin", "gotData", "failure", "setStatus", "cancelled"])
+        XCTAssertTrue(m.transitions.isSuperset(of: ["idle -setStatus-> downloading", "downloading -setStatus-> finished",
+                                                    "downloading -setStatus-> failed", "downloading -cancelled-> idle"]))
+        XCTAssertEqual(m.emits, ["begin>setStatus", "begin>gotData", "begin>failure", "gotData>setStatus", "failure>setStatus"])
+        XCTAssertTrue(m.findingKeys.contains("data_dependent_target downloading/setStatus"))
+    }
+
+    func testRuntimeCancelIDIsReportedAsSuch() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import ComposableArchitecture
+        @Reducer struct Row {
+            struct State { var id = 0; var isLoading = false }
+            enum Action { case load, cancel }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .load:
+                        state.isLoading = true
+                        return .run { _ in }.cancellable(id: state.id, cancelInFlight: true)
+                    case .cancel:
+                        state.isLoading = false
+                        return .cancel(id: state.id)
+                    }
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Row.isLoading"))
+        XCTAssertEqual(m.cancels, ["load>state.id (runtime value)", "cancel>state.id (runtime value)"])
+    }
+}
