@@ -228,8 +228,8 @@ struct DictionaryTableRecogniser: Recogniser {
                 var steps = 0
                 while let parent = node.parent, steps < 8 {
                     steps += 1
-                    if let seq = parent.as(SequenceExprSyntax.self) {
-                        let elements = Array(seq.elements)
+                    if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
+                        let elements = Array(list)
                         if let i = elements.firstIndex(where: { $0.id == node.id }) {
                             if i + 2 < elements.count, let op = elements[i + 1].as(BinaryOperatorExprSyntax.self), op.operator.text == "??" {
                                 lookup.fallback = elements[i + 2]

@@ -29,6 +29,8 @@ struct GameplayKitRecogniser: Recogniser {
         var call: FunctionCallExprSyntax
         var file: ParsedFile
         var receiver: String?
+        /// The call right after a construction, in the same function: it starts the machine, it is no transition.
+        var starts = false
     }
 
     struct Construction {
@@ -60,6 +62,13 @@ struct GameplayKitRecogniser: Recogniser {
                                             ownerState: owner, location: file.location(of: call), call: call, file: file,
                                             receiver: DSLSupport.receiverPath(call)))
                 }
+            }
+        }
+        for i in enters.indices {
+            let function = SyntaxHelpers.enclosingFunction(enters[i].call).map { Syntax($0).id }
+            enters[i].starts = function != nil && constructions.contains { c in
+                c.file === enters[i].file && c.call.position < enters[i].call.position
+                    && SyntaxHelpers.enclosingFunction(c.call).map({ Syntax($0).id }) == function
             }
         }
         // Group constructions by where they are stored.
@@ -569,7 +578,7 @@ struct GameplayKitRecogniser: Recogniser {
         for from in states {
             for a in allowed(from: from, states: states, classes: classes, context: context) {
                 let callers = enters.filter { e in
-                    e.target == a.target && (e.ownerState == nil || descendants(of: e.ownerState!, in: states, classes: classes).contains(from))
+                    e.target == a.target && !e.starts && (e.ownerState == nil || descendants(of: e.ownerState!, in: states, classes: classes).contains(from))
                 }.map(\.caller).uniqued()
                 let trigger = callers.isEmpty ? "enter(\(a.target).self)" : callers.joined(separator: ", ")
                 var effect: Effect?

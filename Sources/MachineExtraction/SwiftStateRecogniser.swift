@@ -296,6 +296,20 @@ struct SwiftStateRecogniser: Recogniser {
             }
             _ = loc
         }
+        // SwiftState tries the routes of the event itself before those registered for `.any`: a pair an
+        // unconditional route of its own event takes never reaches an `.any` route.
+        let specific = Set(rules.filter { !$0.catchAll && $0.guardText == nil }.flatMap(\.pairs).filter { events.contains($0.input) })
+        rules = rules.map { rule in
+            guard rule.catchAll else { return rule }
+            var r = rule
+            r.outcomes = rule.outcomes.map { o in
+                var n = o
+                n.pairs = o.pairs.filter { !specific.contains($0) }
+                return n
+            }.filter { !$0.pairs.isEmpty }
+            return r
+        }
+        rules = rules.filter { !$0.outcomes.isEmpty || !$0.catchAll }
         guard !rules.isEmpty else { return }
         rules = apply(handlers, to: rules, events: Set(events))
         if arrowUses > 0, !events.isEmpty, rules.contains(where: { $0.inputs.contains(where: { events.contains($0) }) }) {
@@ -566,7 +580,15 @@ struct SwiftStateRecogniser: Recogniser {
         let spec = ReducerSpec(domain: domain, statePaths: [fromParam], inputPaths: eventParam.map { [$0] } ?? [],
                                returnsState: true, nilIsFailure: true)
         let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: events, inputType: nil))
-        let raw = interpreter.run(body, at: location)
+        var raw: [Rule]
+        if body.count == 1, let only = body.first, let expr = Self.implicitReturn(only) {
+            // a single-expression closure returns its value
+            interpreter.slots = [ReducerInterpreter.Slot(location: location, catchAll: false, shadowed: false)]
+            interpreter.finalize(ReducerInterpreter.Ctx(pairs: domain.all, slot: 0), returning: expr)
+            raw = interpreter.rules()
+        } else {
+            raw = interpreter.run(body, at: location)
+        }
         // Arrays a state route mapping returns, by their text.
         var arrays: [String: [String]] = [:]
         final class ArrayFinder: SyntaxVisitor {
@@ -631,6 +653,15 @@ struct SwiftStateRecogniser: Recogniser {
             rules.append(r)
         }
         return rules
+    }
+
+    /// The value of a single-expression body (not an `if`/`switch` statement).
+    static func implicitReturn(_ item: CodeBlockItemSyntax) -> ExprSyntax? {
+        var e: ExprSyntax?
+        if let x = item.item.as(ExprSyntax.self) { e = x }
+        if let s = item.item.as(ExpressionStmtSyntax.self) { e = s.expression }
+        guard let e, !e.is(IfExprSyntax.self), !e.is(SwitchExprSyntax.self) else { return nil }
+        return e
     }
 
     /// The file re-parsed with `?` of optional patterns (`case .code(let n)? = event`) blanked, and the
