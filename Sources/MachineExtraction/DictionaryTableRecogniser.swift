@@ -147,7 +147,9 @@ struct DictionaryTableRecogniser: Recogniser {
         var initial: String?
         if let name, let lookup = findLookup(name, context: context) {
             let stateVariable = lookup.stateVariable(sp)
-            if let v = stateVariable, !lookup.stateParameterNames.contains(v), let b = context.index.bindings[v]?.first(where: { !$0.isComputed }) {
+            let candidates = stateVariable.flatMap { context.index.bindings[$0] }?.filter { !$0.isComputed && $0.initializer != nil } ?? []
+            let preferred = candidates.first { $0.owner != nil && $0.owner == lookup.ownerType } ?? candidates.first
+            if let v = stateVariable, !lookup.stateParameterNames.contains(v), let b = preferred {
                 initial = context.initialState(b.initializer, states: states)
             }
             if let fallback = lookup.fallback {
@@ -184,6 +186,7 @@ struct DictionaryTableRecogniser: Recogniser {
         var assignedTo: String?
         var fallback: ExprSyntax?
         var stateParameterNames: [String]
+        var ownerType: String?
 
         /// The variable the current state is read from: the state-position key argument, or what the result is assigned to.
         func stateVariable(_ statePosition: Int) -> String? {
@@ -243,6 +246,7 @@ struct DictionaryTableRecogniser: Recogniser {
                     if parent.is(CodeBlockItemSyntax.self) || parent.is(ReturnStmtSyntax.self) { break }
                     node = parent
                 }
+                lookup.ownerType = SyntaxHelpers.enclosingTypeNames(sub).joined(separator: ".").nilIfEmpty
                 if let f = SyntaxHelpers.enclosingFunction(sub) {
                     lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
                 }
@@ -262,4 +266,8 @@ extension SyntaxHelpers {
         }
         return nil
     }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

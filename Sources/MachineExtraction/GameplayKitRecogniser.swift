@@ -575,6 +575,9 @@ struct GameplayKitRecogniser: Recogniser {
     func build(name: String, location: SourceLocation, states: [String], constructions: [Construction], enters: [EnterCall],
                classes: [String: StateClass], context: ExtractionContext) {
         var rules: [Rule] = []
+        var enters = enters
+        let start = initialEnter(constructions: constructions, enters: enters)
+        if let start { enters[start].starts = true }
         for from in states {
             for a in allowed(from: from, states: states, classes: classes, context: context) {
                 let callers = enters.filter { e in
@@ -594,7 +597,7 @@ struct GameplayKitRecogniser: Recogniser {
                                   guardText: a.guardText, trigger: trigger))
             }
         }
-        let initial = initialState(constructions: constructions, enters: enters)
+        let initial = start.map { enters[$0].target }
         if enters.isEmpty {
             context.warn("nothing calls `enter(_:)` on '\(name)' in the given files; its initial state is unknown", at: location, severity: .note)
         }
@@ -605,17 +608,18 @@ struct GameplayKitRecogniser: Recogniser {
         context.add(machine, stateEnum: nil)
     }
 
-    func initialState(constructions: [Construction], enters: [EnterCall]) -> String? {
-        let outside = enters.filter { $0.ownerState == nil }
+    /// The `enter` call that starts the machine (an index into `enters`).
+    func initialEnter(constructions: [Construction], enters: [EnterCall]) -> Int? {
+        let outside = enters.indices.filter { enters[$0].ownerState == nil }
         // after a construction, in the same function
         for c in constructions {
             let function = SyntaxHelpers.enclosingFunction(c.call).map { Syntax($0).id }
-            if let e = outside.first(where: { $0.file === c.file && $0.call.position > c.call.position
-                    && SyntaxHelpers.enclosingFunction($0.call).map({ Syntax($0).id }) == function && function != nil }) {
-                return e.target
+            if let i = outside.first(where: { enters[$0].file === c.file && enters[$0].call.position > c.call.position
+                    && SyntaxHelpers.enclosingFunction(enters[$0].call).map({ Syntax($0).id }) == function && function != nil }) {
+                return i
             }
         }
-        if let e = outside.first(where: { e in Self.setupFunctions.contains { e.caller.hasPrefix($0) } }) { return e.target }
-        return outside.first?.target ?? enters.first?.target
+        if let i = outside.first(where: { i in Self.setupFunctions.contains { enters[i].caller.hasPrefix($0) } }) { return i }
+        return outside.first ?? (enters.isEmpty ? nil : 0)
     }
 }
