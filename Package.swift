@@ -42,7 +42,7 @@ let package = Package(
         ]),
         .testTarget(name: "MachineModelTests", dependencies: ["MachineModel"]),
         .testTarget(name: "MachineAnalysisTests", dependencies: ["MachineModel", "MachineAnalysis"]),
-        .testTarget(name: "MachineExtractionTests", dependencies: ["MachineModel", "MachineExtraction"],
+        .testTarget(name: "MachineExtractionTests", dependencies: ["MachineModel", "MachineExtraction", "MachineAnalysis"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MachineRenderingTests", dependencies: ["MachineModel", "MachineAnalysis", "MachineRendering"],
                     resources: [.copy("Golden")]),

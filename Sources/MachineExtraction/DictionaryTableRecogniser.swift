@@ -117,7 +117,8 @@ struct DictionaryTableRecogniser: Recogniser {
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: entries.map { $0.components[ip].name })
         for element in unreadable {
-            context.warn("not a (state, event): state entry: \(element.compactText.prefix(60)); left out of the machine",
+            let text = "\(element.key.compactText): \(element.value.compactText)"
+            context.warn("not a (state, event): state entry: \(text.prefix(60)); left out of the machine",
                          at: file.location(of: element))
         }
 

@@ -288,7 +288,7 @@ struct GameplayKitRecogniser: Recogniser {
         }
 
         func eval(_ raw: ExprSyntax) -> Verdict {
-            let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+            let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
             if let infix = e.as(InfixOperatorExprSyntax.self) {
                 let op = infix.operator.trimmedDescription
                 switch op {

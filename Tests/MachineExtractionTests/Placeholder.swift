@@ -1,2 +1,0 @@
-import XCTest
-final class MachineExtractionTestsPlaceholder: XCTestCase { func testNothing() {} }
