@@ -4,6 +4,12 @@ import SwiftSyntax
 
 /// Small syntax helpers shared by the DSL recognisers (SwiftState, Tinder, dictionary tables, GameplayKit).
 enum DSLSupport {
+    /// An enum by name, preferring the one declared in `file` (two files may declare types of one name).
+    static func enumNamed(_ name: String, near file: ParsedFile?, index: SymbolIndex) -> EnumInfo? {
+        let all = index.enums(named: name)
+        return all.first { $0.file === file } ?? all.first
+    }
+
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
     static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
         let callee = call.calledExpression

@@ -55,6 +55,10 @@ struct GameplayKitRecogniser: Recogniser {
                     let owner = SyntaxHelpers.enclosingTypeNames(call).last
                     constructions.append(Construction(key: (owner.map { $0 + "." } ?? "") + storage, name: storage,
                                                       states: states, call: call, file: file))
+                } else if name == "enter", call.arguments.count == 1, call.arguments.first!.label == nil,
+                          classArgument(call.arguments.first!.expression).map({ classes[$0] == nil }) ?? true {
+                    context.warn("cannot tell which state `enter(\(call.arguments.compactText.prefix(40)))` enters; it is not drawn as a trigger",
+                                 at: file.location(of: call), severity: .note)
                 } else if name == "enter", call.arguments.count == 1, let target = classArgument(call.arguments.first!.expression),
                           classes[target] != nil {
                     let owner = SyntaxHelpers.enclosingTypeNames(call).last.flatMap { classes[$0] != nil ? $0 : nil }
@@ -329,7 +333,7 @@ struct GameplayKitRecogniser: Recogniser {
                     return .init(yes: all)   // resolved by the caller (see `allowed`)
                 }
                 // [A.self, B.self].contains { $0 == c } / .contains(where:) / .contains(ObjectIdentifier(c))
-                if member.declName.baseName.text == "contains", let array = SyntaxHelpers.unwrap(member.base!).as(ArrayExprSyntax.self) {
+                if member.declName.baseName.text == "contains", let base = member.base, let array = SyntaxHelpers.unwrap(base).as(ArrayExprSyntax.self) {
                     let names = array.elements.compactMap { recogniser.classArgument($0.expression) }
                     if names.count == array.elements.count, call.compactText.contains(param) {
                         let v = Verdict(yes: Set(names).intersection(all))

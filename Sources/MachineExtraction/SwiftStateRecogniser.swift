@@ -60,18 +60,30 @@ struct SwiftStateRecogniser: Recogniser {
             arrowUses += finder.arrowReceivers.map { ($0, file) }
         }
         guard !registrations.isEmpty else { return }
-        var used = Set<SyntaxIdentifier>()
-        for construction in constructions {
-            var mine: [Registration] = []
-            for r in registrations where !used.contains(r.call.id) {
-                if let closure = construction.closure, r.call.position >= closure.position, r.call.endPosition <= closure.endPosition,
-                   r.file === construction.file, r.receiver == (construction.closureParameter ?? "$0") {
-                    mine.append(r)
-                } else if let name = construction.name, let receiver = r.receiver,
-                          receiver.split(separator: ".").last.map(String.init) == name {
-                    mine.append(r)
-                }
+        // Each registration belongs to one construction: the one whose configuration closure holds it
+        // (called on the closure's parameter), else one stored under the receiver's name — in the same
+        // file first, else anywhere when that name is unambiguous.
+        var owner: [SyntaxIdentifier: Int] = [:]
+        for r in registrations {
+            for (k, c) in constructions.enumerated() {
+                guard let closure = c.closure, r.file === c.file, r.call.position >= closure.position,
+                      r.call.endPosition <= closure.endPosition else { continue }
+                if r.receiver == (c.closureParameter ?? "$0") { owner[r.call.id] = k }
             }
+        }
+        for r in registrations where owner[r.call.id] == nil {
+            guard let receiver = r.receiver?.split(separator: ".").last.map(String.init), receiver != "self" else { continue }
+            // inside some configuration closure, on something else: not for a construction elsewhere
+            let named = constructions.indices.filter { constructions[$0].name == receiver }
+            if let k = named.first(where: { constructions[$0].file === r.file }) {
+                owner[r.call.id] = k
+            } else if named.count == 1 {
+                owner[r.call.id] = named[0]
+            }
+        }
+        var used = Set<SyntaxIdentifier>()
+        for (k, construction) in constructions.enumerated() {
+            let mine = registrations.filter { owner[$0.call.id] == k }
             guard mine.contains(where: { Self.routeCalls.contains($0.name) }) else { continue }
             for r in mine { used.insert(r.call.id) }
             build(name: construction.name ?? "stateMachine@\(construction.file.location(of: construction.call).line)",
@@ -255,22 +267,27 @@ struct SwiftStateRecogniser: Recogniser {
         var stateNames: [String] = []
         var eventNames: [String] = []
         for r in registrations {
-            let finder = OperatorTableRecogniser.CaseNameFinder()
-            for arg in r.call.arguments where arg.label?.text != "event" && !arg.expression.is(ClosureExprSyntax.self) {
-                finder.walk(arg.expression)
+            if Self.routeCalls.contains(r.name) {
+                for expr in routeExpressions(r) {
+                    var e = SyntaxHelpers.unwrap(expr)
+                    if let c = e.as(FunctionCallExprSyntax.self), DSLSupport.calleeName(c) == "Route",
+                       let t = SyntaxHelpers.argument(c, "transition") ?? c.arguments.first?.expression { e = t }
+                    for side in Self.chain(e) ?? [] { if case .states(let names) = side { stateNames += names } }
+                }
             }
-            stateNames += finder.names
-            if let e = SyntaxHelpers.argument(r.call, "event"), let n = DSLSupport.literalName(e) { eventNames.append(n) }
+            let legacy = (r.name == "addRouteEvent" || r.name == "addEventRoute") ? r.call.arguments.first?.expression : nil
+            if let e = SyntaxHelpers.argument(r.call, "event") ?? legacy, let n = DSLSupport.literalName(e) { eventNames.append(n) }
         }
         stateNames = stateNames.filter { $0 != "any" }
         eventNames = eventNames.filter { $0 != "any" }
-        var stateEnum = stateTypeText.flatMap { context.index.enumInfo(named: $0) }
+        let file = context.files.first { $0.path == location.file }
+        var stateEnum = stateTypeText.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
         if stateEnum == nil, stateTypeText == nil || !["String", "Int"].contains(stateTypeText!) {
             stateEnum = context.index.bestEnum(containing: Set(stateNames), preferring: context.typeHints(typeText))
         }
         var eventEnum: EnumInfo?
         if !noEvents {
-            eventEnum = eventTypeText.flatMap { context.index.enumInfo(named: $0) }
+            eventEnum = eventTypeText.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
                 ?? context.index.bestEnum(containing: Set(eventNames), preferring: context.typeHints(typeText),
                                           excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
         }
@@ -329,7 +346,9 @@ struct SwiftStateRecogniser: Recogniser {
         let call = r.call
         let location = r.file.location(of: call)
         var event: String?
-        if let e = SyntaxHelpers.argument(call, "event") {
+        // SwiftState 3: `addRouteEvent(.e, transitions: […])` names the event first, unlabelled
+        let legacyEvent = r.name == "addRouteEvent" || r.name == "addEventRoute"
+        if let e = SyntaxHelpers.argument(call, "event") ?? (legacyEvent ? call.arguments.first?.expression : nil) {
             guard let n = DSLSupport.literalName(e) else {
                 context.warn("cannot tell which event `\(e.compactText)` is; routes of `\(r.name)` left out", at: location)
                 return []
@@ -342,17 +361,8 @@ struct SwiftStateRecogniser: Recogniser {
         }
         let handlerEffect = (SyntaxHelpers.argument(call, "handler") ?? call.trailingClosure.map(ExprSyntax.init))
             .map { effect(of: $0, context: context, events: []) }
-        var expressions: [ExprSyntax] = []
-        for arg in call.arguments where ["transitions", "transition", "routes", "route", nil].contains(arg.label?.text) {
-            if arg.expression.is(ClosureExprSyntax.self) { continue }
-            if let array = SyntaxHelpers.unwrap(arg.expression).as(ArrayExprSyntax.self), Self.side(arg.expression) == nil {
-                expressions += array.elements.map(\.expression)
-            } else {
-                expressions.append(arg.expression)
-            }
-        }
         var result: [Route] = []
-        for raw in expressions {
+        for raw in routeExpressions(r) {
             var expr = SyntaxHelpers.unwrap(raw)
             var routeGuard = guardText
             // Route(transition: .a => .b, condition: …)
@@ -378,6 +388,21 @@ struct SwiftStateRecogniser: Recogniser {
             }
         }
         return result
+    }
+
+    /// The route expressions of a registration call, array literals flattened.
+    func routeExpressions(_ r: Registration) -> [ExprSyntax] {
+        let legacyEvent = r.name == "addRouteEvent" || r.name == "addEventRoute"
+        var expressions: [ExprSyntax] = []
+        for (i, arg) in r.call.arguments.enumerated() where ["transitions", "transition", "routes", "route", nil].contains(arg.label?.text) {
+            if arg.expression.is(ClosureExprSyntax.self) || (legacyEvent && i == 0) { continue }
+            if let array = SyntaxHelpers.unwrap(arg.expression).as(ArrayExprSyntax.self), Self.side(arg.expression) == nil {
+                expressions += array.elements.map(\.expression)
+            } else {
+                expressions.append(arg.expression)
+            }
+        }
+        return expressions
     }
 
     func rule(for route: Route, states: [String], events: [String]) -> Rule {

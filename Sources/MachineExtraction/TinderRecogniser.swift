@@ -94,9 +94,9 @@ struct TinderRecogniser: Recogniser {
             if let t = SyntaxHelpers.argument(c, "to"), let r = SyntaxHelpers.caseReference(t) { stateNames.append(r.name) }
         }
         let hints = context.typeHints(typeText)
-        let stateEnum = args.first.flatMap { context.index.enumInfo(named: $0) }
+        let stateEnum = args.first.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
             ?? context.index.bestEnum(containing: Set(stateNames), preferring: hints)
-        let eventEnum = (args.count > 1 ? context.index.enumInfo(named: args[1]) : nil)
+        let eventEnum = (args.count > 1 ? DSLSupport.enumNamed(args[1], near: file, index: context.index) : nil)
             ?? context.index.bestEnum(containing: Set(eventNames), preferring: hints, excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(eventEnum, used: eventNames)

@@ -122,4 +122,23 @@ final class GameplayKitTests: XCTestCase {
             "note 9: no `GKStateMachine(states:)` in the given files; the machine is taken to hold every GKState subclass",
         ])
     }
+
+    func testEnterWithAComputedClassIsNoted() throws {
+        let result = Analysed.source("""
+        import GameplayKit
+        final class A: GKState {}
+        final class B: GKState {}
+        final class Scene {
+            let machine = GKStateMachine(states: [A(), B()])
+            func start() { machine.enter(A.self) }
+            func jump(to next: AnyClass) { machine.enter(next) }
+        }
+        """)
+        let m = try result.machine("machine")
+        XCTAssertEqual(m.initial, "A")
+        XCTAssertEqual(m.moves, ["A -*-> B", "B -*-> A"])
+        XCTAssertEqual(result.diagnosticLines, [
+            "note 7: cannot tell which state `enter(next)` enters; it is not drawn as a trigger",
+        ])
+    }
 }

@@ -154,4 +154,40 @@ final class SwiftStateTests: XCTestCase {
         """).machine("sm")
         XCTAssertEqual(m.findingSet, ["overlapping_rules a/go", "dead_end_state c"])
     }
+
+    func testLegacyRouteEventAndHandlerArgument() throws {
+        let m = try Analysed.source("""
+        enum MyState: StateType { case s0, s1, s2 }
+        enum MyEvent: EventType { case e0, e1 }
+        final class Host {
+            var fast = false
+            let machine = StateMachine<MyState, MyEvent>(state: .s0) { machine in
+                machine.addRouteEvent(.e0, transitions: [.s0 => .s1, .s1 => .s2])
+                machine.addRoute(.s2 => .s0, condition: { _ in self.fast == .init(true) })
+                machine.addRoute(.s2 => .s1) { context in log(context) }
+            }
+        }
+        """).machine("machine")
+        // `.init(true)` in a condition is not a state
+        XCTAssertEqual(m.states, ["s0", "s1", "s2"])
+        XCTAssertEqual(m.moves, ["s0 -e0-> s1", "s1 -e0-> s2", "s2 -<- .s0-> s0", "s2 -<- .s1-> s1"])
+        XCTAssertEqual(try m.rule(at: 7).displayGuard, "self.fast == .init(true)")
+        XCTAssertEqual(m.effectLabel("s2", "<- .s1", "s1"), "log")
+        XCTAssertEqual(m.findingSet, ["unused_input e1"])
+    }
+
+    func testMalformedRegistrationsDoNotCrash() {
+        let result = Analysed.source("""
+        enum S: StateType { case a, b }
+        let m = StateMachine<S, NoEvent>(state: .a) { m in
+            m.addRoute(.a => )
+            m.addRoutes(event: , transitions: [=> .b])
+            m.addRouteChain(.a => .b => )
+            m.addHandler(event: .a)
+            m.addRouteMapping(nil)
+            m.addRoute(.a => .b)
+        }
+        """)
+        XCTAssertEqual(result.machines.map(\.moves), [["a -<- .b-> b"]])
+    }
 }
