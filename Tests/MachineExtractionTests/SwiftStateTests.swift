@@ -190,4 +190,27 @@ final class SwiftStateTests: XCTestCase {
         """)
         XCTAssertEqual(result.machines.map(\.moves), [["a -<- .b-> b"]])
     }
+
+    func testClosureParameterNamedLikeAnotherMachineKeepsItsRoutes() throws {
+        let files = [
+            "A.swift": """
+            enum Lift: StateType { case up, down }
+            let machine = StateMachine<Lift, NoEvent>(state: .up) { m in m.addRoute(.up => .down) }
+            """,
+            "B.swift": """
+            enum Door: StateType { case shut, ajar }
+            let door = StateMachine<Door, NoEvent>(state: .shut) { machine in
+                machine.addRoute(.shut => .ajar)
+            }
+            """,
+        ]
+        for _ in 0..<2 {
+            let result = Analysed.source(files)
+            XCTAssertEqual(try result.machine("machine").moves, ["up -<- .down-> down"])
+            XCTAssertEqual(try result.machine("door").moves, ["shut -<- .ajar-> ajar"])
+        }
+        let reversed = Analysed.source(["Z.swift": files["A.swift"]!, "B.swift": files["B.swift"]!])
+        XCTAssertEqual(try reversed.machine("door").moves, ["shut -<- .ajar-> ajar"])
+        XCTAssertEqual(try reversed.machine("machine").moves, ["up -<- .down-> down"])
+    }
 }
