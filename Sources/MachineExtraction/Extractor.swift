@@ -14,6 +14,7 @@ public enum Extractor {
     public static func extract(_ sources: SourceSet) -> ExtractionResult {
         let context = ExtractionContext(files: sources.files)
         let recognisers: [Recogniser] = [
+            SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
             OperatorTableRecogniser(),
             ReducerRecogniser(),
             MappingFunctionRecogniser(),

@@ -1,6 +1,6 @@
 import Foundation
 import MachineAnalysis
-import MachineExtraction
+@testable import MachineExtraction
 import MachineModel
 import XCTest
 
@@ -55,5 +55,77 @@ extension Array where Element == Machine {
         let m = first { $0.name == name }
         if m == nil { XCTFail("no machine \(name); found \(map(\.name))", file: file, line: line) }
         return m
+    }
+}
+
+@testable import MachineExtraction
+
+/// Extraction + analysis of fixture files (Fixtures/ beside this file) or of inline sources.
+struct Analysed {
+    var machines: [Machine]
+    var diagnostics: [Diagnostic]
+
+    init(paths: [String]) {
+        let result = Extractor.extract(paths: paths)
+        machines = result.machines.map { Analyzer().analyze($0) }
+        diagnostics = result.diagnostics
+    }
+
+    static func fixture(_ names: String...) -> Analysed {
+        let base = Fixture.testsFolder.appendingPathComponent("Fixtures")
+        return Analysed(paths: names.map { base.appendingPathComponent($0).path })
+    }
+
+    /// Writes the sources to a fresh folder (file name → text) and analyses them.
+    static func source(_ files: [String: String]) -> Analysed {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var paths: [String] = []
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let url = dir.appendingPathComponent(name)
+            try! text.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        return Analysed(paths: paths)
+    }
+
+    static func source(_ text: String) -> Analysed { source(["Main.swift": text]) }
+
+    func machine(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> Machine {
+        try XCTUnwrap(machines.first { $0.name == name }, "no machine \(name); found \(machines.map(\.name))", file: file, line: line)
+    }
+
+    /// `severity line: message` for each diagnostic.
+    var diagnosticLines: [String] { diagnostics.map { "\($0.severity.rawValue) \($0.location?.line ?? 0): \($0.message)" } }
+}
+
+extension Machine {
+    /// Edges that change state, as `from -input-> to`.
+    var moves: Set<String> { Set(edges.filter { $0.from != $0.to }.map { "\($0.from) -\($0.input)-> \($0.to)" }) }
+    /// Every edge, self-loops included.
+    var allEdges: Set<String> { Set(edges.map { "\($0.from) -\($0.input)-> \($0.to)" }) }
+    /// Findings as `check subject`.
+    var findingSet: Set<String> { Set(findings.map { "\($0.check) \($0.subject)" }) }
+
+    func rule(at line: Int, file: StaticString = #filePath, sourceLine: UInt = #line) throws -> Rule {
+        try XCTUnwrap(rules.first { $0.location.line == line }, "no rule at line \(line)", file: file, line: sourceLine)
+    }
+
+    func rules(from: String, input: String) -> [Rule] {
+        rules.filter { $0.pairs.contains(Pair(from: from, input: input)) }
+    }
+
+    func edge(_ from: String, _ input: String, _ to: String) -> Edge? {
+        edges.first { $0.from == from && $0.input == input && $0.to == to }
+    }
+
+    /// The effect label of the rule that made an edge.
+    func effectLabel(_ from: String, _ input: String, _ to: String) -> String? {
+        guard let e = edge(from, input, to) else { return "(no edge)" }
+        let rule = rules.first { $0.id == e.rule }
+        return rule?.outcomes.first { o in
+            o.pairs.contains(Pair(from: from, input: input)) && (o.target == .state(to) || (o.target == .stay && from == to))
+        }?.effect?.label
     }
 }

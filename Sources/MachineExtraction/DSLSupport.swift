@@ -1,0 +1,177 @@
+import Foundation
+import MachineModel
+import SwiftSyntax
+
+/// Small syntax helpers shared by the DSL recognisers (SwiftState, Tinder, dictionary tables, GameplayKit).
+enum DSLSupport {
+    /// An enum by name, preferring the one declared in `file` (two files may declare types of one name).
+    static func enumNamed(_ name: String, near file: ParsedFile?, index: SymbolIndex) -> EnumInfo? {
+        let all = index.enums(named: name)
+        return all.first { $0.file === file } ?? all.first
+    }
+
+    /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
+    static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
+        let callee = call.calledExpression
+        if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let ref = callee.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.expression.trimmedDescription }
+        return nil
+    }
+
+    /// The receiver of a member call, as a path (`self.machine.addRoute` → `machine`).
+    static func receiverPath(_ call: FunctionCallExprSyntax) -> String? {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
+        return SyntaxHelpers.path(base)
+    }
+
+    /// `Foo<A, B>` → ("Foo", ["A", "B"]); `Foo` → ("Foo", []); typealiases followed (a few steps).
+    static func genericType(_ text: String, index: SymbolIndex) -> (name: String, arguments: [String]) {
+        var current = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var steps = 0
+        while steps < 8 {
+            steps += 1
+            let bare = SymbolIndex.bareTypeName(current)
+            let short = String(bare.split(separator: ".").last ?? Substring(bare))
+            if !current.contains("<"), let alias = index.typealiases[short] ?? index.typealiases[bare] {
+                current = alias
+                continue
+            }
+            break
+        }
+        let bare = SymbolIndex.bareTypeName(current)
+        let short = String(bare.split(separator: ".").last ?? Substring(bare))
+        guard let lt = current.firstIndex(of: "<"), let gt = current.lastIndex(of: ">"), lt < gt else { return (short, []) }
+        let inner = current[current.index(after: lt)..<gt]
+        var args: [String] = []
+        var depth = 0
+        var piece = ""
+        for ch in inner {
+            if ch == "<" || ch == "[" || ch == "(" { depth += 1 }
+            if ch == ">" || ch == "]" || ch == ")" { depth -= 1 }
+            if ch == ",", depth == 0 {
+                args.append(piece.trimmingCharacters(in: .whitespaces))
+                piece = ""
+            } else {
+                piece.append(ch)
+            }
+        }
+        if !piece.trimmingCharacters(in: .whitespaces).isEmpty { args.append(piece.trimmingCharacters(in: .whitespaces)) }
+        return (short, args)
+    }
+
+    /// The type text a call constructs: `StateMachine<S, E>(…)` → `StateMachine<S, E>`, `Alias(…)` → `Alias`,
+    /// `.init(…)` → the annotated type of the binding it initialises, when written.
+    static func constructedType(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> String? {
+        let callee = call.calledExpression
+        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.trimmedDescription }
+        if let ref = callee.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isUppercase == true { return ref.baseName.text }
+        if let member = callee.as(MemberAccessExprSyntax.self) {
+            if member.declName.baseName.text == "init" {
+                if let base = member.base { return base.trimmedDescription }
+                return annotatedType(of: call)
+            }
+            if member.declName.baseName.text.first?.isUppercase == true { return member.trimmedDescription }
+        }
+        return nil
+    }
+
+    /// The written type of the binding a value initialises (`let m: Machine = .init { … }` → `Machine`).
+    static func annotatedType(of node: some SyntaxProtocol) -> String? {
+        var current: Syntax? = Syntax(node)
+        var steps = 0
+        while let c = current, steps < 6 {
+            steps += 1
+            if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedDescription }
+            current = c.parent
+        }
+        return nil
+    }
+
+    /// The name a constructed value is stored in: `let x = …`, `x = …`, `self.x = …`, or the enclosing
+    /// function (`func makeX() -> M { M { … } }`).
+    static func storageName(_ node: some SyntaxProtocol, orFunction: Bool = true) -> String? {
+        var current: Syntax? = Syntax(node).parent
+        var steps = 0
+        while let c = current, steps < 8 {
+            steps += 1
+            if let b = c.as(PatternBindingSyntax.self), let id = b.pattern.as(IdentifierPatternSyntax.self) { return id.identifier.text }
+            if let infix = c.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
+                return SyntaxHelpers.path(infix.leftOperand).map { String($0.split(separator: ".").last!) }
+            }
+            if let seq = c.as(SequenceExprSyntax.self) {
+                let elements = Array(seq.elements)
+                if elements.count == 3, elements[1].is(AssignmentExprSyntax.self) {
+                    return SyntaxHelpers.path(elements[0]).map { String($0.split(separator: ".").last!) }
+                }
+            }
+            if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
+            current = c.parent
+        }
+        return orFunction ? SyntaxHelpers.enclosingBindingName(node) : nil
+    }
+
+    /// The innermost function, initializer or accessor a node sits in, as `name()`.
+    static func enclosingFunctionName(_ node: some SyntaxProtocol) -> String? {
+        var current = node.parent
+        while let c = current {
+            if let f = c.as(FunctionDeclSyntax.self) { return f.name.text + "()" }
+            if c.is(InitializerDeclSyntax.self) { return "init()" }
+            if c.is(DeinitializerDeclSyntax.self) { return "deinit" }
+            if let b = c.as(PatternBindingSyntax.self), let id = b.pattern.as(IdentifierPatternSyntax.self) { return id.identifier.text }
+            current = c.parent
+        }
+        return nil
+    }
+
+    /// Names of functions a closure or block calls, in order, each once (for effect labels).
+    static func calledNames(in node: some SyntaxProtocol, limit: Int = 3) -> [String] {
+        let finder = CallNameFinder()
+        finder.walk(node)
+        return Array(finder.names.uniqued().prefix(limit))
+    }
+
+    final class CallNameFinder: SyntaxVisitor {
+        var names: [String] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if let name = DSLSupport.calleeName(node), !name.isEmpty, name.first?.isUppercase == false {
+                names.append(name)
+            }
+            return .visitChildren
+        }
+    }
+
+    /// A state-like literal: `.x`, `T.x`, `.x(…)`, `"x"`, `3`.
+    static func literalName(_ expr: ExprSyntax) -> String? {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let ref = SyntaxHelpers.caseReference(e) { return ref.name }
+        if let s = e.as(StringLiteralExprSyntax.self), s.segments.count == 1,
+           let seg = s.segments.first?.as(StringSegmentSyntax.self) { return seg.content.text }
+        if let i = e.as(IntegerLiteralExprSyntax.self) { return i.literal.text }
+        return nil
+    }
+
+    /// Calls anywhere under a node, not entering nested type or function declarations.
+    static func calls(in node: some SyntaxProtocol, enteringClosures: Bool = true) -> [FunctionCallExprSyntax] {
+        let finder = CallFinder(enteringClosures: enteringClosures)
+        finder.walk(node)
+        return finder.calls
+    }
+
+    final class CallFinder: SyntaxVisitor {
+        var calls: [FunctionCallExprSyntax] = []
+        let enteringClosures: Bool
+        init(enteringClosures: Bool) {
+            self.enteringClosures = enteringClosures
+            super.init(viewMode: .sourceAccurate)
+        }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            calls.append(node)
+            return .visitChildren
+        }
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            enteringClosures ? .visitChildren : .skipChildren
+        }
+    }
+}

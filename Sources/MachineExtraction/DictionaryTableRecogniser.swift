@@ -1,0 +1,274 @@
+import MachineModel
+import SwiftSyntax
+
+/// D10: a dictionary literal from (state, event) to the next state:
+/// - keyed by a struct (`Key(state: .a, event: .e): .b`, `.init(…)`, unlabelled `Key(.a, .e)`) or a tuple,
+/// - or nested, state first (`[.a: [.e: .b]]`),
+/// - values a state, or `(state, effect)`.
+///
+/// A pair named twice compiles but traps when the literal is evaluated: a `duplicate_key` finding (the
+/// entries stay as rules, so both targets are visible). The lookup (`table[Key(state: s, event: e)] ?? s`,
+/// in any given file) gives what happens to pairs the table leaves out: `?? s` is a catch-all that stays,
+/// `?? .x` a catch-all to `.x`; with no lookup they have no edge. The variable the lookup reads the state
+/// from (`var door: Door = .closed`) gives the initial state when its initializer is visible.
+struct DictionaryTableRecogniser: Recogniser {
+    struct Entry {
+        var components: [(label: String?, name: String)]   // two: one state, one event
+        var target: ExprSyntax
+        var node: Syntax
+    }
+
+    func recognise(in context: ExtractionContext) {
+        for file in context.files {
+            let finder = Finder()
+            finder.walk(file.tree)
+            for dict in finder.dictionaries { build(dict, file: file, context: context) }
+        }
+    }
+
+    final class Finder: SyntaxVisitor {
+        var dictionaries: [DictionaryExprSyntax] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
+            guard case .elements(let list) = node.content, !list.isEmpty else { return .visitChildren }
+            if list.contains(where: { DictionaryTableRecogniser.entries($0).count > 0 }) {
+                dictionaries.append(node)
+                return .skipChildren
+            }
+            return .visitChildren
+        }
+    }
+
+    /// The (state, event) entries one dictionary element stands for (several when nested).
+    static func entries(_ element: DictionaryElementSyntax) -> [Entry] {
+        let key = SyntaxHelpers.unwrap(element.key)
+        // nested: `.a: [.e: .b, …]`
+        if let inner = SyntaxHelpers.unwrap(element.value).as(DictionaryExprSyntax.self), let outer = SyntaxHelpers.caseReference(key),
+           case .elements(let list) = inner.content {
+            var result: [Entry] = []
+            for e in list {
+                guard let event = SyntaxHelpers.caseReference(e.key), target(e.value) != nil else { return [] }
+                result.append(Entry(components: [(nil, outer.name), (nil, event.name)], target: e.value, node: Syntax(e)))
+            }
+            return result
+        }
+        guard target(element.value) != nil else { return [] }
+        var args: [(String?, ExprSyntax)] = []
+        if let call = key.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            args = call.arguments.map { ($0.label?.text, $0.expression) }
+        } else if let tuple = key.as(TupleExprSyntax.self) {
+            args = tuple.elements.map { ($0.label?.text, $0.expression) }
+        }
+        guard args.count == 2 else { return [] }
+        var components: [(label: String?, name: String)] = []
+        for (label, expr) in args {
+            guard let ref = SyntaxHelpers.caseReference(expr) else { return [] }
+            components.append((label, ref.name))
+        }
+        return [Entry(components: components, target: element.value, node: Syntax(element))]
+    }
+
+    /// The state a value names: `.b`, `T.b`, `.b(…)`, or the first element of `(.b, effect)`.
+    static func target(_ value: ExprSyntax) -> (name: String, effect: ExprSyntax?)? {
+        let v = SyntaxHelpers.unwrap(value)
+        if let t = v.as(TupleExprSyntax.self), t.elements.count == 2, let ref = SyntaxHelpers.caseReference(t.elements.first!.expression) {
+            return (ref.name, t.elements.last!.expression)
+        }
+        if let ref = SyntaxHelpers.caseReference(v) { return (ref.name, nil) }
+        return nil
+    }
+
+    func build(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext) {
+        guard case .elements(let list) = dict.content else { return }
+        var entries: [Entry] = []
+        var unreadable: [DictionaryElementSyntax] = []
+        for element in list {
+            let e = Self.entries(element)
+            if e.isEmpty { unreadable.append(element) } else { entries += e }
+        }
+        // Mostly unreadable: not a transition table.
+        guard entries.count >= max(1, unreadable.count) else { return }
+        let name = SyntaxHelpers.enclosingBindingName(dict)
+        let binding = name.flatMap { n in context.index.bindings[n]?.first { $0.file === file } }
+        let hints = context.typeHints(binding?.typeText ?? DSLSupport.annotatedType(of: dict))
+        let valueNames = entries.compactMap { Self.target($0.target)?.name }
+        let valueEnum = context.index.bestEnum(containing: Set(valueNames), preferring: hints.reversed())
+        let position0 = Set(entries.map { $0.components[0].name })
+        let position1 = Set(entries.map { $0.components[1].name })
+        let enum0 = context.index.bestEnum(containing: position0, preferring: hints)
+        let enum1 = context.index.bestEnum(containing: position1, preferring: hints)
+        var statePosition: Int?
+        let labels = entries[0].components.map { ($0.label ?? "").lowercased() }
+        let stateWords = ["state", "from", "s", "current", "source", "phase", "status", "mode"]
+        if let v = valueEnum {
+            if enum0?.qualifiedName == v.qualifiedName, enum1?.qualifiedName != v.qualifiedName { statePosition = 0 }
+            else if enum1?.qualifiedName == v.qualifiedName, enum0?.qualifiedName != v.qualifiedName { statePosition = 1 }
+        }
+        if statePosition == nil {
+            if stateWords.contains(labels[0]) { statePosition = 0 } else if stateWords.contains(labels[1]) { statePosition = 1 }
+            else if Set(valueNames).isSubset(of: position0) || !Set(valueNames).isDisjoint(with: position0) { statePosition = 0 }
+            else if !Set(valueNames).isDisjoint(with: position1) { statePosition = 1 }
+        }
+        guard let sp = statePosition else { return }
+        let ip = 1 - sp
+        let stateEnum = valueEnum ?? (sp == 0 ? enum0 : enum1)
+        let inputEnum = (ip == 0 ? enum0 : enum1).flatMap { $0.qualifiedName == stateEnum?.qualifiedName ? nil : $0 }
+        let stateNames = entries.map { $0.components[sp].name } + valueNames
+        let states = context.caseList(stateEnum, used: stateNames)
+        let inputs = context.caseList(inputEnum, used: entries.map { $0.components[ip].name })
+        for element in unreadable {
+            let text = "\(element.key.compactText): \(element.value.compactText)"
+            context.warn("not a (state, event): state entry: \(text.prefix(60)); left out of the machine",
+                         at: file.location(of: element))
+        }
+
+        var rules: [Rule] = []
+        var findings: [Finding] = []
+        var seen: [Pair: SourceLocation] = [:]
+        var covered = Set<Pair>()
+        for entry in entries {
+            let location = file.location(of: entry.node)
+            let pair = Pair(from: entry.components[sp].name, input: entry.components[ip].name)
+            guard let t = Self.target(entry.target) else { continue }
+            let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputTypes: []).shortLabel($0)) }
+            if let first = seen[pair] {
+                findings.append(Finding(
+                    check: "duplicate_key", severity: .warning,
+                    message: "the pair (\(pair.from), \(pair.input)) is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
+                    location: location, subject: "\(pair.from)/\(pair.input)"))
+            } else {
+                seen[pair] = location
+            }
+            covered.insert(pair)
+            rules.append(Rule(location: location, outcomes: [Outcome(pairs: [pair], target: .state(t.name), effect: effect)]))
+        }
+        guard !rules.isEmpty else { return }
+
+        // The lookup: what pairs outside the table do, and where the current state lives.
+        var initial: String?
+        if let name, let lookup = findLookup(name, context: context) {
+            let stateVariable = lookup.stateVariable(sp)
+            let candidates = stateVariable.flatMap { context.index.bindings[$0] }?.filter { !$0.isComputed && $0.initializer != nil } ?? []
+            let preferred = candidates.first { $0.owner != nil && $0.owner == lookup.ownerType } ?? candidates.first
+            if let v = stateVariable, !lookup.stateParameterNames.contains(v), let b = preferred {
+                initial = context.initialState(b.initializer, states: states)
+            }
+            if let fallback = lookup.fallback {
+                let rest = states.flatMap { s in inputs.map { Pair(from: s, input: $0) } }.filter { !covered.contains($0) }
+                var target: Target?
+                let f = SyntaxHelpers.unwrap(fallback)
+                if let p = SyntaxHelpers.path(f), let v = stateVariable, p.split(separator: ".").last.map(String.init) == v.split(separator: ".").last.map(String.init) {
+                    target = .stay
+                } else if let ref = SyntaxHelpers.caseReference(f), states.contains(ref.name) {
+                    target = .state(ref.name)
+                } else if let p = SyntaxHelpers.path(f), lookup.stateParameterNames.contains(p) {
+                    target = .stay
+                } else {
+                    context.warn("the fallback `\(f.compactText.prefix(40))` of the lookup in '\(name)' is computed at run time; pairs outside the table are drawn without edges",
+                                 at: lookup.location, severity: .note)
+                }
+                if let target, !rest.isEmpty {
+                    rules.append(Rule(location: lookup.location, outcomes: [Outcome(pairs: rest, target: target)], catchAll: true))
+                }
+            }
+        }
+        var machine = Machine(name: name ?? "table@\(file.location(of: dict).line)", dialect: "dictionary-table",
+                              location: file.location(of: dict), states: states, inputs: inputs, initial: initial,
+                              rules: rules, order: .resolved,
+                              stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        machine.findings = findings
+        context.add(machine, stateEnum: stateEnum)
+    }
+
+    struct Lookup {
+        var location: SourceLocation
+        var keyArguments: [(label: String?, path: String?)]
+        var nestedStatePath: String?
+        var assignedTo: String?
+        var fallback: ExprSyntax?
+        var stateParameterNames: [String]
+        var ownerType: String?
+
+        /// The variable the current state is read from: the state-position key argument, or what the result is assigned to.
+        func stateVariable(_ statePosition: Int) -> String? {
+            if let n = nestedStatePath { return n }
+            if keyArguments.count == 2, let p = keyArguments[statePosition].path { return String(p.split(separator: ".").last!) }
+            return assignedTo
+        }
+    }
+
+    func findLookup(_ name: String, context: ExtractionContext) -> Lookup? {
+        for file in context.files {
+            final class V: SyntaxVisitor {
+                let name: String
+                var found: [SubscriptCallExprSyntax] = []
+                init(name: String) {
+                    self.name = name
+                    super.init(viewMode: .sourceAccurate)
+                }
+                override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
+                    if let p = SyntaxHelpers.path(node.calledExpression), p.split(separator: ".").last.map(String.init) == name {
+                        found.append(node)
+                    }
+                    return .visitChildren
+                }
+            }
+            let v = V(name: name)
+            v.walk(file.tree)
+            for sub in v.found {
+                var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
+                if let key = sub.arguments.first?.expression {
+                    let k = SyntaxHelpers.unwrap(key)
+                    if let call = k.as(FunctionCallExprSyntax.self) {
+                        lookup.keyArguments = call.arguments.map { ($0.label?.text, SyntaxHelpers.path($0.expression)) }
+                    } else if let t = k.as(TupleExprSyntax.self) {
+                        lookup.keyArguments = t.elements.map { ($0.label?.text, SyntaxHelpers.path($0.expression)) }
+                    } else if let p = SyntaxHelpers.path(k) {
+                        lookup.nestedStatePath = String(p.split(separator: ".").last!)
+                    }
+                }
+                // Walk up through `?[event]`, `?? fallback`, `x = …`.
+                var node: Syntax = Syntax(sub)
+                var steps = 0
+                while let parent = node.parent, steps < 8 {
+                    steps += 1
+                    if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
+                        let elements = Array(list)
+                        if let i = elements.firstIndex(where: { $0.id == node.id }) {
+                            if i + 2 < elements.count, let op = elements[i + 1].as(BinaryOperatorExprSyntax.self), op.operator.text == "??" {
+                                lookup.fallback = elements[i + 2]
+                            }
+                            if i >= 2, elements[i - 1].is(AssignmentExprSyntax.self), let p = SyntaxHelpers.path(elements[i - 2]) {
+                                lookup.assignedTo = String(p.split(separator: ".").last!)
+                            }
+                        }
+                        break
+                    }
+                    if parent.is(CodeBlockItemSyntax.self) || parent.is(ReturnStmtSyntax.self) { break }
+                    node = parent
+                }
+                lookup.ownerType = SyntaxHelpers.enclosingTypeNames(sub).joined(separator: ".").nilIfEmpty
+                if let f = SyntaxHelpers.enclosingFunction(sub) {
+                    lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
+                }
+                return lookup
+            }
+        }
+        return nil
+    }
+}
+
+extension SyntaxHelpers {
+    static func enclosingFunction(_ node: some SyntaxProtocol) -> FunctionDeclSyntax? {
+        var current = node.parent
+        while let c = current {
+            if let f = c.as(FunctionDeclSyntax.self) { return f }
+            current = c.parent
+        }
+        return nil
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

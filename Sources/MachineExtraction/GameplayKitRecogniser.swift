@@ -1,0 +1,629 @@
+import MachineModel
+import SwiftSyntax
+
+/// D11: GameplayKit `GKStateMachine(states: [...])` with `GKState` subclasses.
+///
+/// - States are the class names in the `states:` array (instances, or variables holding them). Several
+///   constructions stored in one variable (a restart building a new machine) are one machine.
+/// - Allowed transitions come from each class's `isValidNextState(_:)` (or an ancestor's in the given
+///   files): `c is X.Type` (X and its subclasses), `c == X.self`, `||`, `&&`, `!`, `switch c { case is X.Type: … }`,
+///   `if`/`guard`/`return`, `[X.self, Y.self].contains { … }`, `super.isValidNextState(c)`. A condition the tool
+///   cannot decide makes the edge guarded by its text. Not overridden: every transition is allowed.
+/// - There is no input type: an edge's input is `*` and its `trigger` names the functions that call
+///   `enter(X.self)` (in any given file). A call inside a state class only triggers from that state.
+/// - The initial state is the first `enter`: the one after the construction, else one in a setup
+///   function (`didMove`, `viewDidLoad`, `init`, …), else the first in source order.
+/// - `didEnter(from:)` / `willExit(to:)` bodies are effects on the edges into / out of their class,
+///   following `if previous is X` branches.
+struct GameplayKitRecogniser: Recogniser {
+    static let setupFunctions: [String] = [
+        "didMove", "sceneDidLoad", "viewDidLoad", "init", "awakeFromNib", "setUp", "setup", "start", "begin",
+        "configure", "viewWillAppear", "viewDidAppear", "didFinishLaunching", "application",
+    ]
+
+    struct EnterCall {
+        var target: String
+        var caller: String
+        var ownerState: String?
+        var location: SourceLocation
+        var call: FunctionCallExprSyntax
+        var file: ParsedFile
+        var receiver: String?
+        /// The call right after a construction, in the same function: it starts the machine, it is no transition.
+        var starts = false
+    }
+
+    struct Construction {
+        var key: String
+        var name: String
+        var states: [String]
+        var call: FunctionCallExprSyntax
+        var file: ParsedFile
+    }
+
+    func recognise(in context: ExtractionContext) {
+        let classes = stateClasses(context)
+        guard !classes.isEmpty else { return }
+        var constructions: [Construction] = []
+        var enters: [EnterCall] = []
+        for file in context.files {
+            for call in DSLSupport.calls(in: file.tree) {
+                guard let name = DSLSupport.calleeName(call) else { continue }
+                if name == "GKStateMachine", let arg = SyntaxHelpers.argument(call, "states") {
+                    let states = resolveStates(arg, around: Syntax(call), classes: classes, file: file, context: context)
+                    let storage = DSLSupport.storageName(call) ?? "stateMachine@\(file.location(of: call).line)"
+                    let owner = SyntaxHelpers.enclosingTypeNames(call).last
+                    constructions.append(Construction(key: (owner.map { $0 + "." } ?? "") + storage, name: storage,
+                                                      states: states, call: call, file: file))
+                } else if name == "enter", call.arguments.count == 1, call.arguments.first!.label == nil,
+                          classArgument(call.arguments.first!.expression).map({ classes[$0] == nil }) ?? true {
+                    context.warn("cannot tell which state `enter(\(call.arguments.compactText.prefix(40)))` enters; it is not drawn as a trigger",
+                                 at: file.location(of: call), severity: .note)
+                } else if name == "enter", call.arguments.count == 1, let target = classArgument(call.arguments.first!.expression),
+                          classes[target] != nil {
+                    let owner = SyntaxHelpers.enclosingTypeNames(call).last.flatMap { classes[$0] != nil ? $0 : nil }
+                    enters.append(EnterCall(target: target, caller: DSLSupport.enclosingFunctionName(call) ?? "top level",
+                                            ownerState: owner, location: file.location(of: call), call: call, file: file,
+                                            receiver: DSLSupport.receiverPath(call)))
+                }
+            }
+        }
+        for i in enters.indices {
+            let function = SyntaxHelpers.enclosingFunction(enters[i].call).map { Syntax($0).id }
+            enters[i].starts = function != nil && constructions.contains { c in
+                c.file === enters[i].file && c.call.position < enters[i].call.position
+                    && SyntaxHelpers.enclosingFunction(c.call).map({ Syntax($0).id }) == function
+            }
+        }
+        // Group constructions by where they are stored.
+        var groups: [(key: String, items: [Construction])] = []
+        for c in constructions {
+            if let i = groups.firstIndex(where: { $0.key == c.key }) { groups[i].items.append(c) } else { groups.append((c.key, [c])) }
+        }
+        if groups.isEmpty {
+            // No construction visible: every concrete GKState subclass, if something enters one of them.
+            guard !enters.isEmpty else { return }
+            let concrete = classes.keys.filter { c in !classes.values.contains { $0.superclass == c } }
+            let ordered = context.index.typeOrder.map(\.name).filter { concrete.contains($0) }.uniqued()
+            let first = enters[0]
+            context.warn("no `GKStateMachine(states:)` in the given files; the machine is taken to hold every GKState subclass",
+                         at: first.location, severity: .note)
+            build(name: "GKStateMachine", location: first.location, states: ordered, constructions: [], enters: enters,
+                  classes: classes, context: context)
+            return
+        }
+        for group in groups {
+            let states = group.items.flatMap(\.states).uniqued()
+            guard !states.isEmpty else { continue }
+            if group.items.count > 1 {
+                let lines = group.items.dropFirst().map { "\($0.file.location(of: $0.call).line)" }.joined(separator: ", ")
+                context.warn("'\(group.items[0].name)' is re-created (line \(lines)); all its constructions are drawn as one machine",
+                             at: group.items[0].file.location(of: group.items[0].call), severity: .note)
+            }
+            let otherMachines = groups.filter { $0.key != group.key }
+            let mine = enters.filter { e in
+                guard states.contains(e.target) else { return false }
+                let elsewhere = otherMachines.contains { $0.items.flatMap(\.states).contains(e.target) }
+                guard elsewhere, let r = e.receiver else { return true }
+                return r.split(separator: ".").last.map(String.init) == group.items[0].name || e.ownerState != nil
+            }
+            let first = group.items[0]
+            build(name: first.name, location: first.file.location(of: first.call), states: states, constructions: group.items,
+                  enters: mine, classes: classes, context: context)
+        }
+    }
+
+    // MARK: Classes
+
+    struct StateClass {
+        var name: String
+        var superclass: String?
+        var type: TypeInfo
+    }
+
+    /// GKState subclasses in the given files (directly or through project classes), by name.
+    func stateClasses(_ context: ExtractionContext) -> [String: StateClass] {
+        var result: [String: StateClass] = [:]
+        var changed = true
+        var rounds = 0
+        while changed, rounds < 16 {
+            changed = false
+            rounds += 1
+            for type in context.index.typeOrder where result[type.name] == nil && (type.kind == "class" || type.kind == "extension") {
+                for inherited in type.inherited {
+                    let name = SymbolIndex.bareTypeName(inherited)
+                    if name == "GKState" || name == "GameplayKit.GKState" || result[name] != nil {
+                        result[type.name] = StateClass(name: type.name, superclass: name.hasSuffix("GKState") ? nil : name, type: type)
+                        changed = true
+                        break
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// `X.self` → X.
+    func classArgument(_ expr: ExprSyntax) -> String? {
+        let e = SyntaxHelpers.unwrap(expr)
+        guard let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self", let base = m.base else { return nil }
+        return SymbolIndex.bareTypeName(base.trimmedDescription).split(separator: ".").last.map(String.init)
+    }
+
+    /// Class names in a `states:` argument: `[A(), B(scene: self)]`, variables holding them, or a variable holding the array.
+    func resolveStates(_ expr: ExprSyntax, around node: Syntax, classes: [String: StateClass], file: ParsedFile,
+                       context: ExtractionContext, depth: Int = 0) -> [String] {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let array = e.as(ArrayExprSyntax.self) {
+            var names: [String] = []
+            for element in array.elements {
+                if let n = stateClassName(element.expression, around: node, classes: classes, context: context, depth: depth) {
+                    names.append(n)
+                } else {
+                    context.warn("cannot tell which GKState class `\(element.expression.compactText.prefix(40))` is; it is left out of the machine",
+                                 at: file.location(of: element))
+                }
+            }
+            return names
+        }
+        if depth < 3, let p = SyntaxHelpers.path(e), let value = valueOf(variable: String(p.split(separator: ".").last!), around: node, context: context) {
+            return resolveStates(value, around: node, classes: classes, file: file, context: context, depth: depth + 1)
+        }
+        context.warn("cannot read the states of this GKStateMachine (`\(e.compactText.prefix(40))`)", at: file.location(of: e))
+        return []
+    }
+
+    func stateClassName(_ expr: ExprSyntax, around node: Syntax, classes: [String: StateClass], context: ExtractionContext, depth: Int) -> String? {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            var callee = call.calledExpression.trimmedDescription
+            if callee.hasSuffix(".init") { callee.removeLast(5) }
+            let name = String(callee.split(separator: ".").last ?? "")
+            return classes[name] != nil ? name : nil
+        }
+        if depth < 3, let p = SyntaxHelpers.path(e), let value = valueOf(variable: String(p.split(separator: ".").last!), around: node, context: context) {
+            return stateClassName(value, around: node, classes: classes, context: context, depth: depth + 1)
+        }
+        return nil
+    }
+
+    /// The initializer of a local (in an enclosing block) or a stored variable.
+    func valueOf(variable name: String, around node: Syntax, context: ExtractionContext) -> ExprSyntax? {
+        var current = node.parent
+        while let c = current {
+            if let block = c.as(CodeBlockItemListSyntax.self) {
+                for item in block {
+                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
+                    for b in decl.bindings {
+                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
+                    }
+                }
+            }
+            current = c.parent
+        }
+        return context.index.bindings[name]?.first(where: { $0.initializer != nil })?.initializer
+    }
+
+    func method(_ name: String, of className: String, classes: [String: StateClass]) -> (FunctionDeclSyntax, ParsedFile, String)? {
+        var current: String? = className
+        var steps = 0
+        while let c = current, let info = classes[c], steps < 16 {
+            steps += 1
+            if let (f, file) = info.type.methods.first(where: { $0.0.name.text == name }) { return (f, file, c) }
+            current = info.superclass
+        }
+        return nil
+    }
+
+    /// The class and every subclass of it among `states`.
+    func descendants(of name: String, in states: [String], classes: [String: StateClass]) -> Set<String> {
+        Set(states.filter { s in
+            var current: String? = s
+            var steps = 0
+            while let c = current, steps < 16 {
+                if c == name { return true }
+                current = classes[c]?.superclass
+                steps += 1
+            }
+            return false
+        })
+    }
+
+    // MARK: isValidNextState
+
+    /// Which targets a Boolean condition admits: surely, or depending on data.
+    struct Verdict {
+        var yes: Set<String> = []
+        var maybe: Set<String> = []
+        var possible: Set<String> { yes.union(maybe) }
+
+        func or(_ o: Verdict) -> Verdict {
+            let y = yes.union(o.yes)
+            return Verdict(yes: y, maybe: maybe.union(o.maybe).subtracting(y))
+        }
+        func and(_ o: Verdict) -> Verdict {
+            let y = yes.intersection(o.yes)
+            return Verdict(yes: y, maybe: possible.intersection(o.possible).subtracting(y))
+        }
+        func not(_ all: Set<String>) -> Verdict {
+            Verdict(yes: all.subtracting(yes).subtracting(maybe), maybe: maybe)
+        }
+        func restricted(_ s: Set<String>) -> Verdict { Verdict(yes: yes.intersection(s), maybe: maybe.intersection(s)) }
+    }
+
+    final class Evaluator {
+        let recogniser: GameplayKitRecogniser
+        let param: String
+        let states: [String]
+        let all: Set<String>
+        let classes: [String: StateClass]
+        let file: ParsedFile
+        /// Whether the parameter is a class (`is X.Type`, `== X.self`) or an instance (`is X`).
+        let instance: Bool
+        var mentions: [String: SourceLocation] = [:]
+        var unknownTexts: [String] = []
+        var depth = 0
+
+        init(_ r: GameplayKitRecogniser, param: String, states: [String], classes: [String: StateClass], file: ParsedFile, instance: Bool) {
+            recogniser = r
+            self.param = param
+            self.states = states
+            self.all = Set(states)
+            self.classes = classes
+            self.file = file
+            self.instance = instance
+        }
+
+        func isParam(_ e: ExprSyntax) -> Bool { SyntaxHelpers.path(e) == param }
+
+        func note(_ names: Set<String>, _ node: some SyntaxProtocol) {
+            for n in names where mentions[n] == nil { mentions[n] = file.location(of: node) }
+        }
+
+        func typeName(_ t: TypeSyntax) -> String? {
+            var text = t.trimmedDescription
+            if instance {
+                while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+            } else {
+                guard text.hasSuffix(".Type") else { return nil }
+                text.removeLast(5)
+            }
+            return text.split(separator: ".").last.map(String.init)
+        }
+
+        func eval(_ raw: ExprSyntax) -> Verdict {
+            let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
+            if let infix = e.as(InfixOperatorExprSyntax.self) {
+                let op = infix.operator.trimmedDescription
+                switch op {
+                case "||": return eval(infix.leftOperand).or(eval(infix.rightOperand))
+                case "&&": return eval(infix.leftOperand).and(eval(infix.rightOperand))
+                case "==", "===", "!=", "!==":
+                    var other: ExprSyntax?
+                    if isParam(infix.leftOperand) { other = infix.rightOperand } else if isParam(infix.rightOperand) { other = infix.leftOperand }
+                    if let other {
+                        if SyntaxHelpers.unwrap(other).is(NilLiteralExprSyntax.self) {
+                            return op.hasPrefix("!") ? Verdict(yes: all) : Verdict()
+                        }
+                        if let cls = recogniser.classArgument(other) ?? (instance ? nil : nil) {
+                            let v = Verdict(yes: all.contains(cls) ? [cls] : [])
+                            note(v.yes, other)
+                            return op.hasPrefix("!") ? v.not(all) : v
+                        }
+                    }
+                    return unknown(e)
+                default:
+                    return unknown(e)
+                }
+            }
+            if let isExpr = e.as(IsExprSyntax.self), isParam(isExpr.expression), let name = typeName(isExpr.type) {
+                let v = Verdict(yes: recogniser.descendants(of: name, in: states, classes: classes))
+                note(v.yes, isExpr)
+                return v
+            }
+            if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+                return eval(prefix.expression).not(all)
+            }
+            if let b = e.as(BooleanLiteralExprSyntax.self) {
+                return b.literal.text == "true" ? Verdict(yes: all) : Verdict()
+            }
+            if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                // super.isValidNextState(c)
+                if member.base?.trimmedDescription == "super", member.declName.baseName.text == "isValidNextState" {
+                    return .init(yes: all)   // resolved by the caller (see `allowed`)
+                }
+                // [A.self, B.self].contains { $0 == c } / .contains(where:) / .contains(ObjectIdentifier(c))
+                if member.declName.baseName.text == "contains", let base = member.base, let array = SyntaxHelpers.unwrap(base).as(ArrayExprSyntax.self) {
+                    let names = array.elements.compactMap { recogniser.classArgument($0.expression) }
+                    if names.count == array.elements.count, call.compactText.contains(param) {
+                        let v = Verdict(yes: Set(names).intersection(all))
+                        note(v.yes, array)
+                        return v
+                    }
+                }
+            }
+            return unknown(e)
+        }
+
+        func unknown(_ e: ExprSyntax) -> Verdict {
+            unknownTexts.append(e.compactText)
+            return Verdict(maybe: all)
+        }
+
+        /// What a body returns `true` for, over the targets still undecided when it starts.
+        func block(_ items: CodeBlockItemListSyntax, _ start: Set<String>) -> (result: Verdict, rest: Set<String>) {
+            depth += 1
+            defer { depth -= 1 }
+            var current = start
+            var result = Verdict()
+            guard depth < 32 else { return (Verdict(maybe: start), []) }
+            for (i, item) in items.enumerated() {
+                if current.isEmpty { break }
+                switch item.item {
+                case .stmt(let stmt):
+                    if let r = stmt.as(ReturnStmtSyntax.self) {
+                        if let value = r.expression { result = result.or(eval(value).restricted(current)) }
+                        current = []
+                    } else if let g = stmt.as(GuardStmtSyntax.self) {
+                        let c = conditions(g.conditions)
+                        let elseSet = current.subtracting(c.yes)
+                        let (r, _) = block(g.body.statements, elseSet)
+                        result = result.or(demote(r, c.maybe))
+                        current = current.intersection(c.possible)
+                    } else if let e = stmt.as(ExpressionStmtSyntax.self) {
+                        (result, current) = expression(e.expression, current, result, last: i == items.count - 1)
+                    }
+                case .expr(let e):
+                    (result, current) = expression(e, current, result, last: i == items.count - 1 && items.count == 1)
+                case .decl:
+                    continue
+                }
+            }
+            return (result, current)
+        }
+
+        func expression(_ raw: ExprSyntax, _ current: Set<String>, _ result: Verdict, last: Bool) -> (Verdict, Set<String>) {
+            let e = SyntaxHelpers.unwrap(raw)
+            if let i = e.as(IfExprSyntax.self) {
+                let (r, rest) = ifExpr(i, current)
+                return (result.or(r), rest)
+            }
+            if let sw = e.as(SwitchExprSyntax.self) {
+                let (r, rest) = switchExpr(sw, current)
+                return (result.or(r), rest)
+            }
+            if last {
+                // single-expression body: an implicit return
+                return (result.or(eval(e).restricted(current)), [])
+            }
+            return (result, current)
+        }
+
+        func conditions(_ list: ConditionElementListSyntax) -> Verdict {
+            var v = Verdict(yes: all)
+            for element in list {
+                if case .expression(let e) = element.condition { v = v.and(eval(e)) }
+                else if case .optionalBinding(let b) = element.condition, let value = b.initializer?.value,
+                        let asExpr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(value)).as(AsExprSyntax.self), isParam(asExpr.expression),
+                        let name = asExpr.type.trimmedDescription.split(separator: ".").last.map(String.init) {
+                    v = v.and(Verdict(yes: recogniser.descendants(of: name, in: states, classes: classes)))
+                } else {
+                    v = v.and(Verdict(maybe: all))
+                    unknownTexts.append(element.compactText)
+                }
+            }
+            return v
+        }
+
+        func demote(_ r: Verdict, _ maybe: Set<String>) -> Verdict {
+            Verdict(yes: r.yes.subtracting(maybe), maybe: r.maybe.union(r.yes.intersection(maybe)))
+        }
+
+        func ifExpr(_ node: IfExprSyntax, _ current: Set<String>) -> (Verdict, Set<String>) {
+            let c = conditions(node.conditions)
+            let thenSet = current.intersection(c.possible)
+            let (r1, f1) = block(node.body.statements, thenSet)
+            let elseSet = current.subtracting(c.yes)
+            var r2 = Verdict()
+            var f2 = elseSet
+            switch node.elseBody {
+            case .ifExpr(let e): (r2, f2) = ifExpr(e, elseSet)
+            case .codeBlock(let b): (r2, f2) = block(b.statements, elseSet)
+            case nil: break
+            }
+            return (demote(r1, c.maybe).or(demote(r2, c.maybe)), f1.union(f2))
+        }
+
+        func switchExpr(_ sw: SwitchExprSyntax, _ current: Set<String>) -> (Verdict, Set<String>) {
+            guard isParam(sw.subject) else {
+                unknownTexts.append("switch \(sw.subject.compactText)")
+                return (Verdict(maybe: current), [])
+            }
+            var remaining = current
+            var result = Verdict()
+            var rest = Set<String>()
+            for element in sw.cases {
+                guard case .switchCase(let sc) = element else { continue }
+                var matched = Set<String>()
+                switch sc.label {
+                case .default:
+                    matched = remaining
+                case .case(let label):
+                    for item in label.caseItems {
+                        if let isPattern = item.pattern.as(IsTypePatternSyntax.self), let name = typeName(isPattern.type) {
+                            let d = recogniser.descendants(of: name, in: states, classes: classes)
+                            note(d, isPattern)
+                            matched.formUnion(d)
+                        } else if let expr = item.pattern.as(ExpressionPatternSyntax.self), let cls = recogniser.classArgument(expr.expression) {
+                            note([cls], expr)
+                            matched.insert(cls)
+                        } else {
+                            unknownTexts.append(item.compactText)
+                            matched.formUnion(remaining)
+                        }
+                    }
+                }
+                matched.formIntersection(remaining)
+                remaining.subtract(matched)
+                let (r, f) = block(sc.statements, matched)
+                result = result.or(r)
+                rest.formUnion(f)
+            }
+            return (result, rest.union(remaining))
+        }
+    }
+
+    struct Allowance {
+        var target: String
+        var sure: Bool
+        var location: SourceLocation
+        var guardText: String?
+    }
+
+    /// The targets `from` may move to.
+    func allowed(from: String, states: [String], classes: [String: StateClass], context: ExtractionContext, depth: Int = 0) -> [Allowance] {
+        guard depth < 8, let (method, file, owner) = method("isValidNextState", of: from, classes: classes), let body = method.body else {
+            let loc = classes[from].map { $0.type.location } ?? SourceLocation(file: "", line: 1, column: 1)
+            return states.map { Allowance(target: $0, sure: true, location: loc, guardText: nil) }
+        }
+        let param = method.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text } ?? "stateClass"
+        let evaluator = Evaluator(self, param: param, states: states, classes: classes, file: file, instance: false)
+        var (verdict, _) = evaluator.block(body.statements, Set(states))
+        // super.isValidNextState: the ancestor's answer (or everything) for what the override leaves to it
+        if body.compactText.contains("super.isValidNextState"), let sup = classes[owner]?.superclass {
+            let inherited = allowed(from: sup, states: states, classes: classes, context: context, depth: depth + 1)
+            let sure = Set(inherited.filter(\.sure).map(\.target))
+            verdict = Verdict(yes: verdict.yes.subtracting(Set(states).subtracting(sure)),
+                              maybe: verdict.maybe.union(verdict.yes.intersection(Set(inherited.filter { !$0.sure }.map(\.target)))))
+        }
+        let guardText = evaluator.unknownTexts.uniqued().joined(separator: " && ")
+        let methodLocation = file.location(of: method)
+        return states.compactMap { t in
+            guard verdict.possible.contains(t) else { return nil }
+            let sure = verdict.yes.contains(t)
+            return Allowance(target: t, sure: sure, location: evaluator.mentions[t] ?? methodLocation,
+                             guardText: sure || guardText.isEmpty ? nil : guardText)
+        }
+    }
+
+    // MARK: Effects
+
+    /// Functions a `didEnter(from:)` / `willExit(to:)` body calls when the other state is `other`.
+    func effectCalls(_ method: String, of cls: String, other: String, states: [String], classes: [String: StateClass]) -> [String] {
+        guard let (f, file, _) = self.method(method, of: cls, classes: classes), let body = f.body else { return [] }
+        let param = f.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text } ?? "_"
+        let evaluator = Evaluator(self, param: param, states: states, classes: classes, file: file, instance: true)
+        var names: [String] = []
+        func walk(_ items: CodeBlockItemListSyntax, depth: Int) -> Bool {   // false: the path left
+            guard depth < 16 else { return true }
+            for item in items {
+                if let g = item.item.as(GuardStmtSyntax.self) {
+                    let c = evaluator.conditions(g.conditions)
+                    if !c.possible.contains(other) { _ = walk(g.body.statements, depth: depth + 1); return false }
+                    if !c.yes.contains(other) { _ = walk(g.body.statements, depth: depth + 1) }
+                    continue
+                }
+                if item.item.is(ReturnStmtSyntax.self) { return false }
+                var expr: ExprSyntax?
+                if let e = item.item.as(ExpressionStmtSyntax.self) { expr = e.expression } else if let e = item.item.as(ExprSyntax.self) { expr = e }
+                if let e = expr.map(SyntaxHelpers.unwrap), let i = e.as(IfExprSyntax.self) {
+                    var node: IfExprSyntax? = i
+                    while let n = node {
+                        let c = evaluator.conditions(n.conditions)
+                        if c.possible.contains(other) { _ = walk(n.body.statements, depth: depth + 1) }
+                        if c.yes.contains(other) { break }
+                        switch n.elseBody {
+                        case .ifExpr(let next): node = next
+                        case .codeBlock(let b): _ = walk(b.statements, depth: depth + 1); node = nil
+                        case nil: node = nil
+                        }
+                    }
+                    continue
+                }
+                if let e = expr.map(SyntaxHelpers.unwrap), let sw = e.as(SwitchExprSyntax.self), evaluator.isParam(sw.subject) {
+                    var done = false
+                    for element in sw.cases where !done {
+                        guard case .switchCase(let sc) = element else { continue }
+                        var matches = false
+                        switch sc.label {
+                        case .default: matches = true
+                        case .case(let label):
+                            for ci in label.caseItems {
+                                if let p = ci.pattern.as(IsTypePatternSyntax.self), let n = evaluator.typeName(p.type) {
+                                    if descendants(of: n, in: states, classes: classes).contains(other) { matches = true }
+                                } else if let b = ci.pattern.as(ValueBindingPatternSyntax.self), b.compactText.contains(" as ") {
+                                    let typeText = b.compactText.components(separatedBy: " as ").last ?? ""
+                                    if let n = typeText.split(separator: ".").last.map(String.init),
+                                       descendants(of: n, in: states, classes: classes).contains(other) { matches = true }
+                                } else {
+                                    matches = true
+                                }
+                            }
+                        }
+                        if matches { _ = walk(sc.statements, depth: depth + 1); done = true }
+                    }
+                    continue
+                }
+                let called = DSLSupport.calledNames(in: item, limit: 8).filter { !["didEnter", "willExit", "print"].contains($0) }
+                names += called
+            }
+            return true
+        }
+        _ = walk(body.statements, depth: 0)
+        // `super.didEnter(from:)`: the ancestor's effect too
+        return names.uniqued()
+    }
+
+    // MARK: Machine
+
+    func build(name: String, location: SourceLocation, states: [String], constructions: [Construction], enters: [EnterCall],
+               classes: [String: StateClass], context: ExtractionContext) {
+        var rules: [Rule] = []
+        var enters = enters
+        let start = initialEnter(constructions: constructions, enters: enters)
+        if let start { enters[start].starts = true }
+        for from in states {
+            for a in allowed(from: from, states: states, classes: classes, context: context) {
+                let callers = enters.filter { e in
+                    e.target == a.target && !e.starts && (e.ownerState == nil || descendants(of: e.ownerState!, in: states, classes: classes).contains(from))
+                }.map(\.caller).uniqued()
+                let trigger = callers.isEmpty ? "enter(\(a.target).self)" : callers.joined(separator: ", ")
+                var effect: Effect?
+                let exit = effectCalls("willExit", of: from, other: a.target, states: states, classes: classes)
+                let enter = effectCalls("didEnter", of: a.target, other: from, states: states, classes: classes)
+                if !exit.isEmpty { effect = Effect(label: "willExit: " + exit.prefix(3).joined(separator: ", ")) }
+                if !enter.isEmpty {
+                    let e = Effect(label: "didEnter: " + enter.prefix(3).joined(separator: ", "))
+                    effect = effect.map { $0.merged(with: e) } ?? e
+                }
+                rules.append(Rule(location: a.location,
+                                  outcomes: [Outcome(pairs: [Pair(from: from, input: "*")], target: .state(a.target), effect: effect)],
+                                  guardText: a.guardText, trigger: trigger))
+            }
+        }
+        let initial = start.map { enters[$0].target }
+        if enters.isEmpty {
+            context.warn("nothing calls `enter(_:)` on '\(name)' in the given files; its initial state is unknown", at: location, severity: .note)
+        }
+        var stateLocations: [String: SourceLocation] = [:]
+        for s in states { stateLocations[s] = classes[s]?.type.location }
+        let machine = Machine(name: name, dialect: "gameplaykit", location: location, states: states, inputs: [],
+                              initial: initial, rules: rules, order: .resolved, stateLocations: stateLocations)
+        context.add(machine, stateEnum: nil)
+    }
+
+    /// The `enter` call that starts the machine (an index into `enters`).
+    func initialEnter(constructions: [Construction], enters: [EnterCall]) -> Int? {
+        let outside = enters.indices.filter { enters[$0].ownerState == nil }
+        // after a construction, in the same function
+        for c in constructions {
+            let function = SyntaxHelpers.enclosingFunction(c.call).map { Syntax($0).id }
+            if let i = outside.first(where: { enters[$0].file === c.file && enters[$0].call.position > c.call.position
+                    && SyntaxHelpers.enclosingFunction(enters[$0].call).map({ Syntax($0).id }) == function && function != nil }) {
+                return i
+            }
+        }
+        if let i = outside.first(where: { i in Self.setupFunctions.contains { enters[i].caller.hasPrefix($0) } }) { return i }
+        return outside.first ?? (enters.isEmpty ? nil : 0)
+    }
+}

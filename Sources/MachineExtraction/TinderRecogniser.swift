@@ -1,0 +1,247 @@
+import Foundation
+import MachineModel
+import SwiftSyntax
+
+/// D7: Tinder/StateMachine's result-builder DSL:
+///
+/// ```swift
+/// StateMachine<State, Event, SideEffect> {
+///     initialState(start)
+///     state(.x) {
+///         on(.e) { transition(to: .y, emit: .effect) }
+///         on(.f) { state, event in cond ? transition(to: .y) : dontTransition() }
+///     }
+///     onTransition { … }
+/// }
+/// ```
+///
+/// - `state(.x)` and `on(.e)` match by case, ignoring payloads (`@StateMachineHashable`): names only.
+/// - Each `on` is a rule. Its targets are the `transition(to:)` / `dontTransition()` calls in its body,
+///   under the `if`/`guard`/`?:`/`switch` conditions that choose them (shown as guards); several targets make
+///   the rule data-dependent. A body that computes its result elsewhere gives an unknown target and a diagnostic.
+/// - `dontTransition(emit:)` is a self-loop with an effect; `emit:` values are side-effect cases, shown as
+///   the effect's label (they are interpreted by `onTransition`, they are not inputs).
+/// - `initialState(x)`: a case, a parameter's default value, or a stored value.
+/// - Unhandled pairs fail with `Transition.Invalid`: no edge.
+struct TinderRecogniser: Recogniser {
+    func recognise(in context: ExtractionContext) {
+        for file in context.files {
+            let finder = Finder()
+            finder.walk(file.tree)
+            for (call, closure) in finder.builders { build(call, closure, file: file, context: context) }
+        }
+    }
+
+    final class Finder: SyntaxVisitor {
+        var builders: [(FunctionCallExprSyntax, ClosureExprSyntax)] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            guard let closure = SyntaxHelpers.closures(of: node).last else { return .visitChildren }
+            let top = TinderRecogniser.topCalls(closure.statements)
+            let hasState = top.contains { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }
+            let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
+            let typeName = node.calledExpression.trimmedDescription
+            if hasState && (hasInitial || typeName.contains("StateMachine")) {
+                builders.append((node, closure))
+                return .skipChildren
+            }
+            return .visitChildren
+        }
+    }
+
+    /// Calls that are whole statements of a builder block.
+    static func topCalls(_ items: CodeBlockItemListSyntax) -> [FunctionCallExprSyntax] {
+        items.compactMap { item -> FunctionCallExprSyntax? in
+            var e: ExprSyntax?
+            if let x = item.item.as(ExprSyntax.self) { e = x }
+            if let s = item.item.as(ExpressionStmtSyntax.self) { e = s.expression }
+            return e.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
+        }
+    }
+
+    struct Branch {
+        var target: ExprSyntax?      // nil: dontTransition
+        var emit: ExprSyntax?
+        var guards: [String]
+    }
+
+    func build(_ call: FunctionCallExprSyntax, _ closure: ClosureExprSyntax, file: ParsedFile, context: ExtractionContext) {
+        let top = Self.topCalls(closure.statements)
+        // Types: the constructed type (through typealiases), the binding's annotation, or the function's return type.
+        var typeText = DSLSupport.constructedType(call, index: context.index)
+        if typeText == nil || typeText == ".init" { typeText = DSLSupport.annotatedType(of: call) }
+        if typeText == nil, let f = SyntaxHelpers.enclosingFunction(call) { typeText = f.signature.returnClause?.type.trimmedDescription }
+        let generic = typeText.map { DSLSupport.genericType($0, index: context.index) }
+        let args = generic?.arguments ?? []
+
+        var stateNames: [String] = []
+        var eventNames: [String] = []
+        var blocks: [(FunctionCallExprSyntax, [String])] = []
+        for c in top where DSLSupport.calleeName(c) == "state" {
+            let names = c.arguments.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }
+            if names.count != c.arguments.count || names.isEmpty {
+                context.warn("cannot read the state of `\(c.arguments.compactText.prefix(40))`; its block is left out", at: file.location(of: c))
+                continue
+            }
+            stateNames += names
+            blocks.append((c, names))
+            for on in c.trailingClosure.map({ Self.topCalls($0.statements) }) ?? [] where DSLSupport.calleeName(on) == "on" {
+                eventNames += on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression)?.name }
+            }
+        }
+        // targets, for type inference
+        for c in DSLSupport.calls(in: closure) where DSLSupport.calleeName(c) == "transition" {
+            if let t = SyntaxHelpers.argument(c, "to"), let r = SyntaxHelpers.caseReference(t) { stateNames.append(r.name) }
+        }
+        let hints = context.typeHints(typeText)
+        let stateEnum = args.first.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
+            ?? context.index.bestEnum(containing: Set(stateNames), preferring: hints)
+        let eventEnum = (args.count > 1 ? DSLSupport.enumNamed(args[1], near: file, index: context.index) : nil)
+            ?? context.index.bestEnum(containing: Set(eventNames), preferring: hints, excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
+        let states = context.caseList(stateEnum, used: stateNames)
+        let inputs = context.caseList(eventEnum, used: eventNames)
+        guard !states.isEmpty else { return }
+
+        var rules: [Rule] = []
+        for (block, from) in blocks {
+            for on in block.trailingClosure.map({ Self.topCalls($0.statements) }) ?? [] where DSLSupport.calleeName(on) == "on" {
+                let location = file.location(of: on)
+                let events = on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression)?.name }
+                guard !events.isEmpty else {
+                    context.warn("cannot read the event of `on(\(on.arguments.compactText.prefix(40)))`; it is left out", at: location)
+                    continue
+                }
+                guard let body = SyntaxHelpers.closures(of: on).last else {
+                    context.warn("`on(.\(events[0]))` has no closure to read; it is left out", at: location)
+                    continue
+                }
+                context.claimed.insert(body.id)
+                let statePath = SyntaxHelpers.closureParameterNames(body).first
+                let pairs = from.flatMap { s in events.map { Pair(from: s, input: $0) } }
+                let branches = self.branches(in: body)
+                var outcomes: [Outcome] = []
+                if branches.isEmpty {
+                    let text = body.statements.compactText
+                    context.warn("`on(.\(events[0]))` in state .\(from[0]) computes its result (`\(text.prefix(50))`); its target cannot be drawn",
+                                 at: location)
+                    outcomes.append(Outcome(pairs: pairs, target: .unknown(String(text.prefix(60)))))
+                }
+                for b in branches {
+                    var target: Target = .stay
+                    if let t = b.target {
+                        if let r = SyntaxHelpers.caseReference(t), states.contains(r.name) {
+                            target = .state(r.name)
+                        } else if let p = SyntaxHelpers.path(t), p == statePath {
+                            target = .stay
+                        } else {
+                            target = .unknown(t.compactText)
+                            context.warn("the target `\(t.compactText.prefix(40))` is computed at run time; its edges cannot be drawn",
+                                         at: file.location(of: t), severity: .note)
+                        }
+                    }
+                    let effect = b.emit.map { e -> Effect in
+                        let label = SyntaxHelpers.caseReference(e)?.name ?? e.compactText
+                        return Effect(label: label)
+                    }
+                    outcomes.append(Outcome(pairs: pairs, target: target, effect: effect,
+                                            guardText: b.guards.isEmpty ? nil : b.guards.joined(separator: " && ")))
+                }
+                rules.append(Rule(location: location, outcomes: outcomes))
+            }
+        }
+        guard !rules.isEmpty else { return }
+        let initial = initialState(top, call: call, states: states, file: file, context: context)
+        let name = DSLSupport.storageName(call) ?? "stateMachine@\(file.location(of: call).line)"
+        let machine = Machine(name: name, dialect: "tinder", location: file.location(of: call), states: states, inputs: inputs,
+                              initial: initial, rules: rules, order: .allMatch,
+                              stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
+        context.add(machine, stateEnum: stateEnum)
+    }
+
+    /// `transition(to:emit:)` / `dontTransition(emit:)` calls in an `on` body, with the conditions leading to each.
+    func branches(in body: ClosureExprSyntax) -> [Branch] {
+        final class V: SyntaxVisitor {
+            var calls: [FunctionCallExprSyntax] = []
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if let n = DSLSupport.calleeName(node), n == "transition" || n == "dontTransition" {
+                    calls.append(node)
+                    return .skipChildren
+                }
+                return .visitChildren
+            }
+        }
+        let v = V()
+        for item in body.statements { v.walk(item) }
+        return v.calls.map { c in
+            let name = DSLSupport.calleeName(c)
+            return Branch(target: name == "transition" ? (SyntaxHelpers.argument(c, "to") ?? c.arguments.first?.expression) : nil,
+                          emit: SyntaxHelpers.argument(c, "emit"), guards: conditions(of: c, upTo: body))
+        }
+    }
+
+    /// The `if`, `?:`, `guard` and `case` conditions on the way from a closure to a node.
+    func conditions(of node: some SyntaxProtocol, upTo top: ClosureExprSyntax) -> [String] {
+        var result: [String] = []
+        var child = Syntax(node)
+        var current = child.parent
+        while let c = current, c.id != top.id {
+            if let i = c.as(IfExprSyntax.self) {
+                let text = i.conditions.compactText
+                if child.id == i.body.id { result.append(text) } else if child.id == i.elseBody?.id { result.append("!(\(text))") }
+            } else if let t = c.as(TernaryExprSyntax.self) {
+                let text = t.condition.compactText
+                if child.id == t.thenExpression.id { result.append(text) } else if child.id == t.elseExpression.id { result.append("!(\(text))") }
+            } else if let list = c.as(ExprListSyntax.self) {
+                // unfolded `a ? b : c`: `c` follows the ternary marker
+                let elements = Array(list)
+                if let k = elements.firstIndex(where: { $0.id == child.id }), k > 0, elements[k - 1].is(UnresolvedTernaryExprSyntax.self) {
+                    result.append("!(\(elements[..<(k - 1)].map(\.compactText).joined(separator: " ")))")
+                }
+            } else if let tern = c.as(UnresolvedTernaryExprSyntax.self), let seq = tern.parent?.as(ExprListSyntax.self) {
+                let elements = Array(seq)
+                if let k = elements.firstIndex(where: { $0.id == tern.id }) {
+                    result.append(elements[..<k].map(\.compactText).joined(separator: " "))
+                }
+            } else if let sc = c.as(SwitchCaseSyntax.self), let sw = sc.parent?.parent?.as(SwitchExprSyntax.self) {
+                result.append("\(sw.subject.compactText) ~ \(sc.label.compactText.replacingOccurrences(of: "case ", with: "").trimmingCharacters(in: CharacterSet(charactersIn: ":")))")
+            } else if let block = c.as(CodeBlockItemListSyntax.self) {
+                // guards before this statement in the same block
+                for item in block {
+                    if item.position >= child.position { break }
+                    if let g = item.item.as(GuardStmtSyntax.self) { result.append(g.conditions.compactText) }
+                }
+            }
+            child = c
+            current = c.parent
+        }
+        return result.reversed()
+    }
+
+    func initialState(_ top: [FunctionCallExprSyntax], call: FunctionCallExprSyntax, states: [String], file: ParsedFile,
+                      context: ExtractionContext) -> String? {
+        guard let ic = top.first(where: { DSLSupport.calleeName($0) == "initialState" }), let arg = ic.arguments.first?.expression else { return nil }
+        if let r = context.initialState(arg, states: states) { return r }
+        guard let p = SyntaxHelpers.path(arg) else { return nil }
+        let name = String(p.split(separator: ".").last!)
+        // a parameter of the enclosing function or initializer, with a default value
+        var current = call.parent
+        while let c = current {
+            var params: FunctionParameterListSyntax?
+            if let f = c.as(FunctionDeclSyntax.self) { params = f.signature.parameterClause.parameters }
+            if let i = c.as(InitializerDeclSyntax.self) { params = i.signature.parameterClause.parameters }
+            if let params, let param = params.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                if let d = param.defaultValue?.value, let s = context.initialState(d, states: states) { return s }
+                context.warn("the initial state is the parameter '\(name)', which has no default value; initial state unknown",
+                             at: file.location(of: ic), severity: .note)
+                return nil
+            }
+            current = c.parent
+        }
+        if let b = context.index.bindings[name]?.first(where: { $0.initializer != nil }), let s = context.initialState(b.initializer, states: states) {
+            return s
+        }
+        return nil
+    }
+}

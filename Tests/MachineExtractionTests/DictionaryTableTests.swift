@@ -1,0 +1,71 @@
+import MachineModel
+import XCTest
+
+/// D10: dictionary transition tables.
+final class DictionaryTableTests: XCTestCase {
+    func testStructKeyedTableWithDuplicateKeyAndFallbackState() throws {
+        let table = try Analysed.fixture("DictionaryTables.swift").machine("lightTable")
+        XCTAssertEqual(table.dialect, "dictionary-table")
+        XCTAssertEqual(table.states, ["off", "dim", "bright", "broken"])
+        XCTAssertEqual(table.inputs, ["tick", "hold", "surge"])
+        XCTAssertEqual(table.initial, "off")   // `var light: Light = .off`, read by the lookup
+        // `?? .broken`: every pair the table leaves out leads to `broken`
+        XCTAssertEqual(table.moves, [
+            "off -tick-> dim", "dim -tick-> bright", "dim -tick-> off", "bright -tick-> off", "dim -hold-> off",
+            "off -hold-> broken", "off -surge-> broken", "dim -surge-> broken", "bright -hold-> broken", "bright -surge-> broken",
+        ])
+        let fallback = try table.rule(at: 21)
+        XCTAssertTrue(fallback.catchAll)
+        XCTAssertEqual(table.findingSet, ["duplicate_key dim/tick", "dead_end_state broken"])
+        let duplicate = try XCTUnwrap(table.findings.first { $0.check == "duplicate_key" })
+        XCTAssertEqual(duplicate.location.line, 14)
+        XCTAssertTrue(duplicate.message.contains("lines 11 and 14"), duplicate.message)
+        XCTAssertTrue(duplicate.message.contains("traps at run time"), duplicate.message)
+    }
+
+    func testNestedTableWithStayFallback() throws {
+        let table = try Analysed.fixture("DictionaryTables.swift").machine("uploadTable")
+        XCTAssertNil(table.initial)   // the state is a parameter of the lookup function
+        XCTAssertEqual(table.moves, ["waiting -start-> sending", "sending -finish-> done", "sending -error-> failed", "failed -retry-> sending"])
+        // `?? state`: unhandled means stay
+        let fallback = try table.rule(at: 35)
+        XCTAssertEqual(fallback.outcomes.map(\.target), [.stay])
+        XCTAssertEqual(fallback.pairs.count, 4 * 4 - 4)
+        XCTAssertTrue(table.edge("done", "retry", "done")?.noop ?? false)
+        XCTAssertEqual(table.findingSet, [])
+    }
+
+    func testTableWithoutLookupAndEffectValues() throws {
+        let table = try Analysed.fixture("DictionaryTables.swift").machine("gateTable")
+        XCTAssertNil(table.initial)
+        XCTAssertEqual(table.rules.count, 2)
+        XCTAssertEqual(table.allEdges, ["shut -nudge-> ajar", "ajar -slam-> shut"])
+        XCTAssertEqual(table.effectLabel("shut", "nudge", "ajar"), "\"creak\"")
+    }
+
+    func testUnreadableEntryIsReported() {
+        let result = Analysed.source("""
+        enum S { case a, b }
+        enum E { case go, back }
+        struct K: Hashable { let s: S; let e: E }
+        let table: [K: S] = [
+            K(s: .a, e: .go): .b,
+            K(s: .b, e: .back): .a,
+            K(s: pick(), e: .go): .a,
+        ]
+        """)
+        XCTAssertEqual(result.machines.map(\.moves), [["a -go-> b", "b -back-> a"]])
+        XCTAssertEqual(result.diagnosticLines, [
+            "warning 7: not a (state, event): state entry: K(s: pick(), e: .go): .a; left out of the machine",
+        ])
+    }
+
+    func testDictionaryOfOtherThingsIsNotAMachine() {
+        let result = Analysed.source("""
+        enum Theme { case dark, light }
+        let names: [Theme: String] = [.dark: "Dark", .light: "Light"]
+        let colors = ["a": 1, "b": 2]
+        """)
+        XCTAssertEqual(result.machines.count, 0)
+    }
+}
