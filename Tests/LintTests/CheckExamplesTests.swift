@@ -67,7 +67,15 @@ final class ChecksDocumentationTests: XCTestCase {
             return
         }
         let current = String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
-        XCTAssertEqual(current, generated, "docs/checks.md is stale: run MACHINE_VIZ_RECORD=1 swift test --filter ChecksDocumentationTests")
+        if current != generated {
+            let a = current.components(separatedBy: "\n"), b = generated.components(separatedBy: "\n")
+            let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+            XCTFail("""
+                docs/checks.md is stale (run MACHINE_VIZ_RECORD=1 swift test --filter ChecksDocumentationTests); first difference at line \(first + 1):
+                - \(first < a.count ? a[first] : "(end of file)")
+                + \(first < b.count ? b[first] : "(end of file)")
+                """)
+        }
         for d in CheckDescription.all { XCTAssertTrue(current.contains("## `\(d.identifier)`"), d.identifier) }
     }
 }

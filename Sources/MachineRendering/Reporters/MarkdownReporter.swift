@@ -25,7 +25,7 @@ public enum MarkdownReporter {
                 "`\(f.check)`",
                 escape(v.machine ?? ""),
                 escape("\(f.location.file):\(f.location.line):\(f.location.column)"),
-                escape(LintReport.text(v)),
+                escape(LintReport.messageAndWitness(f)),
             ]
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }

@@ -17,9 +17,12 @@ public struct LintReport: Sendable {
 
     /// The message as one line of text: machine, message and witness.
     public static func text(_ v: Violation) -> String {
-        let f = v.finding
-        let witness = f.witness.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? ""
-        return (v.machine.map { "\($0): " } ?? "") + f.message + witness
+        (v.machine.map { "\($0): " } ?? "") + messageAndWitness(v.finding)
+    }
+
+    /// The message and the witness (the inputs that reach the finding's state), without the machine.
+    public static func messageAndWitness(_ f: Finding) -> String {
+        f.message + (f.witness.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? "")
     }
 
     public func count(_ severity: Severity) -> Int { violations.filter { $0.finding.severity == severity }.count }
@@ -66,6 +69,8 @@ enum ReporterJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let text = String(decoding: data, as: UTF8.self)
+        // Foundation on Linux pretty-prints an empty array as "[\n\n]".
+        return (text.filter { !$0.isWhitespace } == "[]" ? "[]" : text) + "\n"
     }
 }
