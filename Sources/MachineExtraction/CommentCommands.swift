@@ -31,23 +31,23 @@ public enum CommentCommands {
 
     static func scan(_ file: ParsedFile, into result: inout Result) {
         var comments: [(text: String, location: SourceLocation)] = []
-        var codeLines: [Int] = []
+        var codePositions: [AbsolutePosition] = []
         for token in file.tree.tokens(viewMode: .sourceAccurate) {
             var position = token.position
             for piece in token.leadingTrivia {
                 collect(piece, at: position, file: file, into: &comments)
                 position = position.advanced(by: piece.sourceLength.utf8Length)
             }
-            if token.tokenKind != .endOfFile {
-                codeLines.append(file.location(at: token.positionAfterSkippingLeadingTrivia).line)
-            }
+            if token.tokenKind != .endOfFile { codePositions.append(token.positionAfterSkippingLeadingTrivia) }
             position = token.endPositionBeforeTrailingTrivia
             for piece in token.trailingTrivia {
                 collect(piece, at: position, file: file, into: &comments)
                 position = position.advanced(by: piece.sourceLength.utf8Length)
             }
         }
-        codeLines = Array(Set(codeLines)).sorted()
+        guard !comments.isEmpty else { return }
+        // Lines that hold code, for `disable:next` / `disable:previous` (computed only when needed).
+        let codeLines = Array(Set(codePositions.map { file.location(at: $0).line })).sorted()
         for (text, location) in comments {
             switch parse(text) {
             case .none:

@@ -5,7 +5,12 @@ import XCTest
 /// temporary project folder and checks its output and exit status.
 final class LintEndToEndTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = packageRoot.appendingPathComponent(".build/debug/machine-viz")
+    /// The binary beside the test bundle (the same build), else `.build/debug/machine-viz` in the package.
+    static let binary: URL = {
+        let besideBundle = Bundle(for: LintEndToEndTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("machine-viz")
+        if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
+        return packageRoot.appendingPathComponent(".build/debug/machine-viz")
+    }()
 
     var project: URL!
 
@@ -122,6 +127,30 @@ final class LintEndToEndTests: XCTestCase {
         let nested = try run(["lint"], in: "Sources/Sub")
         XCTAssertEqual(nested.status, 1, nested.stdout + nested.stderr)
         XCTAssertTrue(nested.stdout.contains("Door.swift:4:10: error:"), nested.stdout)
+    }
+
+    func testExcludedPathsFromTheConfigurationAndTheCommandLine() throws {
+        try write("Sources/Legacy/Old.swift", Self.door.replacingOccurrences(of: "Door", with: "OldDoor")
+            .replacingOccurrences(of: "doorRules", with: "oldRules").replacingOccurrences(of: "let door ", with: "let oldDoor "))
+        XCTAssertTrue(try run(["lint"]).stdout.contains("Sources/Legacy/Old.swift"))
+        try write(".machine-viz.yml", "excluded: [Sources/Legacy]\n")
+        let r = try run(["lint"])
+        XCTAssertFalse(r.stdout.contains("Legacy"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Sources/Door.swift"), r.stdout)
+        XCTAssertFalse(try run(["lint", "Sources/Legacy/Old.swift"]).stdout.contains("Legacy"), "excluded wins over a named path")
+        try write(".machine-viz.yml", "\n")
+        XCTAssertEqual(try run(["lint", "--exclude", "Sources/Door.swift"]).stdout.contains("Door.swift:"), false)
+    }
+
+    func testSameBytesWhateverThePathOrder() throws {
+        try write("Sources/B/Second.swift", Self.door.replacingOccurrences(of: "Door", with: "Gate")
+            .replacingOccurrences(of: "doorRules", with: "gateRules").replacingOccurrences(of: "let door ", with: "let gate "))
+        for reporter in ["xcode", "sarif"] {
+            let one = try run(["lint", "Sources/B", "Sources/Door.swift", "--reporter", reporter]).stdout
+            let two = try run(["lint", "Sources/Door.swift", "Sources/B", "--reporter", reporter]).stdout
+            XCTAssertEqual(one, two, reporter)
+            XCTAssertTrue(one.contains("Second.swift") && one.contains("Door.swift"))
+        }
     }
 
     func testTerminalAndInitialFromTheConfiguration() throws {
