@@ -4,9 +4,11 @@ import MachineModel
 import XCTest
 
 final class ConfigurationTests: XCTestCase {
-    let checks = ["unreachable_state", "dead_end_state", "overlapping_rules", "shadowed_rule",
+    let checks = ConfigurationTests.knownChecks
+    let reporters = ConfigurationTests.knownReporters
+    static let knownChecks = ["unreachable_state", "dead_end_state", "overlapping_rules", "shadowed_rule",
                   "data_dependent_target", "unused_input", "duplicate_key", "unused_suppression"]
-    let reporters = ["xcode", "json", "sarif", "github-actions", "checkstyle", "markdown"]
+    static let knownReporters = ["xcode", "json", "sarif", "github-actions", "checkstyle", "markdown"]
 
     func parse(_ text: String) throws -> Configuration {
         try Configuration.parse(text, file: "cfg/.machine-viz.yml", knownChecks: checks, knownReporters: reporters)
@@ -164,5 +166,42 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(c.resolve("/abs", currentDirectory: nested.path), "/abs")
         XCTAssertEqual(c.resolve("Sources", currentDirectory: URL(fileURLWithPath: rootPath).deletingLastPathComponent().path),
                        root.lastPathComponent + "/Sources")
+    }
+}
+
+final class ConfigurationDocumentationTests: XCTestCase {
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs")
+
+    func text(_ name: String) -> String {
+        String(decoding: FileManager.default.contents(atPath: Self.docs.appendingPathComponent(name).path) ?? Data(), as: UTF8.self)
+    }
+
+    /// The complete example in docs/configuration.md parses, and every key is documented.
+    func testDocumentedExampleParsesAndEveryKeyIsDescribed() throws {
+        let doc = text("configuration.md")
+        let start = try XCTUnwrap(doc.range(of: "```yaml\n"))
+        let end = try XCTUnwrap(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
+        let example = String(doc[start.upperBound..<end.lowerBound])
+        let c = try Configuration.parse(example, file: "docs/configuration.md", knownChecks: ConfigurationTests.knownChecks,
+                                        knownReporters: ConfigurationTests.knownReporters)
+        XCTAssertEqual(c.machines["lockMappings"]?.terminal, ["servicing"])
+        for key in Configuration.keys {
+            XCTAssertTrue(doc.contains("| `\(key)` |"), "docs/configuration.md does not describe \(key)")
+            XCTAssertTrue(example.contains("\(key):"), "the example does not show \(key)")
+        }
+        for key in Configuration.machineKeys {
+            XCTAssertTrue(doc.contains("| `machines.NAME.\(key)` |"), key)
+            XCTAssertTrue(example.contains("\(key):"), key)
+        }
+    }
+
+    func testCIDocumentDescribesEveryLintOption() {
+        let doc = text("ci.md")
+        for option in ["--exclude", "--reporter", "--output", "--config", "--strict", "--write-baseline", "--baseline"] {
+            XCTAssertTrue(doc.contains("| `\(option)"), "docs/ci.md has no row for \(option)")
+            XCTAssertTrue(doc.contains("machine-viz lint \(option)") || doc.contains("\(option) "), "no example for \(option)")
+        }
+        for reporter in ConfigurationTests.knownReporters { XCTAssertTrue(doc.contains("**`\(reporter)`**"), reporter) }
     }
 }
