@@ -35,8 +35,10 @@ let package = Package(
         ]),
         .target(name: "MachineRendering", dependencies: ["MachineModel", "MachineAnalysis"]),
         .target(name: "GraphvizRendering", dependencies: ["CGraphviz"]),
+        .target(name: "MachineConfiguration", dependencies: ["MachineModel", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "machine-viz", dependencies: [
             "MachineModel", "MachineAnalysis", "MachineExtraction", "MachineRendering", "GraphvizRendering",
+            "MachineConfiguration",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Yams", package: "Yams"),
         ]),
@@ -48,6 +50,10 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "GraphvizRenderingTests", dependencies: ["GraphvizRendering", "MachineRendering", "MachineModel"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "MachineConfigurationTests", dependencies: ["MachineModel", "MachineConfiguration"]),
+        .testTarget(name: "LintTests", dependencies: [
+            "MachineModel", "MachineAnalysis", "MachineExtraction", "MachineRendering", "MachineConfiguration",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

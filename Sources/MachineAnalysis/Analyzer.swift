@@ -9,10 +9,12 @@ public enum Check: String, CaseIterable, Sendable {
     case dataDependentTarget = "data_dependent_target"
     case unusedInput = "unused_input"
     case duplicateKey = "duplicate_key"
+    /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
+    case unusedSuppression = "unused_suppression"
 
     public var defaultSeverity: Severity {
         switch self {
-        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .duplicateKey: .warning
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .duplicateKey, .unusedSuppression: .warning
         case .dataDependentTarget, .unusedInput: .note
         }
     }

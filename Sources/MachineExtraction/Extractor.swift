@@ -6,6 +6,8 @@ import SwiftSyntax
 public struct ExtractionResult: Sendable {
     public var machines: [Machine]
     public var diagnostics: [Diagnostic]
+    /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
+    public var suppressions: [Suppression] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -13,6 +15,8 @@ public struct ExtractionResult: Sendable {
 public enum Extractor {
     public static func extract(_ sources: SourceSet) -> ExtractionResult {
         let context = ExtractionContext(files: sources.files)
+        let commands = CommentCommands.scan(sources.files)
+        context.markers = Set(commands.markers.map { "\($0.word)\u{0}\($0.location.file)\u{0}\($0.location.line)" })
         let recognisers: [Recogniser] = [
             SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
             OperatorTableRecogniser(),
@@ -29,7 +33,10 @@ public enum Extractor {
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         disambiguateNames(&machines)
         let diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
-        return ExtractionResult(machines: machines, diagnostics: diagnostics)
+        var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
+        result.diagnostics += commands.diagnostics
+        result.suppressions = commands.suppressions
+        return result
     }
 
     /// Two machines with one name (same variable name in two files) get the file name appended.
@@ -55,6 +62,9 @@ final class ExtractionContext {
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()
+    /// `machine-viz: terminal` / `initial` comments by word, file and line (CommentCommands), so a
+    /// marker after a case on its own line counts too.
+    var markers = Set<String>()
 
     init(files: [ParsedFile]) {
         self.files = files
@@ -183,7 +193,8 @@ final class ExtractionContext {
 
     /// States marked `// machine-viz: terminal` / the case marked `// machine-viz: initial`.
     func marked(_ info: EnumInfo?, _ word: String) -> [String] {
-        (info?.cases ?? []).filter { $0.leadingComment.contains("machine-viz: \(word)") || $0.leadingComment.contains("machine-viz:\(word)") }.map(\.name)
+        (info?.cases ?? []).filter { $0.leadingComment.contains("machine-viz: \(word)") || $0.leadingComment.contains("machine-viz:\(word)")
+            || markers.contains("\(word)\u{0}\($0.location.file)\u{0}\($0.location.line)") }.map(\.name)
     }
 
     func add(_ machine: Machine, stateEnum: EnumInfo?) {

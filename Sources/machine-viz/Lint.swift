@@ -1,36 +1,89 @@
 import ArgumentParser
 import Foundation
+import MachineAnalysis
+import MachineConfiguration
 import MachineModel
+import MachineRendering
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Report findings as compiler-style warnings for editors and CI.",
+        abstract: "Check machines and report findings for editors and CI (xcode, json, sarif, github-actions, checkstyle, markdown).",
         discussion: """
-        Each finding is printed as `file:line:column: warning: message [check_id]`. Exit status: 0 when \
-        clean, 1 when a finding has severity error (or, with --strict, any warning), 2 when the input \
-        cannot be used.
+        Settings come from .machine-viz.yml in the working directory or the nearest parent folder \
+        (or --config FILE): included/excluded paths, disabled checks, severity per check, and per \
+        machine the initial state, terminal states and ignored states. See docs/configuration.md.
 
-        Example:
+        Comments in Swift code suppress findings: `// machine-viz:disable:next CHECK - reason` (the \
+        next line of code), `// machine-viz:disable:this CHECK`, `// machine-viz:disable:previous CHECK`, \
+        `// machine-viz:disable CHECK` (the whole file). A suppression that suppresses nothing is \
+        reported as unused_suppression. `// machine-viz: terminal` and `// machine-viz: initial` on an \
+        enum case mark a terminal or the initial state.
+
+        Exit status: 0 when clean; 1 when a finding has severity error (with --strict, also warning); \
+        2 when the input or the configuration cannot be used.
+
+        Examples:
+          machine-viz lint
           machine-viz lint Sources/ --strict
+          machine-viz lint --reporter github-actions
+          machine-viz lint --reporter sarif --output machine-viz.sarif
+          machine-viz lint --write-baseline .machine-viz-baseline.json
+          machine-viz lint --baseline .machine-viz-baseline.json --strict
         """)
 
-    @OptionGroup var inputs: InputOptions
+    @Argument(help: ArgumentHelp("Swift files or folders to check (default: `included` from the configuration, else the current folder).",
+                                 valueName: "path"))
+    var paths: [String] = []
 
-    @Flag(help: "Fail (exit 1) on warnings too.")
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out, added to the configuration's `excluded` (repeatable).", valueName: "path"))
+    var excluded: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: `reporter` from the configuration, else xcode).",
+        discussion: ReporterKind.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"),
+        valueName: "name"))
+    var reporter: String?
+
+    @Option(help: ArgumentHelp("Read settings from this YAML file instead of looking for .machine-viz.yml in the current folder and its parents.",
+                               valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Fail (exit 1) on warnings too, not only on errors. Also set by `strict: true` in the configuration.")
     var strict = false
 
+    @Option(help: ArgumentHelp("Report only findings that are not in this baseline file (written by --write-baseline). Findings are matched by machine, check and subject, not by line.",
+                               valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every current finding to this baseline file (JSON), then report as usual. Commit it and pass it to --baseline to fail only on new findings.",
+                               valueName: "file"))
+    var writeBaseline: String?
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
+    var output: String?
+
     func run() throws {
-        let result = Pipeline.run(inputs)
-        var worst: Severity?
-        for m in result.machines {
-            for f in m.findings {
-                let witness = f.witness.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? ""
-                print("\(f.location.file):\(f.location.line):\(f.location.column): \(f.severity.rawValue): \(m.name): \(f.message)\(witness) [\(f.check)]")
-                worst = max(worst ?? f.severity, f.severity)
-            }
+        // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
+        if let reporter, ReporterKind(rawValue: reporter) == nil {
+            Output.stderr("error: unknown reporter '\(reporter)'; expected one of: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ExitCode(2)
         }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
+        let outcome: LintPipeline.Outcome
+        do {
+            outcome = try LintPipeline.run(LintPipeline.Request(
+                paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+        } catch let error as LintPipeline.Failure {
+            Output.stderr(error.message)
+            throw ExitCode(2)
+        }
+        for line in outcome.notes { Output.stderr(line) }
+        for d in outcome.diagnostics { Output.stderr(Output.describe(d)) }
+        let kind = reporter.flatMap(ReporterKind.init) ?? outcome.configuration.reporter.flatMap(ReporterKind.init) ?? .xcode
+        let report = LintReport(violations: outcome.violations, toolVersion: MachineViz.configuration.version)
+        try Output.write(Data(kind.generate(report).utf8), to: output)
+        if outcome.readFiles == 0 { throw ExitCode(2) }
+        let worst = outcome.violations.map(\.finding.severity).max()
+        let strict = self.strict || outcome.configuration.strict == true
         if worst == .error || (strict && worst == .warning) { throw ExitCode(1) }
     }
 }

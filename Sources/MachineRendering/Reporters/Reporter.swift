@@ -1,0 +1,76 @@
+import Foundation
+import MachineAnalysis
+import MachineModel
+
+/// What a lint run has to report: the violations left after configuration, suppressions and
+/// baseline, and the checks that ran.
+public struct LintReport: Sendable {
+    public var violations: [Violation]
+    public var checks: [CheckDescription]
+    public var toolVersion: String
+
+    public init(violations: [Violation], checks: [CheckDescription] = CheckDescription.all, toolVersion: String) {
+        self.violations = Violation.sorted(violations)
+        self.checks = checks
+        self.toolVersion = toolVersion
+    }
+
+    /// The message as one line of text: machine, message and witness.
+    public static func text(_ v: Violation) -> String {
+        (v.machine.map { "\($0): " } ?? "") + messageAndWitness(v.finding)
+    }
+
+    /// The message and the witness (the inputs that reach the finding's state), without the machine.
+    public static func messageAndWitness(_ f: Finding) -> String {
+        f.message + (f.witness.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? "")
+    }
+
+    public func count(_ severity: Severity) -> Int { violations.filter { $0.finding.severity == severity }.count }
+}
+
+/// Lint output formats, chosen by identifier (`--reporter NAME`). Each is a pure text writer.
+public enum ReporterKind: String, CaseIterable, Sendable {
+    case xcode
+    case json
+    case sarif
+    case githubActions = "github-actions"
+    case checkstyle
+    case markdown
+
+    public var identifier: String { rawValue }
+
+    /// What `--help` and docs/ci.md say about each.
+    public var summary: String {
+        switch self {
+        case .xcode: "file:line:column: warning: message [check_id] (Xcode, editors, most CI logs)"
+        case .json: "a JSON array of findings with sorted keys"
+        case .sarif: "SARIF 2.1.0 for GitHub code scanning and other SARIF viewers"
+        case .githubActions: "::warning workflow commands that annotate a GitHub Actions run"
+        case .checkstyle: "Checkstyle XML (Jenkins, GitLab, Danger)"
+        case .markdown: "a Markdown summary table for a pull-request comment"
+        }
+    }
+
+    public func generate(_ report: LintReport) -> String {
+        switch self {
+        case .xcode: XcodeReporter.generate(report)
+        case .json: JSONReporter.generate(report)
+        case .sarif: SARIFReporter.generate(report)
+        case .githubActions: GitHubActionsReporter.generate(report)
+        case .checkstyle: CheckstyleReporter.generate(report)
+        case .markdown: MarkdownReporter.generate(report)
+        }
+    }
+}
+
+enum ReporterJSON {
+    /// Sorted keys, two-space pretty printing, no escaped slashes: byte-stable output.
+    static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "" }
+        let text = String(decoding: data, as: UTF8.self)
+        // Foundation on Linux pretty-prints an empty array as "[\n\n]".
+        return (text.filter { !$0.isWhitespace } == "[]" ? "[]" : text) + "\n"
+    }
+}
