@@ -108,6 +108,11 @@ struct EffectReader {
             return r
         }
         var effect = Effect(label: shortLabel(call))
+        // `Effect(loginPublisher, queue: .request)`: the publisher names the effect better than the type
+        if name.first?.isUppercase == true, let first = call.arguments.first, first.label == nil,
+           let ref = first.expression.as(DeclReferenceExprSyntax.self) {
+            effect.label = ref.baseName.text
+        }
         effect.emits = emits(in: Syntax(call), depth: depth)
         if let q = SyntaxHelpers.argument(call, "queue") {
             let queue = queueName(q)

@@ -26,6 +26,22 @@ struct MachineViz: ParsableCommand {
         subcommands: [Analyze.self, Render.self, Lint.self, List.self],
         defaultSubcommand: nil
     )
+
+    /// Like ArgumentParser's `main()`, but bad usage exits with 2 (the documented status for
+    /// unusable arguments) instead of 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Paths to read, shared by every subcommand.

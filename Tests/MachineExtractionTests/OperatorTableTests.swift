@@ -17,7 +17,7 @@ final class OperatorTableTests: XCTestCase {
         XCTAssertEqual(m.findings, [])
         // effects: the publisher variable's `Just(AuthInput.loginOK)`, the queue and its `.latest` strategy
         let login = try XCTUnwrap(m.rules.first { $0.inputs == ["login"] })
-        XCTAssertEqual(login.effect, Effect(label: "AuthEffect", emits: ["loginOK"], queue: "request", policy: "latest"))
+        XCTAssertEqual(login.effect, Effect(label: "loginOKPublisher", emits: ["loginOK"], queue: "request", policy: "latest"))
         XCTAssertEqual(login.cancels, ["request"])
         XCTAssertEqual(m.emits, ["login>loginOK", "logout>logoutOK", "forceLogout>logoutOK"])
         XCTAssertEqual(m.rules.first { $0.inputs == ["loginOK"] }?.effect, nil)

@@ -1,0 +1,62 @@
+import Foundation
+import MachineModel
+import XCTest
+
+final class ModelTests: XCTestCase {
+    func rule(_ id: Int, line: Int, _ outcomes: [Outcome]) -> Rule {
+        Rule(id: id, location: SourceLocation(file: "M.swift", line: line, column: 5), outcomes: outcomes)
+    }
+
+    func testRuleProjectionsComeFromItsBranches() {
+        let r = rule(1, line: 3, [
+            Outcome(pairs: [Pair(from: "a", input: "go"), Pair(from: "b", input: "go")], target: .state("c"),
+                    effect: Effect(label: "run", emits: ["done"]), cancels: ["timer"], guardText: "ok"),
+            Outcome(pairs: [Pair(from: "a", input: "go")], target: .state("d"), effect: Effect(label: "log", emits: ["done", "x"]),
+                    guardText: "!(ok)"),
+            Outcome(pairs: [Pair(from: "b", input: "stop")], target: .stay),
+        ])
+        XCTAssertEqual(r.inputs, ["go", "stop"])
+        XCTAssertEqual(r.from, ["a", "b"])
+        XCTAssertEqual(r.targets, ["c", "d"])
+        XCTAssertEqual(r.effect, Effect(label: "run + log", emits: ["done", "x"]))
+        XCTAssertEqual(r.cancels, ["timer"])
+        XCTAssertNil(r.displayGuard, "branch guards differ: none is the rule's")
+        let edge = Edge(from: "a", input: "go", to: "d", rule: 1, noop: false)
+        XCTAssertEqual(r.outcomes(for: edge).map(\.guardText), ["!(ok)"])
+    }
+
+    func testJSONDocumentHasTheContractKeysSortedAndIsByteStable() throws {
+        var m = Machine(name: "door", dialect: "operator-table", location: SourceLocation(file: "D.swift", line: 1, column: 1),
+                        states: ["closed", "open"], inputs: ["push"], initial: "closed",
+                        rules: [rule(1, line: 2, [Outcome(pairs: [Pair(from: "closed", input: "push")], target: .state("open"))])],
+                        order: .firstMatch)
+        m.edges = [Edge(from: "closed", input: "push", to: "open", rule: 1, noop: false)]
+        let doc = AnalysisDocument(machines: [m], diagnostics: [Diagnostic(severity: .warning, message: "w", location: nil)])
+        let data = try doc.jsonData()
+        XCTAssertEqual(data, try doc.jsonData())
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(object["schemaVersion"] as? Int, 1)
+        let machine = try XCTUnwrap((object["machines"] as? [[String: Any]])?.first)
+        for key in ["name", "dialect", "location", "states", "inputs", "initial", "rules", "edges", "findings"] {
+            XCTAssertNotNil(machine[key], key)
+        }
+        let ruleObject = try XCTUnwrap((machine["rules"] as? [[String: Any]])?.first)
+        for key in ["id", "location", "inputs", "from", "targets", "guard", "effect", "cancels"] {
+            XCTAssertTrue(ruleObject.keys.contains(key), key)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertLessThan(try XCTUnwrap(text.range(of: "\"diagnostics\"")).lowerBound, try XCTUnwrap(text.range(of: "\"machines\"")).lowerBound,
+                          "keys are sorted")
+        XCTAssertTrue(text.hasSuffix("}\n"))
+        // and it reads back
+        let back = try JSONDecoder().decode(AnalysisDocument.self, from: data)
+        XCTAssertEqual(back.machines[0].edges, m.edges)
+        XCTAssertEqual(back.machines[0].rules[0].targets, ["open"])
+    }
+
+    func testSeverityOrder() {
+        XCTAssertLessThan(Severity.note, .warning)
+        XCTAssertLessThan(Severity.warning, .error)
+        XCTAssertEqual([Severity.error, .note, .warning].max(), .error)
+    }
+}

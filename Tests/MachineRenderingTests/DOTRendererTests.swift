@@ -1,0 +1,78 @@
+import Foundation
+import MachineAnalysis
+import MachineExtraction
+import MachineModel
+import MachineRendering
+import XCTest
+
+final class DOTRendererTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func machines(_ example: String) -> [Machine] {
+        Extractor.extract(paths: [Self.root.appendingPathComponent("examples/\(example)").path]).machines.map(Analyzer().analyze)
+    }
+
+    func testGoldenDOTForExamples() throws {
+        let renderer = DOTRenderer()
+        for (example, name) in [("harvest/Login.swift", "auth"), ("tca/VoiceMemos.swift", "RecordingFeature.phase"),
+                                ("switch/TrafficLight.swift", "Crossing.light"), ("actomaton/Uploader.swift", "uploader")] {
+            let m = try XCTUnwrap(machines(example).first { $0.name == name }, name)
+            Golden.assertMatches(renderer.render(m), "\(name).dot")
+        }
+    }
+
+    func testGoldenJSONWithPathsRelativeToThePackage() throws {
+        let doc = AnalysisDocument(machines: machines("harvest/Login.swift"), diagnostics: [])
+        let text = String(decoding: try doc.jsonData(), as: UTF8.self).replacingOccurrences(of: Self.root.path + "/", with: "")
+        Golden.assertMatches(text, "auth.json")
+    }
+
+    func testSameInputSameBytes() {
+        let a = machines("tca/VoiceMemos.swift").map(DOTRenderer().render)
+        let b = machines("tca/VoiceMemos.swift").map(DOTRenderer().render)
+        XCTAssertEqual(a, b)
+    }
+
+    func testEscaping() {
+        XCTAssertEqual(DOTRenderer.id("plain"), "\"plain\"")
+        XCTAssertEqual(DOTRenderer.id("say \"hi\""), "\"say \\\"hi\\\"\"")
+        XCTAssertEqual(DOTRenderer.id("back\\slash"), "\"back\\\\slash\"")
+        XCTAssertEqual(DOTRenderer.id("two\nlines"), "\"two\\nlines\"")
+        XCTAssertEqual(DOTRenderer.id("graph"), "\"graph\"", "keywords are quoted")
+        XCTAssertEqual(DOTRenderer.id("1st"), "\"1st\"", "leading digits are quoted")
+        XCTAssertEqual(DOTRenderer.id("état→ü"), "\"état→ü\"", "UTF-8 passes through (charset=UTF-8)")
+    }
+
+    func testMarksAndLabels() throws {
+        let m = try XCTUnwrap(machines("tca/VoiceMemos.swift").first { $0.name == "RecordingFeature.phase" })
+        let dot = DOTRenderer().render(m)
+        XCTAssertTrue(dot.contains("\"__start\" -> \"idle\";"), "initial arrow")
+        XCTAssertTrue(dot.contains("view(.pauseButtonTapped)\\n✕ cancels CancelID.timer"), "trigger pattern and cancellation")
+        XCTAssertTrue(dot.contains("⇢ sends permissionResponse"), "what the effect sends back")
+        XCTAssertTrue(dot.contains("label=\"⇠ permissionResponse (sent by effect)\""), "dashed feedback edge")
+        XCTAssertTrue(dot.contains("color=\"purple\""), "data-dependent target")
+        XCTAssertTrue(dot.contains("cluster_legend"))
+        XCTAssertFalse(DOTRenderer(options: .init(legend: false)).render(m).contains("cluster_legend"))
+        let crossing = try XCTUnwrap(machines("switch/TrafficLight.swift").first)
+        XCTAssertTrue(DOTRenderer().render(crossing).contains("\"off\" [label=\"off\", peripheries=\"2\"]"), "terminal state")
+    }
+
+    func testLargeMachinesBoundTheLayout() {
+        let states = (0..<60).map { "s\($0)" }
+        var rules: [Rule] = []
+        for (i, s) in states.enumerated() {
+            for k in 1...3 {
+                rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "B.swift", line: rules.count + 2, column: 1),
+                                  outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 7 + k * 13) % 60]))]))
+            }
+        }
+        let m = Analyzer().analyze(Machine(name: "big", dialect: "test", location: SourceLocation(file: "B.swift", line: 1, column: 1),
+                                           states: states, inputs: ["e1", "e2", "e3"], initial: "s0", rules: rules, order: .resolved))
+        let renderer = DOTRenderer()
+        XCTAssertEqual(renderer.tradeOffs(for: m).count, 1)
+        let dot = renderer.render(m)
+        XCTAssertTrue(dot.contains("splines=\"line\""))
+        XCTAssertTrue(dot.contains("nslimit=\"2\""))
+        XCTAssertTrue(dot.contains("// 180 edges: layout effort bounded"))
+    }
+}
