@@ -42,6 +42,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Yams", package: "Yams"),
         ]),
+        .executableTarget(name: "machine-viz-bench", dependencies: [
+            "MachineModel", "MachineAnalysis", "MachineExtraction", "MachineRendering", "GraphvizRendering",
+            .product(name: "SwiftParser", package: "swift-syntax"),
+        ]),
         .testTarget(name: "MachineModelTests", dependencies: ["MachineModel"]),
         .testTarget(name: "MachineAnalysisTests", dependencies: ["MachineModel", "MachineAnalysis"]),
         .testTarget(name: "MachineExtractionTests", dependencies: ["MachineModel", "MachineExtraction", "MachineAnalysis"],
