@@ -1,2 +1,0 @@
-import XCTest
-final class MachineRenderingTestsPlaceholder: XCTestCase { func testNothing() {} }
