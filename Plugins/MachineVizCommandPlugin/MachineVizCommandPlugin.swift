@@ -42,9 +42,15 @@ struct MachineVizCommandPlugin: CommandPlugin {
         }
         var arguments = [subcommand] + rest
         if !givenPath {
-            let folders = targets.compactMap { $0 as? SourceModuleTarget }
-                .filter { $0.sourceFiles(withSuffix: "swift").makeIterator().next() != nil }
-                .map { relative($0.directoryURL, to: root) }
+            // Each target's folder: the deepest folder holding all of its Swift files.
+            let folders = targets.compactMap { $0 as? SourceModuleTarget }.compactMap { target -> String? in
+                let files = target.sourceFiles(withSuffix: "swift").map { $0.url.deletingLastPathComponent().standardizedFileURL.pathComponents }
+                guard var common = files.first else { return nil }
+                for components in files.dropFirst() {
+                    common = Array(zip(common, components).prefix { $0 == $1 }.map(\.0))
+                }
+                return relative(URL(fileURLWithPath: common.joined(separator: "/").replacingOccurrences(of: "//", with: "/")), to: root)
+            }
             guard !folders.isEmpty else {
                 Diagnostics.error("no Swift targets to read")
                 throw PluginError.usage

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// A status line is redrawn in place (`\r` and "erase to end of line"); it appears only after the
 /// work has taken half a second, so quick runs print nothing.
-final class Progress: @unchecked Sendable {
+final class TerminalProgress: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()
     private var message = ""

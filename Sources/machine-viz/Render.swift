@@ -70,7 +70,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let result = Progress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
         if result.readFiles == 0 { throw ExitCode(2) }
         var machines = result.machines
