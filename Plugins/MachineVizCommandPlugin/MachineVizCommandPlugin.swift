@@ -10,8 +10,11 @@ import PackagePlugin
 ///
 /// Examples:
 ///   swift package --allow-writing-to-package-directory machine-viz docs
-///   swift package machine-viz docs --check
-///   swift package machine-viz lint --target Turnstile --strict
+///   swift package --allow-writing-to-package-directory machine-viz docs --check
+///   swift package --allow-writing-to-package-directory machine-viz lint --target Turnstile --strict
+///
+/// The plugin declares the write permission `docs` needs; SwiftPM asks for it on every run (on a
+/// terminal it prompts, elsewhere the flag is required), also for subcommands that only read.
 @main
 struct MachineVizCommandPlugin: CommandPlugin {
     static let subcommands: Set<String> = ["docs", "lint", "analyze", "list", "render"]
@@ -69,8 +72,7 @@ struct MachineVizCommandPlugin: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         if process.terminationReason != .exit || process.terminationStatus != 0 {
-            Diagnostics.error("machine-viz \(subcommand) exited with status \(process.terminationStatus)")
-            throw PluginError.failed(process.terminationStatus)
+            throw PluginError.failed(subcommand, process.terminationStatus)
         }
     }
 
@@ -83,12 +85,12 @@ struct MachineVizCommandPlugin: CommandPlugin {
 
 enum PluginError: Error, CustomStringConvertible {
     case usage
-    case failed(Int32)
+    case failed(String, Int32)
 
     var description: String {
         switch self {
         case .usage: "invalid arguments"
-        case .failed(let status): "machine-viz failed with status \(status)"
+        case .failed(let subcommand, let status): "machine-viz \(subcommand) exited with status \(status)"
         }
     }
 }
