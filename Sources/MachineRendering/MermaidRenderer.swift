@@ -16,8 +16,8 @@ import MachineModel
 /// grammar reserves (`end`, `state`, `note`, `class`, …), is given a generated id and declared as
 /// `state "name" as id`. Every piece of text (labels, notes, state descriptions) is written with
 /// Mermaid entity codes (`#35;` for `#`, `#58;` for `:`, `#59;` for `;`, `#34;` for `"`, `#60;` for `<`,
-/// …), which Mermaid decodes after parsing, so no name can end a statement, start a comment or inject
-/// HTML.
+/// `#42;` for `*`, …), which Mermaid decodes after parsing, so no name can end a statement, start a
+/// comment, inject HTML or turn into Markdown emphasis. Checked against Mermaid 11 in Chromium.
 public struct MermaidRenderer: Sendable {
     public struct Options: Sendable {
         /// Draw self-loops that change nothing (no effect, no cancellation).
@@ -180,6 +180,10 @@ public struct MermaidRenderer: Sendable {
             case "]": out += "#93;"
             case "|": out += "#124;"
             case "\\": out += "#92;"
+            // Mermaid 10+ reads labels as Markdown: `*x*` and `_x_` would become emphasis.
+            case "*": out += "#42;"
+            case "_": out += "#95;"
+            case "~": out += "#126;"
             case "\n": out += "\n"
             case "\r", "\t": out += " "
             default:

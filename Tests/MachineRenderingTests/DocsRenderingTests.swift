@@ -127,7 +127,7 @@ final class MermaidRendererTests: XCTestCase {
         }
         // Keywords and odd names get generated ids; plain ones stay readable.
         XCTAssertTrue(text.contains("state \"end\" as mvz_1\n"))
-        XCTAssertTrue(text.contains("state \"ok_2\" as ok_2\n"))
+        XCTAssertTrue(text.contains("state \"ok#95;2\" as ok_2\n"))
         XCTAssertFalse(text.contains(" as mvz_1\n  state \"mvz_1\" as mvz_1"), "a plain name must not collide with a generated id")
         XCTAssertFalse(text.contains("<b>"))
         XCTAssertEqual(text.components(separatedBy: "%%").count, 2, "only the comment line may contain %%")
