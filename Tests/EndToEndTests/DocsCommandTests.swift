@@ -126,6 +126,23 @@ final class DocsCommandTests: XCTestCase {
         XCTAssertTrue(md.hasPrefix("# \\`&lt;b&gt;&amp;\"x\"&lt;/b&gt;\\`\n"), md)
     }
 
+    /// `docs examples/` from the repository root, as the docs describe it: every example machine,
+    /// including the plugin sample's, with relative paths in the pages.
+    func testDocsOnTheExamplesFolder() throws {
+        let out = try temporaryFolder().appendingPathComponent("out")
+        let result = try run(["docs", "examples/", "--output-dir", out.path, "--title", "Examples & <friends>"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        let document = try XMLDocument(data: Data(html.utf8), options: [])
+        XCTAssertEqual(try document.nodes(forXPath: "//*[local-name()='title']").first?.stringValue, "Examples & <friends>")
+        let headings = try document.nodes(forXPath: "//*[local-name()='section'][@class='machine']/*[local-name()='h2']").compactMap(\.stringValue)
+        XCTAssertEqual(Set(headings), ["lock", "valve", "Junction.light", "Turnstile.state"])
+        XCTAssertTrue(html.contains("examples/Machines/DoorLock.swift:40:35"), "paths stay as given")
+        let turnstile = try String(contentsOf: out.appendingPathComponent("Turnstile.state.md"), encoding: .utf8)
+        XCTAssertTrue(turnstile.contains("| warning | dead\\_end\\_state | examples/PluginSample/Sources/Turnstile/Turnstile.swift:3 |"), turnstile)
+        XCTAssertTrue(turnstile.contains("| kick |"), "witness of the dead end")
+    }
+
     func testDocsIsDeterministicAndCheckFindsStaleFiles() throws {
         let tmp = try temporaryFolder()
         let src = try sources(in: tmp)
