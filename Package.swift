@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "MachineViz", targets: [
             "MachineModel", "MachineAnalysis", "MachineExtraction", "MachineRendering", "GraphvizRendering",
         ]),
+        // `swift package machine-viz docs|lint …` and findings as build warnings (see docs/docs-pipeline.md).
+        .plugin(name: "MachineVizCommandPlugin", targets: ["MachineVizCommandPlugin"]),
+        .plugin(name: "MachineVizBuildToolPlugin", targets: ["MachineVizBuildToolPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", exact: "603.0.1"),
@@ -46,6 +49,14 @@ let package = Package(
             "MachineModel", "MachineAnalysis", "MachineExtraction", "MachineRendering", "GraphvizRendering",
             .product(name: "SwiftParser", package: "swift-syntax"),
         ]),
+        .plugin(
+            name: "MachineVizCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "machine-viz", description: "Run machine-viz (docs, lint, analyze, list, render) on this package"),
+                permissions: [.writeToPackageDirectory(reason: "machine-viz docs writes diagrams and pages into the package")]),
+            dependencies: ["machine-viz"]
+        ),
+        .plugin(name: "MachineVizBuildToolPlugin", capability: .buildTool(), dependencies: ["machine-viz"]),
         .testTarget(name: "MachineModelTests", dependencies: ["MachineModel"]),
         .testTarget(name: "MachineAnalysisTests", dependencies: ["MachineModel", "MachineAnalysis"]),
         .testTarget(name: "MachineExtractionTests", dependencies: ["MachineModel", "MachineExtraction", "MachineAnalysis"],

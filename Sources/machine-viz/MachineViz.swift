@@ -21,9 +21,10 @@ struct MachineViz: ParsableCommand {
           machine-viz analyze Sources/ --format json
           machine-viz render Sources/Door.swift --format svg -o door.svg
           machine-viz lint Sources/ --strict
+          machine-viz docs Sources/ --output-dir docs/machines
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Render.self, Lint.self, List.self],
+        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Docs.self, PluginLint.self],
         defaultSubcommand: nil
     )
 

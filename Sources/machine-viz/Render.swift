@@ -6,7 +6,7 @@ import MachineRendering
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw machines as DOT, SVG, PNG, PDF or JSON.",
+        abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid or a Markdown transition table.",
         discussion: """
         With one machine (or --machine NAME) the diagram goes to stdout or to -o FILE. With several, \
         give --output-dir DIR and each machine is written to DIR/NAME.FORMAT. SVG, PNG and PDF are \
@@ -16,10 +16,21 @@ struct Render: ParsableCommand {
           machine-viz render Door.swift --format svg -o door.svg
           machine-viz render Sources/ --format png --output-dir diagrams/
           machine-viz render Sources/ --machine lock --format dot
+          machine-viz render Door.swift --format mermaid -o door.mmd
+          machine-viz render Door.swift --format markdown
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case dot, svg, png, pdf, json
+        case dot, svg, png, pdf, json, mermaid, markdown
+
+        /// File extension with --output-dir.
+        var fileExtension: String {
+            switch self {
+            case .mermaid: "mmd"
+            case .markdown: "md"
+            default: rawValue
+            }
+        }
 
         var graphviz: Graphviz.Format? {
             switch self {
@@ -51,12 +62,15 @@ struct Render: ParsableCommand {
     @Flag(help: "Leave the legend out.")
     var noLegend = false
 
+    @Flag(name: [.short, .long], help: "No progress on stderr (progress is only ever shown on a terminal).")
+    var quiet = false
+
     func validate() throws {
         if output != nil && outputDir != nil { throw ValidationError("Give either -o/--output or --output-dir, not both.") }
     }
 
     func run() throws {
-        let result = Pipeline.run(inputs)
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
         if result.readFiles == 0 { throw ExitCode(2) }
         var machines = result.machines
@@ -90,6 +104,12 @@ struct Render: ParsableCommand {
                 data = try AnalysisDocument(machines: [m], diagnostics: []).jsonData()
             case .dot:
                 data = Data(renderer.render(m).utf8)
+            case .mermaid:
+                let text = MermaidRenderer(options: .init(showNoops: showNoops)).render(m)
+                if let warning = MermaidRenderer.sizeWarning(for: text) { Output.stderr("warning: \(m.name): \(warning)") }
+                data = Data(text.utf8)
+            case .markdown:
+                data = Data(MarkdownRenderer().render(m).utf8)
             default:
                 do {
                     data = try Graphviz.render(dot: renderer.render(m), format: format.graphviz!)
@@ -98,7 +118,7 @@ struct Render: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            files.append((Self.fileName(m.name, format.rawValue), data))
+            files.append((Self.fileName(m.name, format.fileExtension), data))
         }
         if let dir = outputDir {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

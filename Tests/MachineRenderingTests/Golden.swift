@@ -24,6 +24,11 @@ enum Golden {
         }
     }
 
+    /// The same check, in the spelling the Mermaid and Markdown tests use.
+    static func assert(_ actual: String, named name: String, file: StaticString = #filePath, line: UInt = #line) {
+        assertMatches(actual, name, file: file, line: line)
+    }
+
     /// A plain line diff: `-` golden, `+` actual, for the lines that differ.
     static func diff(_ expected: String, _ actual: String) -> String {
         let a = expected.components(separatedBy: "\n"), b = actual.components(separatedBy: "\n")
