@@ -144,10 +144,9 @@ public struct DOTRenderer: Sendable {
             if edge.cancels { attrs += [("arrowtail", "tee"), ("dir", "both")] }
             out.append("  \(Self.id(edge.from)) -> \(Self.id(edge.to)) [\(Self.attributes(attrs))];")
         }
-        if options.feedback && !large {
-            out += feedback(machine)
-        }
-        if options.legend { out += legend() }
+        let feedbackLines = options.feedback && !large ? feedback(machine) : []
+        out += feedbackLines
+        if options.legend { out += legend(machine, edges: edges, feedback: !feedbackLines.isEmpty) }
         out.append("}")
         return out.joined(separator: "\n") + "\n"
     }
@@ -170,21 +169,26 @@ public struct DOTRenderer: Sendable {
         return lines
     }
 
-    func legend() -> [String] {
-        let rows = [
-            ("●→", "initial state"),
-            ("dashed grey", "unreachable state"),
-            ("bold red, \"dead end\"", "reachable state with no way out"),
-            ("double border", "terminal state (allowed dead end)"),
-            ("input [guard] / effect", "edge label"),
-            ("⇢ sends x", "input the effect sends back"),
-            ("✕ cancels q", "effects this transition cancels (id or queue)"),
-            ("⊣ tail", "edge that cancels"),
-            ("orange", "overlapping rules"),
-            ("purple", "target chosen by data"),
-            ("dashed blue", "feedback: where a sent input leads"),
-            ("dotted", "implicit (done by the framework)"),
-        ]
+    /// The legend lists the marks this diagram uses, so small diagrams keep a small legend.
+    func legend(_ machine: Machine, edges: [DrawnEdge], feedback: Bool) -> [String] {
+        let checks = Set(machine.findings.map(\.check))
+        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let described = machine.edges.filter { options.showNoops || !$0.noop }.map { EdgeDescription(edge: $0, rule: rules[$0.rule]) }
+        var rows: [(String, String)] = []
+        if machine.initial != nil { rows.append(("●→", "initial state")) }
+        if checks.contains("unreachable_state") { rows.append(("dashed grey", "unreachable state")) }
+        if checks.contains("dead_end_state") { rows.append(("bold red, \"dead end\"", "reachable state with no way out")) }
+        if !machine.terminal.isEmpty { rows.append(("double border", "terminal state (allowed dead end)")) }
+        rows.append(("input [guard] / effect", "edge label"))
+        if described.contains(where: { !($0.effect?.emits.isEmpty ?? true) }) { rows.append(("⇢ sends x", "input the effect sends back")) }
+        if edges.contains(where: \.cancels) {
+            rows.append(("✕ cancels q", "effects this transition cancels (id or queue)"))
+            rows.append(("⊣ tail", "edge that cancels"))
+        }
+        if edges.contains(where: \.overlapping) { rows.append(("orange", "overlapping rules")) }
+        if edges.contains(where: \.dataDependent) { rows.append(("purple", "target chosen by data")) }
+        if feedback { rows.append(("dashed blue", "feedback: where a sent input leads")) }
+        if edges.contains(where: \.implicit) { rows.append(("dotted", "implicit (done by the framework)")) }
         var html = "<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>legend</B></TD></TR>"
         for (mark, meaning) in rows {
             html += "<TR><TD ALIGN=\"LEFT\">\(Self.html(mark))</TD><TD ALIGN=\"LEFT\">\(Self.html(meaning))</TD></TR>"
