@@ -24,7 +24,12 @@ public enum Extractor {
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
         ]
-        for recogniser in recognisers { recogniser.recognise(in: context) }
+        let timing = ProcessInfo.processInfo.environment["MACHINE_VIZ_TIMING"] != nil
+        for recogniser in recognisers {
+            let start = Date()
+            recogniser.recognise(in: context)
+            if timing { FileHandle.standardError.write(Data("\(type(of: recogniser)): \(Date().timeIntervalSince(start))\n".utf8)) }
+        }
         var machines = context.machines.map { m -> Machine in
             var machine = m
             for i in machine.rules.indices { machine.rules[i].id = i + 1 }
@@ -111,13 +116,47 @@ final class ExtractionContext {
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
-        guard let name else { return nil }
+        guard let name, let call = constructions[name] else { return nil }
+        return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call)
+    }
+
+    /// Every call that builds a running machine (it has a `state:`-like argument), by each name its
+    /// arguments mention; the first such call in file order wins. Built once per run.
+    lazy var constructions: [String: FunctionCallExprSyntax] = {
+        var result: [String: FunctionCallExprSyntax] = [:]
         for file in files {
-            let finder = ConstructionFinder(name: name)
+            let finder = ConstructionFinder()
             finder.walk(file.tree)
-            if let call = finder.found { return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call) }
+            for (name, call) in finder.found where result[name] == nil { result[name] = call }
         }
-        return nil
+        return result
+    }()
+
+    /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
+    /// by the last component of the called type's name. Built once per run.
+    lazy var stateInitialisers: [String: [FunctionCallExprSyntax]] = {
+        var result: [String: [FunctionCallExprSyntax]] = [:]
+        for file in files {
+            let finder = StateInitialiserFinder()
+            finder.walk(file.tree)
+            for call in finder.found {
+                let callee = call.calledExpression.trimmedDescription
+                result[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
+            }
+        }
+        return result
+    }()
+
+    final class StateInitialiserFinder: SyntaxVisitor {
+        var found: [FunctionCallExprSyntax] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            if let label = node.label?.text, label == "initialState" || label == "state",
+               let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
+                found.append(call)
+            }
+            return .visitChildren
+        }
     }
 
     func initialArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
@@ -128,44 +167,31 @@ final class ExtractionContext {
     }
 
     final class ConstructionFinder: SyntaxVisitor {
-        let name: String
-        var found: FunctionCallExprSyntax?
+        var found: [(String, FunctionCallExprSyntax)] = []
 
-        init(name: String) {
-            self.name = name
-            super.init(viewMode: .sourceAccurate)
-        }
+        init() { super.init(viewMode: .sourceAccurate) }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            guard found == nil else { return .skipChildren }
             let hasState = ["state", "initialState", "initial"].contains { SyntaxHelpers.argument(node, $0) != nil }
-            if hasState, node.arguments.contains(where: { Self.mentions($0.expression, name) }) {
-                found = node
-                return .skipChildren
+            if hasState {
+                let names = ReferenceFinder()
+                for argument in node.arguments { names.walk(argument.expression) }
+                for name in names.names.uniqued() { found.append((name, node)) }
             }
             return .visitChildren
         }
-
-        static func mentions(_ expr: ExprSyntax, _ name: String) -> Bool {
-            let finder = ReferenceFinder(name: name)
-            finder.walk(expr)
-            return finder.found
-        }
     }
 
+    /// Names an expression mentions: `x`, and `y` in `value.y` (a property of a value, not a type).
     final class ReferenceFinder: SyntaxVisitor {
-        let name: String
-        var found = false
-        init(name: String) {
-            self.name = name
-            super.init(viewMode: .sourceAccurate)
-        }
+        var names: [String] = []
+        init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.baseName.text == name { found = true }
+            names.append(node.baseName.text)
             return .skipChildren
         }
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.declName.baseName.text == name, node.base.map({ $0.trimmedDescription.first?.isLowercase ?? false }) ?? false { found = true }
+            if node.base.map({ $0.trimmedDescription.first?.isLowercase ?? false }) ?? false { names.append(node.declName.baseName.text) }
             return .visitChildren
         }
     }

@@ -266,41 +266,12 @@ struct ReducerRecogniser: Recogniser {
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        if let given = StateInitFinder.find(typeName: stateType.name, field: field.name, in: context.files), let v = value(given) {
+        let given = context.stateInitialisers[stateType.name]?.lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+        if let given, let v = value(given) {
             return states.isEmpty || states.contains(v) ? v : nil
         }
         if let i = field.initializer { return value(i) }
         return kind == .optional ? "nil" : nil
-    }
-
-    /// `State(field: .x)` inside an `initialState:` / `state:` argument anywhere in the files.
-    final class StateInitFinder: SyntaxVisitor {
-        let typeName: String
-        let field: String
-        var found: ExprSyntax?
-
-        init(typeName: String, field: String) {
-            self.typeName = typeName
-            self.field = field
-            super.init(viewMode: .sourceAccurate)
-        }
-
-        static func find(typeName: String, field: String, in files: [ParsedFile]) -> ExprSyntax? {
-            for file in files {
-                let f = StateInitFinder(typeName: typeName, field: field)
-                f.walk(file.tree)
-                if let found = f.found { return found }
-            }
-            return nil
-        }
-
-        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
-            guard found == nil, let label = node.label?.text, label == "initialState" || label == "state",
-                  let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) else { return .visitChildren }
-            let callee = call.calledExpression.trimmedDescription
-            if callee == typeName || callee.hasSuffix("." + typeName), let arg = SyntaxHelpers.argument(call, field) { found = arg }
-            return .visitChildren
-        }
     }
 
     func helperAssigns(_ field: String, stateType: TypeInfo, body: String, stateParam: String) -> Bool {
