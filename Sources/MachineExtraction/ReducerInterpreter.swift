@@ -286,8 +286,7 @@ final class ReducerInterpreter {
         var remaining = ctx.pairs
         var flow = Flow()
         var pending: [Ctx] = []
-        for element in sw.cases {
-            guard case .switchCase(let sc) = element else { continue }
+        for sc in SyntaxHelpers.cases(of: sw) {
             var pred = Pred.never(d)
             var catchAll = false
             var patternTexts: [String] = []
@@ -533,6 +532,9 @@ final class ReducerInterpreter {
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
         if isState(SyntaxHelpers.path(expr)) { return [(ctx, ctx.target ?? .stay)] }
+        if spec.stateKind != .optional, expr.is(NilLiteralExprSyntax.self) {
+            return [(ctx, spec.nilIsFailure ? .failure : (ctx.target ?? .stay))]
+        }
         switch spec.stateKind {
         case .bool:
             if let b = expr.as(BooleanLiteralExprSyntax.self) { return [(ctx, .state(b.literal.text))] }

@@ -117,9 +117,12 @@ struct ReducerRecogniser: Recogniser {
         }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            // TCA ReducerProtocol: func reduce(into state: inout State, action: Action) -> Effect<Action>
+            // TCA ReducerProtocol: func reduce(into state: inout State, action: Action) -> Effect<Action>,
+            // also under other names used with `Reduce(self.core)`
             let params = Array(node.signature.parameterClause.parameters)
-            guard node.name.text == "reduce", params.count == 2, params[0].firstName.text == "into",
+            let returns = node.signature.returnClause?.type.trimmedDescription ?? ""
+            guard node.name.text == "reduce" || returns.hasPrefix("Effect") || returns.hasPrefix("EffectTask"),
+                  params.count == 2, params[0].firstName.text == "into",
                   params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
             candidates.append(Candidate(

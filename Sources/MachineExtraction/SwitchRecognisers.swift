@@ -47,8 +47,8 @@ enum PatternNames {
     /// Case names a pattern names at each position of a tuple subject of `arity` elements.
     static func byPosition(_ sw: SwitchExprSyntax, arity: Int) -> [[String]] {
         var names = Array(repeating: [String](), count: arity)
-        for element in sw.cases {
-            guard case .switchCase(let sc) = element, case .case(let label) = sc.label else { continue }
+        for sc in SyntaxHelpers.cases(of: sw) {
+            guard case .case(let label) = sc.label else { continue }
             for item in label.caseItems {
                 let atom = PatternAtom(item.pattern)
                 if arity == 1 { names[0] += caseNames(atom) }
@@ -187,7 +187,54 @@ struct SwitchMethodRecogniser: Recogniser {
                 guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
                 build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
             }
+            if let own = context.index.enums.first(where: { $0.qualifiedName == type.qualifiedName }) {
+                buildSelfMachine(type: type, stateEnum: own, context: context)
+            }
         }
+    }
+
+    /// An enum that is its own machine: `mutating func handle(_ e: Event) { switch (self, e) { … self = .x } }`
+    /// or `func next(_ e: Event) -> Self? { switch (self, e) { … return .x } }`.
+    func buildSelfMachine(type: TypeInfo, stateEnum: EnumInfo, context: ExtractionContext) {
+        var rules: [Rule] = []
+        var location: SourceLocation?
+        var inputEnum: EnumInfo?
+        for (method, file) in type.methods where !context.claimed.contains(method.id) {
+            guard let body = method.body else { continue }
+            let mutating = method.modifiers.contains { $0.name.text == "mutating" }
+            let returns = method.signature.returnClause.map { SymbolIndex.bareTypeName($0.type.trimmedDescription) }
+            let returnsSelf = returns == "Self" || returns == type.name || returns == type.qualifiedName
+            guard mutating || returnsSelf else { continue }
+            var found: (String, EnumInfo)?
+            for p in method.signature.parameterClause.parameters {
+                guard let e = context.index.enumInfo(named: p.type.trimmedDescription, near: type.qualifiedName),
+                      e.qualifiedName != stateEnum.qualifiedName, inputEnum == nil || inputEnum!.qualifiedName == e.qualifiedName else { continue }
+                found = ((p.secondName ?? p.firstName).text, e)
+                break
+            }
+            guard let (paramName, event) = found else { continue }
+            let scan = SwitchFinder.scan(body)
+            let onSelf = scan.switches.contains { sw in
+                let text = sw.subject.compactText
+                return text == "self" || text.hasPrefix("(self,") || text.hasSuffix(", self)")
+            }
+            let assignsSelf = scan.assignments.contains { $0.lhs.trimmedDescription == "self" }
+            guard onSelf, assignsSelf || returnsSelf else { continue }
+            inputEnum = event
+            let domain = Domain(states: stateEnum.caseNames, inputs: event.caseNames)
+            let optional = method.signature.returnClause?.type.trimmedDescription.hasSuffix("?") ?? false
+            let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
+                                   returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event))
+            rules += interpreter.run(body.statements, at: file.location(of: method))
+            location = location ?? file.location(of: method)
+            context.claimed.insert(method.id)
+        }
+        guard let location, !rules.isEmpty else { return }
+        context.add(Machine(name: type.name, dialect: "switch-method", location: location, states: stateEnum.caseNames,
+                            inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
+                            stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
+                    stateEnum: stateEnum)
     }
 
     func stateType(of property: Binding, owner: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateKind)? {

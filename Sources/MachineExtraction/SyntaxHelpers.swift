@@ -20,6 +20,22 @@ extension SyntaxProtocol {
 }
 
 enum SyntaxHelpers {
+    /// The cases of a switch, with `#if` blocks read as their first clause (the configuration the
+    /// code is usually built with); nested `#if` blocks likewise.
+    static func cases(of sw: SwitchExprSyntax) -> [SwitchCaseSyntax] {
+        func flatten(_ list: SwitchCaseListSyntax) -> [SwitchCaseSyntax] {
+            list.flatMap { element -> [SwitchCaseSyntax] in
+                switch element {
+                case .switchCase(let sc): return [sc]
+                case .ifConfigDecl(let d):
+                    if case .switchCases(let inner)? = d.clauses.first?.elements { return flatten(inner) }
+                    return []
+                }
+            }
+        }
+        return flatten(sw.cases)
+    }
+
     /// Operators folded with the standard precedence table; custom operators stay unfolded.
     static func fold(_ expr: ExprSyntax) -> ExprSyntax {
         guard expr.is(SequenceExprSyntax.self) || expr.description.contains("?") else { return expr }

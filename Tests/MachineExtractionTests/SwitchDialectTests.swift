@@ -96,3 +96,20 @@ final class SwitchMethodTests: XCTestCase {
         XCTAssertEqual(unlock.targets, ["closed", "locked"])
     }
 }
+
+final class SelfEnumMachineTests: XCTestCase {
+    func testEnumsThatAreTheirOwnMachineAndIfConfigCases() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("self_enum")])
+        let traffic = try XCTUnwrap(machines.named("Traffic"))
+        XCTAssertEqual(traffic.initial, "off", "`// machine-viz: initial` on the case")
+        XCTAssertEqual(traffic.transitions, [
+            "red -next-> green", "green -next-> yellow", "yellow -next-> red",
+            "red -power-> off", "green -power-> off", "yellow -power-> off",
+            "off -next-> red",   // inside `#if DEBUG`: the first clause counts
+        ])
+        XCTAssertEqual(traffic.findingKeys, ["shadowed_rule line:16"], "`default` after cases that cover every pair")
+        let phase = try XCTUnwrap(machines.named("Phase"))
+        XCTAssertEqual(phase.transitions, ["a -go-> b"], "`e == .go ? .b : nil`: nil is a failed transition")
+        XCTAssertEqual(phase.findings.map(\.check), [])
+    }
+}
