@@ -551,16 +551,17 @@ final class ReducerInterpreter {
             return [(ctx, .state("some"))]
         case .enumeration:
             if let ref = SyntaxHelpers.caseReference(expr), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
-            // a setter action's payload: the states the reducer sends that action with
-            if expr.is(DeclReferenceExprSyntax.self) {
+            // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
+            // action's payload leads to the states the reducer sends it with; otherwise, by its type,
+            // to any state — each a data-dependent edge
+            if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true {
                 let inputs = Set(d.pairs(ctx.pairs).map(\.input))
                 let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
-                if inputs.count == 1, !sent.isEmpty {
-                    return sent.map { s in
-                        var c = ctx
-                        c.guards.append("payload == .\(s)")
-                        return (c, .state(s))
-                    }
+                let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states
+                return possible.map { s in
+                    var c = ctx
+                    c.guards.append("\(ref.baseName.text) == .\(s)")
+                    return (c, .state(s))
                 }
             }
             return [(ctx, .unknown(expr.compactText))]

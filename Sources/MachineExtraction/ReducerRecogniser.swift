@@ -182,7 +182,9 @@ struct ReducerRecogniser: Recogniser {
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader))
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
-            let name = built?.binding ?? c.bindingName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
+            // a TCA feature is named by its type (`var body` says nothing); others by their variable
+            let featureName = c.dialect == "tca" ? c.ownerTypes.last : nil
+            let name = built?.binding ?? featureName ?? c.bindingName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
             let initial = context.initialState(built?.initial, states: stateEnum.caseNames)
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: addImplicit([], c) + rules, order: .resolved,

@@ -222,10 +222,8 @@ public struct DOTRenderer: Sendable {
         return out
     }
 
-    static func html(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text inside Graphviz's HTML-like labels (the legend) follows HTML's escaping.
+    static func html(_ s: String) -> String { HTMLIndexRenderer.escape(s) }
 
     /// Attributes in the order given (callers give a fixed order), values quoted and escaped.
     static func attributes(_ pairs: [(String, String)]) -> String {

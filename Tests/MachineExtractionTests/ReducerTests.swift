@@ -170,3 +170,26 @@ final class LegacyAndProcessorTests: XCTestCase {
         XCTAssertEqual(m.cancels, ["load>state.id (runtime value)", "cancel>state.id (runtime value)"])
     }
 }
+
+final class TCAPayloadAndEnumStateTests: XCTestCase {
+    func testPayloadAssignedToAFieldAndEnumStateNamedByFeature() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("tca_settings_loader")])
+        XCTAssertEqual(machines.map(\.name), ["Settings.theme", "Settings.destination", "Loader"])
+        let theme = try XCTUnwrap(machines.named("Settings.theme"))
+        // `case let .themeTapped(theme): state.theme = theme` can lead to any case of Theme
+        let fromSystem: Set<String> = theme.transitions.filter { $0.hasPrefix("system") }
+        XCTAssertEqual(fromSystem, ["system -themeTapped-> light", "system -themeTapped-> dark"])
+        XCTAssertTrue(theme.findingKeys.contains("data_dependent_target system/themeTapped"))
+        let destination = try XCTUnwrap(machines.named("Settings.destination"))
+        XCTAssertEqual(destination.transitions, ["nil -aboutTapped-> some", "some -destination-> nil"])
+        let loader = try XCTUnwrap(machines.named("Loader"))
+        XCTAssertEqual(loader.states, ["idle", "loading", "loaded", "failed"])
+        XCTAssertEqual(loader.transitions, [
+            "idle -start-> loading", "loaded -start-> loading", "failed -start-> loading",
+            "idle -retry-> loading", "loaded -retry-> loading", "failed -retry-> loading",
+            "idle -response-> loaded", "loading -response-> loaded", "failed -response-> loaded",
+            "idle -response-> failed", "loading -response-> failed", "loaded -response-> failed",
+        ])
+        XCTAssertEqual(loader.emits, ["start>response", "retry>response"])
+    }
+}
