@@ -160,6 +160,8 @@ struct MappingFunctionRecogniser: Recogniser {
             let states = context.caseList(stateEnum, used: names[statePosition] + returned)
             let inputs = context.caseList(inputEnum, used: names[inputPosition])
             guard !states.isEmpty, !inputs.isEmpty else { continue }
+            // a closure returning cases of some other type (a comparator's `.orderedAscending`) is no mapping
+            if !inoutForm, let s = stateEnum, !Set(returned).isSubset(of: Set(s.caseNames)) { continue }
             let domain = Domain(states: states, inputs: inputs)
             let failureOnNil = !inoutForm || (c.typeHint ?? "").contains("EffectMapping")
             let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
