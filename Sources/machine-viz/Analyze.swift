@@ -24,8 +24,11 @@ struct Analyze: ParsableCommand {
     @Option(help: "Output format: json (the contract of docs/JSON.md) or text.")
     var format: Format = .json
 
+    @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
+    var quiet = false
+
     func run() throws {
-        let result = Pipeline.run(inputs)
+        let result = TerminalProgress(quiet: quiet).during("analyzing \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
         let document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
         switch format {
         case .json:

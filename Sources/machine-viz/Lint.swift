@@ -62,6 +62,9 @@ struct Lint: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
     var output: String?
 
+    @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
+    var quiet = false
+
     func run() throws {
         // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
         if let reporter, ReporterKind(rawValue: reporter) == nil {
@@ -70,8 +73,10 @@ struct Lint: ParsableCommand {
         }
         let outcome: LintPipeline.Outcome
         do {
-            outcome = try LintPipeline.run(LintPipeline.Request(
-                paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+            outcome = try TerminalProgress(quiet: quiet).during("checking \(paths.isEmpty ? "." : paths.joined(separator: " "))") {
+                try LintPipeline.run(LintPipeline.Request(
+                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+            }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)
             throw ExitCode(2)

@@ -11,8 +11,11 @@ struct List: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
 
+    @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
+    var quiet = false
+
     func run() throws {
-        let result = Pipeline.run(inputs)
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
         for m in result.machines {
             print("\(m.name)\t\(m.dialect)\t\(m.states.count) states, \(m.inputs.count) inputs, \(m.rules.count) rules\t\(m.location)")
         }
