@@ -201,30 +201,82 @@ struct ReducerRecogniser: Recogniser {
         for (m, _) in stateType.methods { helpers[m.name.text] = m }
         let bodyText = c.body.description
         for field in stateType.properties where !field.isStatic && !field.isComputed {
-            guard let (kind, states, fieldEnum) = fieldStates(field, owner: stateType, context: context) else { continue }
-            let path = "\(c.stateParam).\(field.name)"
-            let assigned = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == path }
-                || bodyText.contains("\(path).toggle()")
-                || helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam)
-            let switched = scan.switches.contains { SyntaxHelpers.path($0.subject) == path || $0.subject.compactText.contains(path) }
-            let presented = field.name.hasPrefix("$") || implicitDismissals(c, field: field.name).isEmpty == false
-            guard assigned || (kind == .enumeration && switched) || presented else { continue }
-            let domain = Domain(states: states, inputs: inputs)
-            let initialValue = initialFieldValue(field, kind: kind, stateType: stateType, context: context)
-            let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
-            let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: [path], inputPaths: [c.actionParam],
-                                   helpers: helpers, helperStatePaths: [field.name], resetTarget: defaultTarget,
-                                   payloadTargets: payloadTargets(c, domain: domain, reader: reader))
-            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
-            let implicit = kind == .optional ? implicitDismissals(c, field: field.name).map { input in
-                Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],
-                     implicit: true)
-            } : []
-            context.add(Machine(name: "\(machineOwner).\(field.name)", dialect: c.dialect, location: field.location,
-                                states: states, inputs: inputs, initial: initialValue, rules: rules + implicit, order: .resolved,
-                                stateLocations: context.locations(fieldEnum), inputLocations: context.locations(actionEnum)),
-                        stateEnum: fieldEnum)
+            for target in fieldTargets(field, owner: stateType, context: context) {
+                buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
+                           bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+            }
         }
+    }
+
+    /// A machine inside a struct state: a field (`mode`), or the per-item state of a keyed collection
+    /// (`downloads[]` for `[ID: Download]`, `todos[].status` for `[Todo]` whose `status` is an enum).
+    struct FieldTarget {
+        var field: Binding
+        var suffix: String          // "" | "[]" | "[].status"
+        var kind: StateKind
+        var states: [String]
+        var fieldEnum: EnumInfo?
+        var element: Binding?       // the element struct's field, for `[].status`
+    }
+
+    func fieldTargets(_ field: Binding, owner: TypeInfo, context: ExtractionContext) -> [FieldTarget] {
+        if let (kind, states, e) = fieldStates(field, owner: owner, context: context) {
+            return [FieldTarget(field: field, suffix: "", kind: kind, states: states, fieldEnum: e)]
+        }
+        guard let element = Self.collectionElement(field.typeText) else { return [] }
+        let index = context.index
+        if let e = index.enumInfo(named: index.resolveAlias(element), near: owner.qualifiedName), !e.cases.isEmpty {
+            return [FieldTarget(field: field, suffix: "[]", kind: .enumeration, states: e.caseNames, fieldEnum: e)]
+        }
+        guard let itemType = index.type(named: element, near: owner.qualifiedName), itemType.kind != "enum" else { return [] }
+        return itemType.properties.filter { !$0.isStatic && !$0.isComputed }.compactMap { inner in
+            guard let (kind, states, e) = fieldStates(inner, owner: itemType, context: context), kind == .enumeration else { return nil }
+            return FieldTarget(field: field, suffix: "[].\(inner.name)", kind: kind, states: states, fieldEnum: e, element: inner)
+        }
+    }
+
+    /// `[K: V]` → V, `[V]` → V, `IdentifiedArrayOf<V>` / `IdentifiedArray<K, V>` / `Array<V>` / `Dictionary<K, V>` → V.
+    static func collectionElement(_ typeText: String?) -> String? {
+        guard var t = typeText?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if t.hasPrefix("["), t.hasSuffix("]") {
+            t = String(t.dropFirst().dropLast())
+            if let colon = t.firstIndex(of: ":") { t = String(t[t.index(after: colon)...]) }
+            return t.trimmingCharacters(in: .whitespaces)
+        }
+        for prefix in ["IdentifiedArrayOf<", "IdentifiedArray<", "Array<", "Dictionary<", "OrderedDictionary<"] where t.hasPrefix(prefix) && t.hasSuffix(">") {
+            let args = CandidateFinder.genericArguments(inType: t)
+            return args.last
+        }
+        return nil
+    }
+
+    func buildField(_ t: FieldTarget, c: Candidate, stateType: TypeInfo, machineOwner: String, helpers: [String: FunctionDeclSyntax],
+                    scan: SwitchFinder, bodyText: String, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
+                    location: SourceLocation, context: ExtractionContext) {
+        let field = t.field
+        let path = "\(c.stateParam).\(field.name)\(t.suffix)"
+        let assigned = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == path }
+            || bodyText.contains("\(path).toggle()")
+            || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
+        let switched = scan.switches.contains { SyntaxHelpers.path($0.subject) == path || $0.subject.compactText.contains(path) }
+        let presented = t.suffix.isEmpty && !implicitDismissals(c, field: field.name).isEmpty
+        guard assigned || (t.kind == .enumeration && switched) || presented else { return }
+        let domain = Domain(states: t.states, inputs: inputs)
+        // a collection's items start when they are inserted: no initial state
+        let initialValue = t.suffix.isEmpty ? initialFieldValue(field, kind: t.kind, stateType: stateType, context: context) : nil
+        let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
+        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
+                               helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
+                               payloadTargets: payloadTargets(c, domain: domain, reader: reader))
+        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+        let implicit = t.kind == .optional ? implicitDismissals(c, field: field.name).map { input in
+            Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],
+                 implicit: true)
+        } : []
+        context.add(Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
+                            states: t.states, inputs: inputs, initial: initialValue, rules: rules + implicit, order: .resolved,
+                            stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
+                    stateEnum: t.fieldEnum)
     }
 
     func addImplicit(_ rules: [Rule], _ c: Candidate) -> [Rule] { rules }

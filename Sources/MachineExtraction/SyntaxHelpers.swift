@@ -84,6 +84,8 @@ enum SyntaxHelpers {
             return b + "." + member.declName.baseName.text
         }
         if let opt = e.as(OptionalChainingExprSyntax.self) { return path(opt.expression) }
+        // an element of a keyed collection, whatever the key: `state.downloads[id]` → `state.downloads[]`
+        if let sub = e.as(SubscriptCallExprSyntax.self), let b = path(sub.calledExpression) { return b + "[]" }
         return nil
     }
 

@@ -193,3 +193,20 @@ final class TCAPayloadAndEnumStateTests: XCTestCase {
         XCTAssertEqual(loader.emits, ["start>response", "retry>response"])
     }
 }
+
+final class KeyedCollectionTests: XCTestCase {
+    /// Actomaton sub-shape (c): per-item state in a keyed collection.
+    func testPerItemMachinesOfKeyedCollections() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("actomaton_keyed")])
+        XCTAssertEqual(machines.map(\.name), ["Downloads.items[]", "Downloads.tasks[].phase"])
+        let items = try XCTUnwrap(machines.named("Downloads.items[]"))
+        XCTAssertNil(items.initial, "items start when they are inserted")
+        XCTAssertTrue(items.transitions.isSuperset(of: [
+            "queued -start-> running", "paused -start-> running", "running -pause-> paused", "running -finish-> done",
+        ]))
+        XCTAssertFalse(items.transitions.contains("done -start-> running"), "the guard on the item narrows it")
+        XCTAssertEqual(items.cancels, ["pause>DownloadID"])
+        let phase = try XCTUnwrap(machines.named("Downloads.tasks[].phase"))
+        XCTAssertEqual(phase.transitions, ["queued -finish-> done", "running -finish-> done", "paused -finish-> done", "failed -finish-> done"])
+    }
+}
