@@ -161,7 +161,11 @@ struct EffectReader {
         if let path = SyntaxHelpers.path(e), path.first?.isLowercase == true {
             return "\(path) (runtime value)"
         }
-        if let call = e.as(FunctionCallExprSyntax.self), call.arguments.isEmpty { e = call.calledExpression }
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            // `DownloadID(id)`: an id built from a run-time value
+            if !call.arguments.isEmpty { return "\(call.compactText) (runtime value)" }
+            e = call.calledExpression
+        }
         var text = e.compactText
         if text.hasSuffix(".self") { text.removeLast(5) }
         if text.hasPrefix(".") { text.removeFirst() }

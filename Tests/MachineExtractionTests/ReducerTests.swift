@@ -205,7 +205,7 @@ final class KeyedCollectionTests: XCTestCase {
             "queued -start-> running", "paused -start-> running", "running -pause-> paused", "running -finish-> done",
         ]))
         XCTAssertFalse(items.transitions.contains("done -start-> running"), "the guard on the item narrows it")
-        XCTAssertEqual(items.cancels, ["pause>DownloadID"])
+        XCTAssertEqual(items.cancels, ["pause>DownloadID(id) (runtime value)"])
         let phase = try XCTUnwrap(machines.named("Downloads.tasks[].phase"))
         XCTAssertEqual(phase.transitions, ["queued -finish-> done", "running -finish-> done", "paused -finish-> done", "failed -finish-> done"])
     }
