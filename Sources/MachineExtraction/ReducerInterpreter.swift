@@ -229,11 +229,28 @@ final class ReducerInterpreter {
         if let name = helperName, let helper = spec.helpers[name], let body = helper.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            let saved = spec
-            _ = saved
-            return withHelperPaths { execBlock(body.statements, [ctx]).next + [] }
+            // the helper's parameters stand for the call's arguments (`transition(to: .loading)`)
+            var bound: [String: ExprSyntax] = [:]
+            let parameters = Array(helper.signature.parameterClause.parameters)
+            for (i, argument) in call.arguments.enumerated() {
+                let parameter = parameters.first { ($0.firstName.text == "_" ? nil : $0.firstName.text) == argument.label?.text }
+                    ?? (i < parameters.count ? parameters[i] : nil)
+                if let parameter { bound[(parameter.secondName ?? parameter.firstName).text] = argument.expression }
+            }
+            substitutions.append(bound)
+            defer { substitutions.removeLast() }
+            return withHelperPaths { execBlock(body.statements, [ctx]).next }
         }
         return [ctx]
+    }
+
+    /// Arguments bound to the parameters of the helpers being walked, innermost last.
+    var substitutions: [[String: ExprSyntax]] = []
+
+    /// The argument a helper's parameter stands for, if `expr` is such a parameter.
+    func substituted(_ expr: ExprSyntax) -> ExprSyntax? {
+        guard let ref = expr.as(DeclReferenceExprSyntax.self), let bound = substitutions.last?[ref.baseName.text] else { return nil }
+        return bound
     }
 
     var extraStatePaths: Set<String> = []
@@ -524,6 +541,11 @@ final class ReducerInterpreter {
     /// The states an expression may denote on a path, forking on `?:`.
     func targets(of raw: ExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)] {
         let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        if let argument = substituted(expr) {
+            let saved = substitutions.removeLast()
+            defer { substitutions.append(saved) }
+            return targets(of: argument, ctx)
+        }
         if let t = expr.as(TernaryExprSyntax.self) {
             let pred = eval(t.condition, ctx)
             let text = t.condition.compactText

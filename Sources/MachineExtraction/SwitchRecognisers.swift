@@ -258,10 +258,20 @@ struct SwitchMethodRecogniser: Recogniser {
         var inputEnum: EnumInfo?
         var location: SourceLocation?
         var inputNames: [String] = []
+        let assigners = Set(type.methods.filter { m, _ in
+            m.body.map { SwitchFinder.scan($0).assignments.contains { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") } } ?? false
+        }.map { $0.0.name.text })
+        guard !assigners.isEmpty else { return }
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let scan = SwitchFinder.scan(body)
-            guard scan.assignments.contains(where: { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") }) else { continue }
+            // it assigns the property, itself or through another method of the type (`transition(to:)`)
+            let callsAssigner = scan.calls.contains { call in
+                let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                    ?? call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedDescription == "self" ? $0.declName.baseName.text : nil }
+                return callee.map(assigners.contains) ?? false
+            }
+            guard scan.assignments.contains(where: { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") }) || callsAssigner else { continue }
             // the event parameter: an enum-typed parameter the body switches on
             var found: (String, EnumInfo)?
             for p in method.signature.parameterClause.parameters {

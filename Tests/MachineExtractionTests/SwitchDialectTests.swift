@@ -113,3 +113,17 @@ final class SelfEnumMachineTests: XCTestCase {
         XCTAssertEqual(phase.findings.map(\.check), [])
     }
 }
+
+final class HelperSetterTests: XCTestCase {
+    /// `transition(to: .loading)`: the helper's parameter stands for the call's argument.
+    func testHelperSetterParametersAreBoundToArguments() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("switch_helper_setter")])
+        let m = try XCTUnwrap(machines.named("Player.state"))
+        XCTAssertEqual(m.transitions, [
+            "idle -play-> loading", "failed -play-> loading", "loading -loaded-> playing",
+            "idle -error-> failed", "loading -error-> failed", "playing -error-> failed",
+            "loading -stop-> idle", "playing -stop-> idle", "failed -stop-> idle",
+        ])
+        XCTAssertEqual(m.findings, [])
+    }
+}
