@@ -132,6 +132,57 @@ final class ExtractionContext {
         return result
     }()
 
+    /// Functions with an `inout` parameter, by name (reducers split into functions that take `&state`).
+    lazy var inoutFunctions: [String: [FunctionDeclSyntax]] = {
+        var result: [String: [FunctionDeclSyntax]] = [:]
+        for file in files {
+            let finder = InoutFunctionFinder()
+            finder.walk(file.tree)
+            for f in finder.found { result[f.name.text, default: []].append(f) }
+        }
+        return result
+    }()
+
+    final class InoutFunctionFinder: SyntaxVisitor {
+        var found: [FunctionDeclSyntax] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.hasPrefix("inout ") }) { found.append(node) }
+            return .visitChildren
+        }
+    }
+
+    /// Names of functions called with an `&` argument somewhere.
+    lazy var inoutCalledNames: Set<String> = {
+        var result = Set<String>()
+        for file in files {
+            let finder = InoutCallFinder()
+            finder.walk(file.tree)
+            result.formUnion(finder.names)
+        }
+        return result
+    }()
+
+    final class InoutCallFinder: SyntaxVisitor {
+        var names: [String] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
+                if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { names.append(ref.baseName.text) }
+                if let m = node.calledExpression.as(MemberAccessExprSyntax.self) { names.append(m.declName.baseName.text) }
+            }
+            return .visitChildren
+        }
+    }
+
+    /// Mutating methods of an enum, by name.
+    func mutatingMethods(of info: EnumInfo?) -> [String: FunctionDeclSyntax] {
+        guard let info, let type = index.types[info.qualifiedName] else { return [:] }
+        var result: [String: FunctionDeclSyntax] = [:]
+        for (m, _) in type.methods where m.modifiers.contains(where: { $0.name.text == "mutating" }) { result[m.name.text] = m }
+        return result
+    }
+
     /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
     /// by the last component of the called type's name. Built once per run.
     lazy var stateInitialisers: [String: [FunctionCallExprSyntax]] = {

@@ -28,6 +28,11 @@ struct ReducerSpec {
     var resetTarget: Target = .unknown("reset")
     /// Setter inputs whose payload is the next state (`.setStatus(.done)` sent elsewhere): input → states.
     var payloadTargets: [String: [String]] = [:]
+    /// Functions of the project that take a parameter `inout` (`func reduceView(into state: inout State, …)`),
+    /// by name: a call that passes the state `&state` is walked with the parameter standing for it.
+    var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
+    /// Mutating methods of the state's own enum (`state.mode.advance()`), by name.
+    var enumMethods: [String: FunctionDeclSyntax] = [:]
 }
 
 /// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
@@ -158,6 +163,18 @@ final class ReducerInterpreter {
 
     func execStmt(_ stmt: StmtSyntax, _ ctx: Ctx) -> Flow {
         if let ret = stmt.as(ReturnStmtSyntax.self) {
+            // inside a function walked for a call used as a statement, `return` goes back to the caller
+            if !returnSinks.isEmpty {
+                returnSinks[returnSinks.count - 1].append(ctx)
+                return Flow()
+            }
+            // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
+            if let call = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self), let (callee, paths, inputs) = inoutCallee(call),
+               let body = callee.body, helperDepth < 4 {
+                helperDepth += 1
+                defer { helperDepth -= 1 }
+                return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next })
+            }
             finalize(ctx, returning: ret.expression)
             return Flow()
         }
@@ -215,6 +232,21 @@ final class ReducerInterpreter {
 
     func execCall(_ call: FunctionCallExprSyntax, _ ctx: Ctx) -> [Ctx] {
         let callee = call.calledExpression
+        // `mutate(&state)`: walk the function with its parameter standing for the state
+        if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            returnSinks.append([])
+            let next = withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next }
+            return merged(next + returnSinks.removeLast())
+        }
+        // `state.mode.advance()`: a mutating method of the state's enum assigns `self`
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
+           let method = spec.enumMethods[member.declName.baseName.text], let body = method.body, helperDepth < 4 {
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            return withPaths(["self"], inputs: []) { execBlock(body.statements, [ctx]).next }
+        }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base,
            let path = SyntaxHelpers.path(base), spec.statePaths.contains(path) {
             if member.declName.baseName.text == "toggle", spec.stateKind == .bool { return toggle(ctx) }
@@ -254,12 +286,47 @@ final class ReducerInterpreter {
     }
 
     var extraStatePaths: Set<String> = []
+    var extraInputPaths: Set<String> = []
+    /// Contexts that `return`ed from functions walked for calls used as statements, innermost last.
+    var returnSinks: [[Ctx]] = []
 
-    func withHelperPaths(_ body: () -> [Ctx]) -> [Ctx] {
-        let saved = extraStatePaths
-        extraStatePaths.formUnion(spec.helperStatePaths)
-        defer { extraStatePaths = saved }
+    func withHelperPaths(_ body: () -> [Ctx]) -> [Ctx] { withPaths(spec.helperStatePaths, inputs: [], body) }
+
+    func withPaths(_ paths: Set<String>, inputs: Set<String>, _ body: () -> [Ctx]) -> [Ctx] {
+        let saved = (extraStatePaths, extraInputPaths)
+        extraStatePaths.formUnion(paths)
+        extraInputPaths.formUnion(inputs)
+        defer { (extraStatePaths, extraInputPaths) = saved }
         return body()
+    }
+
+    /// A call that passes the state `inout` to a function of the project: the function and the paths
+    /// that denote the state (and the input) inside it.
+    func inoutCallee(_ call: FunctionCallExprSyntax) -> (FunctionDeclSyntax, Set<String>, Set<String>)? {
+        let callee = call.calledExpression
+        let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? callee.as(MemberAccessExprSyntax.self).flatMap { $0.base.map { b in b.trimmedDescription == "self" || b.trimmedDescription == "Self" } == true ? $0.declName.baseName.text : nil }
+        guard let name, let candidates = spec.inoutFunctions[name] else { return nil }
+        let arguments = Array(call.arguments)
+        for function in candidates {
+            let parameters = Array(function.signature.parameterClause.parameters)
+            guard parameters.count == arguments.count else { continue }
+            var paths: Set<String> = []
+            var inputs: Set<String> = []
+            for (argument, parameter) in zip(arguments, parameters) {
+                let inner = (parameter.secondName ?? parameter.firstName).text
+                if let io = argument.expression.as(InOutExprSyntax.self), let p = SyntaxHelpers.path(io.expression) {
+                    if isState(p) { paths.insert(inner) }
+                    for statePath in spec.statePaths.union(extraStatePaths) where statePath.hasPrefix(p + ".") {
+                        paths.insert(inner + statePath.dropFirst(p.count))
+                    }
+                } else if isInput(SyntaxHelpers.path(argument.expression)) {
+                    inputs.insert(inner)
+                }
+            }
+            if !paths.isEmpty { return (function, paths, inputs) }
+        }
+        return nil
     }
 
     func isState(_ path: String?) -> Bool {
@@ -269,7 +336,7 @@ final class ReducerInterpreter {
 
     func isInput(_ path: String?) -> Bool {
         guard let path else { return false }
-        return spec.inputPaths.contains(path)
+        return spec.inputPaths.contains(path) || extraInputPaths.contains(path)
     }
 
     // MARK: switch / if

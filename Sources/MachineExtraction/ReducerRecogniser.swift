@@ -25,6 +25,9 @@ struct ReducerRecogniser: Recogniser {
             let finder = CandidateFinder(file: file)
             finder.walk(file.tree)
             for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
+                // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
+                if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
+                   context.inoutCalledNames.contains(f.name.text) { continue }
                 context.claimed.insert(candidate.node.id)
                 build(candidate, context: context)
             }
@@ -179,7 +182,8 @@ struct ReducerRecogniser: Recogniser {
             ?? (c.stateType == nil ? inferredStateEnum(c, scan: scan, context: context, excluding: actionEnum) : nil) {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
-                                   payloadTargets: payloadTargets(c, domain: domain, reader: reader))
+                                   payloadTargets: payloadTargets(c, domain: domain, reader: reader),
+                                   inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: stateEnum))
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
@@ -255,10 +259,25 @@ struct ReducerRecogniser: Recogniser {
                     location: SourceLocation, context: ExtractionContext) {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
-        let assigned = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == path }
-            || bodyText.contains("\(path).toggle()")
-            || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
-        let switched = scan.switches.contains { SyntaxHelpers.path($0.subject) == path || $0.subject.compactText.contains(path) }
+        // the reducer's body and the functions it hands `&state` to, with the names the state has there
+        var bodies: [(scan: SwitchFinder, text: String, path: String)] = [(scan, bodyText, path)]
+        for name in Set(scan.calls.compactMap { call -> String? in
+            guard call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) else { return nil }
+            return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        }).sorted() {
+            for f in context.inoutFunctions[name] ?? [] {
+                guard let body = f.body else { continue }
+                for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
+                    bodies.append((SwitchFinder.scan(body), body.description, "\((p.secondName ?? p.firstName).text).\(field.name)\(t.suffix)"))
+                }
+            }
+        }
+        let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
+        let assigned = bodies.contains { b in
+            b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || mutators.contains { b.text.contains("\(b.path).\($0)()") }
+        } || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
+        let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
         let presented = t.suffix.isEmpty && !implicitDismissals(c, field: field.name).isEmpty
         guard assigned || (t.kind == .enumeration && switched) || presented else { return }
         let domain = Domain(states: t.states, inputs: inputs)
@@ -267,7 +286,8 @@ struct ReducerRecogniser: Recogniser {
         let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
-                               payloadTargets: payloadTargets(c, domain: domain, reader: reader))
+                               payloadTargets: payloadTargets(c, domain: domain, reader: reader),
+                               inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum))
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         let implicit = t.kind == .optional ? implicitDismissals(c, field: field.name).map { input in
             Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],

@@ -210,3 +210,20 @@ final class KeyedCollectionTests: XCTestCase {
         XCTAssertEqual(phase.transitions, ["queued -finish-> done", "running -finish-> done", "paused -finish-> done", "failed -finish-> done"])
     }
 }
+
+final class SplitReducerTests: XCTestCase {
+    /// `return reduceView(into: &state, a)`, `finishSubmit(&state, …)` and `state.step.advance()`.
+    func testFunctionsTakingTheStateInoutAndMutatingEnumMethods() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("tca_split_reducer")])
+        XCTAssertEqual(machines.map(\.name), ["Wizard.step", "Wizard.isSubmitting"], "the split functions are no reducers of their own")
+        let step = try XCTUnwrap(machines.named("Wizard.step"))
+        XCTAssertEqual(step.transitions, [
+            "welcome -view-> details", "details -view-> review", "review -view-> details",
+            "welcome -submitResponse-> done", "details -submitResponse-> done", "review -submitResponse-> done",
+        ])
+        XCTAssertEqual(step.findingKeys, ["dead_end_state done"])
+        let submitting = try XCTUnwrap(machines.named("Wizard.isSubmitting"))
+        XCTAssertEqual(submitting.transitions, ["false -view-> true", "true -submitResponse-> false"])
+        XCTAssertEqual(submitting.emits, ["view>submitResponse"])
+    }
+}
