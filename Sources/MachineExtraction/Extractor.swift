@@ -44,8 +44,23 @@ public enum Extractor {
         return result
     }
 
-    /// Two machines with one name (same variable name in two files) get the file name appended.
+    /// Two machines with one name: the same machine seen twice (two `Reduce` blocks of one feature
+    /// writing one field) is one machine with both rule sets; different machines that share a variable
+    /// name in two files get the file and line appended.
     static func disambiguateNames(_ machines: inout [Machine]) {
+        var merged: [Machine] = []
+        for m in machines {
+            if let i = merged.firstIndex(where: { $0.name == m.name && $0.dialect == m.dialect && $0.states == m.states
+                                                  && $0.inputs == m.inputs && $0.order == .resolved && m.order == .resolved }) {
+                let offset = merged[i].rules.count
+                merged[i].rules += m.rules.map { r in var r = r; r.id += offset; return r }
+                merged[i].initial = merged[i].initial ?? m.initial
+                merged[i].terminal = merged[i].terminal.appendingUnique(m.terminal)
+            } else {
+                merged.append(m)
+            }
+        }
+        machines = merged
         var counts: [String: Int] = [:]
         for m in machines { counts[m.name, default: 0] += 1 }
         for i in machines.indices where counts[machines[i].name]! > 1 {

@@ -227,3 +227,30 @@ final class SplitReducerTests: XCTestCase {
         XCTAssertEqual(submitting.emits, ["view>submitResponse"])
     }
 }
+
+final class MergedMachineTests: XCTestCase {
+    func testTwoReduceBlocksOfOneFeatureAreOneMachine() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import ComposableArchitecture
+        @Reducer struct Gate {
+            struct State { var isOpen = false }
+            enum Action { case open, close, log }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .open: state.isOpen = true; return .none
+                    case .close, .log: return .none
+                    }
+                }
+                Reduce { state, action in
+                    guard case .close = action else { return .none }
+                    state.isOpen = false
+                    return .none
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(machines.map(\.name), ["Gate.isOpen"])
+        XCTAssertEqual(machines.first?.transitions, ["false -open-> true", "true -close-> false"])
+    }
+}
