@@ -230,16 +230,13 @@ struct EffectReader {
 
     /// What a function of the project returns: its `return` expressions, or its single expression.
     func returnedExpressions(ofFunction name: String) -> [ExprSyntax]? {
-        for type in index.typeOrder {
-            guard let (f, _) = type.methods.first(where: { $0.0.name.text == name && $0.0.signature.parameterClause.parameters.isEmpty }),
-                  let body = f.body else { continue }
-            if body.statements.count == 1, let only = body.statements.first {
-                if let e = only.item.as(ExprSyntax.self) { return [e] }
-                if let s = only.item.as(ExpressionStmtSyntax.self) { return [s.expression] }
-            }
-            return SwitchFinder.scan(body).returns.compactMap(\.expression)
+        guard let (f, _) = index.methodsByName[name]?.first(where: { $0.0.signature.parameterClause.parameters.isEmpty }),
+              let body = f.body else { return nil }
+        if body.statements.count == 1, let only = body.statements.first {
+            if let e = only.item.as(ExprSyntax.self) { return [e] }
+            if let s = only.item.as(ExpressionStmtSyntax.self) { return [s.expression] }
         }
-        return nil
+        return SwitchFinder.scan(body).returns.compactMap(\.expression)
     }
 
     func isInputReference(_ expr: ExprSyntax) -> String? {

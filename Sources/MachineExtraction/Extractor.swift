@@ -14,7 +14,10 @@ public struct ExtractionResult: Sendable {
 /// ids assigned; edges and findings are the analyser's job.
 public enum Extractor {
     public static func extract(_ sources: SourceSet) -> ExtractionResult {
+        let timing = ProcessInfo.processInfo.environment["MACHINE_VIZ_TIMING"] != nil
+        let indexStart = Date()
         let context = ExtractionContext(files: sources.files)
+        if timing { FileHandle.standardError.write(Data("SymbolIndex: \(Date().timeIntervalSince(indexStart))\n".utf8)) }
         let commands = CommentCommands.scan(sources.files)
         context.markers = Set(commands.markers.map { "\($0.word)\u{0}\($0.location.file)\u{0}\($0.location.line)" })
         let recognisers: [Recogniser] = [
@@ -24,7 +27,6 @@ public enum Extractor {
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
         ]
-        let timing = ProcessInfo.processInfo.environment["MACHINE_VIZ_TIMING"] != nil
         for recogniser in recognisers {
             let start = Date()
             recogniser.recognise(in: context)

@@ -162,7 +162,7 @@ struct OperatorTableRecogniser: Recogniser {
             depth += 1
             if let b = context.index.bindings[ref.baseName.text]?.first, let i = b.initializer {
                 e = SyntaxHelpers.unwrap(i)
-            } else if let f = context.index.typeOrder.lazy.flatMap(\.methods).first(where: { $0.0.name.text == ref.baseName.text })?.0
+            } else if let f = context.index.methodsByName[ref.baseName.text]?.first?.0
                         ?? FunctionFinder.find(ref.baseName.text, in: context.files) {
                 return predicateStates(body: f.body?.statements, parameter: f.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text },
                                        domain: domain, context: context, guardText: &guardText)

@@ -80,7 +80,18 @@ struct ReducerRecogniser: Recogniser {
             return nil
         }
 
+        /// The name a call starts with: `Reduce` in `Reduce<S, A>.init { … }`.
+        static func leadingName(_ expr: ExprSyntax) -> String? {
+            if let ref = expr.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+            if let g = expr.as(GenericSpecializationExprSyntax.self) { return leadingName(g.expression) }
+            if let m = expr.as(MemberAccessExprSyntax.self), let base = m.base { return leadingName(base) }
+            return nil
+        }
+
+        static let reducerNames: Set<String> = ["Reduce", "Reducer", "AnyReducer", "AnyProcessorReducer"]
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            guard let lead = Self.leadingName(node.calledExpression), Self.reducerNames.contains(lead) else { return .visitChildren }
             let calleeText = SymbolIndex.bareTypeName(node.calledExpression.trimmedDescription)
             let callee = calleeText.hasSuffix(".init") ? String(calleeText.dropLast(5)) : calleeText
             let closures = SyntaxHelpers.closures(of: node)
@@ -191,7 +202,7 @@ struct ReducerRecogniser: Recogniser {
             let name = built?.binding ?? featureName ?? c.bindingName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
             let initial = context.initialState(built?.initial, states: stateEnum.caseNames)
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
-                                initial: initial, rules: addImplicit([], c) + rules, order: .resolved,
+                                initial: initial, rules: rules, order: .resolved,
                                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
                         stateEnum: stateEnum)
             return
@@ -298,8 +309,6 @@ struct ReducerRecogniser: Recogniser {
                             stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
                     stateEnum: t.fieldEnum)
     }
-
-    func addImplicit(_ rules: [Rule], _ c: Candidate) -> [Rule] { rules }
 
     /// An enum state inferred from what the body switches on and assigns, when no type is written.
     func inferredStateEnum(_ c: Candidate, scan: SwitchFinder, context: ExtractionContext, excluding: EnumInfo) -> EnumInfo? {

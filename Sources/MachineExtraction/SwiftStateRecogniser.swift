@@ -572,7 +572,7 @@ struct SwiftStateRecogniser: Recogniser {
         if closure == nil, let arg = r.call.arguments.first?.expression, let ref = SyntaxHelpers.unwrap(arg).as(DeclReferenceExprSyntax.self) {
             // a named function or closure variable
             if let f = OperatorTableRecogniser.FunctionFinder.find(ref.baseName.text, in: context.files)
-                ?? context.index.typeOrder.lazy.flatMap(\.methods).first(where: { $0.0.name.text == ref.baseName.text })?.0 {
+                ?? context.index.methodsByName[ref.baseName.text]?.first?.0 {
                 body = f.body?.statements
                 params = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
                 if let owner = context.files.first(where: { Syntax($0.tree).id == f.root.id }) { file = owner }

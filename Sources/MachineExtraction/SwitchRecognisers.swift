@@ -189,7 +189,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
                 build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
             }
-            if let own = context.index.enums.first(where: { $0.qualifiedName == type.qualifiedName }) {
+            if let own = context.index.enumsByQualifiedName[type.qualifiedName] {
                 buildSelfMachine(type: type, stateEnum: own, context: context)
             }
         }

@@ -65,18 +65,36 @@ final class SymbolIndex {
     var typealiases: [String: String] = [:]
     let files: [ParsedFile]
 
+    /// Lookups by name, built once after collection (a code base has thousands of declarations).
+    private(set) var enumsByQualifiedName: [String: EnumInfo] = [:]
+    private(set) var enumsByLastName: [String: [EnumInfo]] = [:]
+    private(set) var typesByLastName: [String: [TypeInfo]] = [:]
+    private(set) var methodsByName: [String: [(FunctionDeclSyntax, ParsedFile)]] = [:]
+    /// Case name → positions in `enums` of the enums that declare it.
+    private(set) var enumsByCase: [String: [Int]] = [:]
+
     init(files: [ParsedFile]) {
         self.files = files
         for file in files {
             let collector = Collector(file: file, index: self)
             collector.walk(file.tree)
         }
+        for (i, e) in enums.enumerated() {
+            for c in e.caseNames { enumsByCase[c, default: []].append(i) }
+            if enumsByQualifiedName[e.qualifiedName] == nil { enumsByQualifiedName[e.qualifiedName] = e }
+            enumsByLastName[e.name, default: []].append(e)
+        }
+        for t in typeOrder {
+            typesByLastName[t.name, default: []].append(t)
+            for m in t.methods { methodsByName[m.0.name.text, default: []].append(m) }
+        }
     }
 
-    /// Every enum with the given simple or qualified name, innermost-first for a qualified suffix.
+    /// Every enum with the given simple or qualified name.
     func enums(named name: String) -> [EnumInfo] {
         let bare = Self.bareTypeName(name)
-        return enums.filter { $0.qualifiedName == bare || $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+        let last = String(bare.split(separator: ".").last ?? Substring(bare))
+        return (enumsByLastName[last] ?? []).filter { $0.qualifiedName == bare || $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
     }
 
     /// The enum a name written inside `context` (a qualified type path) refers to: nested types of the
@@ -85,7 +103,7 @@ final class SymbolIndex {
         let bare = Self.bareTypeName(name)
         for scope in Self.scopes(context) {
             let qualified = scope.isEmpty ? bare : scope + "." + bare
-            if let e = enums.first(where: { $0.qualifiedName == qualified }) { return e }
+            if let e = enumsByQualifiedName[qualified] { return e }
             if types[qualified] != nil { return nil }   // the name is a struct or class here
         }
         let found = enums(named: name)
@@ -97,7 +115,8 @@ final class SymbolIndex {
         for scope in Self.scopes(context) {
             if let t = types[scope.isEmpty ? bare : scope + "." + bare] { return t }
         }
-        let matches = typeOrder.filter { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+        let last = String(bare.split(separator: ".").last ?? Substring(bare))
+        let matches = (typesByLastName[last] ?? []).filter { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
         return matches.count == 1 ? matches[0] : nil
     }
 
@@ -115,11 +134,12 @@ final class SymbolIndex {
 
     /// `Foo<Bar>?` → `Foo`, `Module.Foo` stays qualified, `[X]` stays.
     static func bareTypeName(_ text: String) -> String {
-        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        while t.hasSuffix("?") || t.hasSuffix("!") { t.removeLast() }
-        if let lt = t.firstIndex(of: "<") { t = String(t[..<lt]) }
+        var t = Substring(text)
+        while let first = t.first, first.isWhitespace { t.removeFirst() }
+        if let lt = t.firstIndex(of: "<") { t = t[..<lt] }
+        while let last = t.last, last.isWhitespace || last == "?" || last == "!" { t.removeLast() }
         if t.hasPrefix("Self.") { t.removeFirst(5) }
-        return t
+        return String(t)
     }
 
     /// The enum that contains the most of the given case names; ties go to a preferred type name,
@@ -127,13 +147,18 @@ final class SymbolIndex {
     func bestEnum(containing names: Set<String>, preferring: [String] = [], excluding: Set<String> = []) -> EnumInfo? {
         guard !names.isEmpty else { return nil }
         var best: (EnumInfo, Int, Int, Int)?
-        for info in enums where !excluding.contains(info.qualifiedName) {
-            let cases = Set(info.caseNames)
-            let hits = names.intersection(cases).count
-            guard hits > 0 else { continue }
-            let preferred = preferring.contains { Self.bareTypeName($0) == info.name || Self.bareTypeName($0) == info.qualifiedName
-                || info.qualifiedName.hasSuffix("." + Self.bareTypeName($0)) } ? 1 : 0
-            let score = (hits, preferred, -info.cases.count)
+        let preferred = Set(preferring.map { Self.bareTypeName($0) })
+        let preferredLast = Set(preferred.map { String($0.split(separator: ".").last ?? Substring($0)) })
+        // only enums that declare at least one of the names, each counted once per name it declares
+        var hitsByEnum: [Int: Int] = [:]
+        for name in names {
+            for i in Set(enumsByCase[name] ?? []) { hitsByEnum[i, default: 0] += 1 }
+        }
+        for (i, hits) in hitsByEnum.sorted(by: { $0.key < $1.key }) where !excluding.contains(enums[i].qualifiedName) {
+            let info = enums[i]
+            let isPreferred = preferred.contains(info.name) || preferred.contains(info.qualifiedName)
+                || (preferredLast.contains(info.name) && preferred.contains { info.qualifiedName.hasSuffix("." + $0) })
+            let score = (hits, isPreferred ? 1 : 0, -info.cases.count)
             if let b = best, (b.1, b.2, b.3) >= score { continue }
             best = (info, score.0, score.1, score.2)
         }

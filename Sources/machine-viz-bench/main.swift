@@ -5,6 +5,17 @@ import MachineExtraction
 import MachineModel
 import MachineRendering
 import SwiftParser
+import SwiftSyntax
+
+/// Visits every node: the cost of one pass over a parsed code base.
+final class CountingVisitor: SyntaxVisitor {
+    var count = 0
+    init() { super.init(viewMode: .sourceAccurate) }
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        count += 1
+        return .visitChildren
+    }
+}
 
 // Benchmark: times the extraction + analysis pipeline against a baseline measured in the same run
 // (parsing the same files with swift-syntax and nothing else), on generated code bases of two sizes,
@@ -144,7 +155,7 @@ func randomMachine(states n: Int, transitions m: Int, seed: UInt64) -> Machine {
 
 let base = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-bench")
 print("machine-viz benchmark (best of 3; ratio = pipeline / parse-only baseline, same run)")
-print("files  lines   parse-only  pipeline  ratio  machines")
+print("files  lines   parse-only  one-walk  pipeline  ratio  machines")
 for files in [100, 400] {
     let dir = base.appendingPathComponent("corpus\(files)")
     try generateCorpus(files: files, into: dir)
@@ -152,12 +163,14 @@ for files in [100, 400] {
     let texts = try paths.map { try String(contentsOfFile: $0, encoding: .utf8) }
     let lines = texts.reduce(0) { $0 + $1.split(separator: "\n").count }
     let parse = best(of: 3) { for t in texts { _ = Parser.parse(source: t) } }
+    let trees = texts.map { Parser.parse(source: $0) }
+    let walk = best(of: 3) { for t in trees { CountingVisitor().walk(t) } }
     var machines = 0
     let pipeline = best(of: 3) {
         let result = Extractor.extract(paths: [dir.path])
         machines = result.machines.map(Analyzer().analyze).count
     }
-    print(String(format: "%5d  %6d  %9.3fs  %7.3fs  %5.2f  %d", files, lines, parse, pipeline, pipeline / parse, machines))
+    print(String(format: "%5d  %6d  %9.3fs  %7.3fs  %7.3fs  %5.2f  %d", files, lines, parse, walk, pipeline, pipeline / parse, machines))
 }
 
 print("\nlayout (DOT + libgvc SVG, random machines)")
