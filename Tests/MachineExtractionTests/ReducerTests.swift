@@ -254,3 +254,49 @@ final class MergedMachineTests: XCTestCase {
         XCTAssertEqual(machines.first?.transitions, ["false -open-> true", "true -close-> false"])
     }
 }
+
+final class TCACompositionTests: XCTestCase {
+    func testChildFeaturesConcatenateAndCatchHandlers() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("tca_composition")])
+        // the child feature is a machine of its own; the parent's rows are not an enum collection
+        XCTAssertEqual(machines.map(\.name), ["SyncRow.status", "SyncList.isSyncingAll"])
+        let row = try XCTUnwrap(machines.named("SyncRow.status"))
+        XCTAssertEqual(row.initial, "pending")
+        XCTAssertTrue(row.transitions.isSuperset(of: ["pending -syncTapped-> syncing", "failed -retry-> syncing",
+                                                       "syncing -finished-> synced", "syncing -failed-> failed"]))
+        XCTAssertFalse(row.transitions.contains("syncing -syncTapped-> syncing"))
+        XCTAssertEqual(row.emits, ["syncTapped>finished", "syncTapped>failed", "retry>finished", "retry>failed"],
+                       "`catch:` sends `.failed` back")
+        let list = try XCTUnwrap(machines.named("SyncList.isSyncingAll"))
+        XCTAssertEqual(list.emits, ["syncAllTapped>rows", "syncAllTapped>allDone"], "`.concatenate` of `.merge` and `.send`")
+        XCTAssertEqual(list.transitions, ["false -syncAllTapped-> true", "true -allDone-> false"])
+    }
+
+    func testActomatonSequenceEffects() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Actomaton
+        enum Clock: Sendable { case stopped, ticking }
+        enum ClockAction: Sendable { case start, tick, stop }
+        struct TickID: EffectIDProtocol {}
+        let clockReducer = Reducer<ClockAction, Clock, Void> { action, state, _ in
+            switch (action, state) {
+            case (.start, .stopped):
+                state = .ticking
+                return Effect(id: TickID(), sequence: {
+                    AsyncStream { continuation in continuation.yield(.tick) }
+                })
+            case (.stop, .ticking):
+                state = .stopped
+                return .cancel(id: TickID())
+            default:
+                return .empty
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.first)
+        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.emits, ["start>tick"])
+        XCTAssertEqual(m.rules.first { $0.inputs == ["start"] }?.effect?.id, "TickID")
+        XCTAssertEqual(m.cancels, ["stop>TickID"])
+    }
+}
