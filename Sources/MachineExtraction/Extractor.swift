@@ -192,6 +192,49 @@ final class ExtractionContext {
         }
     }
 
+    /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
+    /// return true; default: return false }`, `if case .a = self { return true }; return false`,
+    /// `self == .a || self == .b`, `[.a, .b].contains(self)`.
+    func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
+        guard let info, let type = index.types[info.qualifiedName] else { return [:] }
+        var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+        let domain = Domain(states: info.caseNames, inputs: [])
+        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
+            guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { continue }
+            let body: CodeBlockItemListSyntax
+            switch accessor.accessors {
+            case .getter(let items): body = items
+            case .accessors(let list):
+                guard let getter = list.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements else { continue }
+                body = getter
+            }
+            // a body that is one expression is a condition; otherwise its `return true/false` branches
+            let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [], returnsState: true)
+            let interpreter = ReducerInterpreter(spec: spec, file: property.file, effects: effectReader(inputs: [], inputType: nil))
+            if body.count == 1, let only = body.first, let expr = only.item.as(ExprSyntax.self) ?? only.item.as(ExpressionStmtSyntax.self)?.expression,
+               !expr.is(SwitchExprSyntax.self), !expr.is(IfExprSyntax.self) {
+                let pred = interpreter.eval(expr, ReducerInterpreter.Ctx(pairs: domain.all, slot: 0))
+                result[property.name] = (Set(domain.stateNames(pred.yes)), Set(domain.stateNames(pred.maybe)))
+                continue
+            }
+            var yes = Set<String>(), no = Set<String>(), maybe = Set<String>()
+            for rule in interpreter.run(body, at: property.location) {
+                for outcome in rule.outcomes {
+                    let states = Set(outcome.pairs.map(\.from))
+                    switch outcome.target {
+                    case .unknown("true") where outcome.guardText == nil: yes.formUnion(states)
+                    case .unknown("false") where outcome.guardText == nil: no.formUnion(states)
+                    default: maybe.formUnion(states)
+                    }
+                }
+            }
+            // a case that returns true on one path and false on another depends on data
+            maybe.formUnion(yes.intersection(no))
+            result[property.name] = (yes.subtracting(maybe), maybe)
+        }
+        return result
+    }
+
     /// Mutating methods of an enum, by name.
     func mutatingMethods(of info: EnumInfo?) -> [String: FunctionDeclSyntax] {
         guard let info, let type = index.types[info.qualifiedName] else { return [:] }

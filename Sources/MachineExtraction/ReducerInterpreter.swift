@@ -33,6 +33,9 @@ struct ReducerSpec {
     var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
     /// Mutating methods of the state's own enum (`state.mode.advance()`), by name.
     var enumMethods: [String: FunctionDeclSyntax] = [:]
+    /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
+    /// states for which each is surely true and those for which it depends on data.
+    var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
 }
 
 /// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
@@ -506,6 +509,15 @@ final class ReducerInterpreter {
         }
         if spec.stateKind == .bool, isState(SyntaxHelpers.path(expr)) {
             return stateAtom(["true"], refutable: false, ctx)
+        }
+        // `state.canPause`: a computed property of the state's enum, evaluated per case
+        if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
+           let predicate = spec.enumPredicates[member.declName.baseName.text] {
+            if case .state(let v)? = ctx.target {
+                return predicate.yes.contains(v) ? .always(d) : predicate.maybe.contains(v) ? .unknown(d) : .never(d)
+            }
+            if case .unknown? = ctx.target { return .unknown(d) }
+            return Pred(yes: d.set(states: predicate.yes), maybe: d.set(states: predicate.maybe))
         }
         // [.a, .b].contains(state)
         if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),

@@ -194,7 +194,8 @@ struct ReducerRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
-                                   inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: stateEnum))
+                                   inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: stateEnum),
+                                   enumPredicates: context.predicates(of: stateEnum))
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
@@ -298,7 +299,8 @@ struct ReducerRecogniser: Recogniser {
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(c, domain: domain, reader: reader),
-                               inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum))
+                               inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum),
+                               enumPredicates: context.predicates(of: t.fieldEnum))
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         let implicit = t.kind == .optional ? implicitDismissals(c, field: field.name).map { input in
             Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],

@@ -300,3 +300,19 @@ final class TCACompositionTests: XCTestCase {
         XCTAssertEqual(m.cancels, ["stop>TickID"])
     }
 }
+
+final class ComputedGuardTests: XCTestCase {
+    /// `guard state.canPause`, `where state.canCancel`, `!state.isFinished`: computed properties of the
+    /// state enum, evaluated per case.
+    func testGuardsThatAreComputedPropertiesOfTheStateEnum() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("actomaton_computed_guards")])
+        let m = try XCTUnwrap(machines.named("jobReducer"))
+        XCTAssertEqual(m.transitions, [
+            "queued -start-> running", "running -pause-> paused", "paused -resume-> running",
+            "queued -cancel-> cancelled", "running -cancel-> cancelled", "paused -cancel-> cancelled",
+            "queued -finish-> done", "running -finish-> done", "paused -finish-> done",
+        ])
+        let cancel = try XCTUnwrap(m.rules.first { $0.inputs == ["cancel"] })
+        XCTAssertNil(cancel.displayGuard, "a property decided by the case is no data guard")
+    }
+}
