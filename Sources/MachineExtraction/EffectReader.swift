@@ -99,6 +99,18 @@ struct EffectReader {
         // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
         if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {
             var r = read(base, depth: depth + 1)
+            // `producer.toEffect(queue: .request, id: .download)`
+            if let q = SyntaxHelpers.argument(call, "queue") {
+                if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
+                let queue = queueName(q)
+                r.effect!.queue = queue
+                r.effect!.policy = policy(ofQueue: queue, written: q)
+                if let policy = r.effect!.policy, Self.policyCancelsPrevious(policy) { r.cancels.append(queue) }
+            }
+            if let id = SyntaxHelpers.argument(call, "id") {
+                if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
+                r.effect!.id = cancelID(id)
+            }
             let extra = call.arguments.flatMap { emits(in: Syntax($0.expression), depth: depth) }
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }
             if !extra.isEmpty {

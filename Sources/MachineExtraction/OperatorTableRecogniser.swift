@@ -118,6 +118,15 @@ struct OperatorTableRecogniser: Recogniser {
         }
         guard !rules.isEmpty else { return }
         let built = context.construction(referencing: bindingName, around: Syntax(table))
+        // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
+        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), strategy.trimmedDescription.hasSuffix("latest") {
+            for i in rules.indices {
+                for k in rules[i].outcomes.indices where rules[i].outcomes[k].effect != nil {
+                    if rules[i].outcomes[k].effect!.queue == nil { rules[i].outcomes[k].effect!.policy = "latest" }
+                    rules[i].outcomes[k].cancels = rules[i].outcomes[k].cancels.appendingUnique(["strategy: .latest"])
+                }
+            }
+        }
         let order: RuleOrder = (built?.call.arguments.compactText.contains(".all") ?? false) ? .allMatch : .firstMatch
         let name = built?.binding ?? bindingName ?? "table@\(file.location(of: table).line)"
         let machine = Machine(

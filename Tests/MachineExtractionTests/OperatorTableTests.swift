@@ -86,3 +86,17 @@ final class OperatorTableTests: XCTestCase {
         XCTAssertEqual(machines[0].findingKeys, ["overlapping_rules armed/arm", "overlapping_rules armed/fire", "shadowed_rule line:12"])
     }
 }
+
+final class OperatorTableEffectTests: XCTestCase {
+    /// `Automaton(…, strategy: .latest)` and `producer.toEffect(queue:id:)`.
+    func testGlobalLatestStrategyAndChainedEffectIDs() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("reactive_strategy_latest")])
+        let m = try XCTUnwrap(machines.named("automaton"))
+        XCTAssertEqual(m.cancels, ["load>strategy: .latest", "reload>strategy: .latest"])
+        let reload = try XCTUnwrap(m.rules.first { $0.inputs == ["reload"] }?.effect)
+        XCTAssertEqual(reload.id, "download")
+        XCTAssertEqual(reload.queue, "fetch")
+        XCTAssertEqual(reload.emits, ["done"], "followed through the `producer` variable")
+        XCTAssertEqual(m.rules.first { $0.inputs == ["load"] }?.effect?.policy, "latest")
+    }
+}
