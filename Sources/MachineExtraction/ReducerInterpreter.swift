@@ -250,9 +250,9 @@ final class ReducerInterpreter {
             defer { helperDepth -= 1 }
             return withPaths(["self"], inputs: []) { execBlock(body.statements, [ctx]).next }
         }
-        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base,
-           let path = SyntaxHelpers.path(base), spec.statePaths.contains(path) {
-            if member.declName.baseName.text == "toggle", spec.stateKind == .bool { return toggle(ctx) }
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
+           member.declName.baseName.text == "toggle", spec.stateKind == .bool {
+            return toggle(ctx)
         }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
         var helperName: String?
