@@ -73,6 +73,7 @@ struct ReducerRecogniser: Recogniser {
             var current = node.parent
             while let c = current {
                 if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedDescription }
+                if let f = c.as(FunctionDeclSyntax.self) { return f.signature.returnClause?.type.trimmedDescription }
                 if c.is(CodeBlockItemSyntax.self) && c.parent?.parent?.is(SourceFileSyntax.self) == true { return nil }
                 if c.is(MemberBlockItemSyntax.self) { return nil }
                 current = c.parent
@@ -91,8 +92,13 @@ struct ReducerRecogniser: Recogniser {
         static let reducerNames: Set<String> = ["Reduce", "Reducer", "AnyReducer", "AnyProcessorReducer"]
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            guard let lead = Self.leadingName(node.calledExpression), Self.reducerNames.contains(lead) else { return .visitChildren }
-            let calleeText = SymbolIndex.bareTypeName(node.calledExpression.trimmedDescription)
+            // `.init { … }` as the value of `var reducer: Reducer<A, S, E>`: the annotation names the type
+            var implicitType: String?
+            if let m = node.calledExpression.as(MemberAccessExprSyntax.self), m.base == nil, m.declName.baseName.text == "init" {
+                implicitType = Self.enclosingTypeAnnotation(node).map(SymbolIndex.bareTypeName)
+            }
+            guard let lead = implicitType ?? Self.leadingName(node.calledExpression), Self.reducerNames.contains(lead) else { return .visitChildren }
+            let calleeText = implicitType ?? SymbolIndex.bareTypeName(node.calledExpression.trimmedDescription)
             let callee = calleeText.hasSuffix(".init") ? String(calleeText.dropLast(5)) : calleeText
             let closures = SyntaxHelpers.closures(of: node)
             let generics = Self.genericArguments(node.calledExpression)
@@ -200,7 +206,9 @@ struct ReducerRecogniser: Recogniser {
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
             let featureName = c.dialect == "tca" ? c.ownerTypes.last : nil
-            let name = built?.binding ?? featureName ?? c.bindingName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
+            // a reducer declared in a namespace type is qualified by it (`Stopwatch.reducer`)
+            let memberName = c.bindingName.map { name in c.ownerTypes.last.map { "\($0).\(name)" } ?? name }
+            let name = built?.binding ?? featureName ?? memberName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
             let initial = context.initialState(built?.initial, states: stateEnum.caseNames)
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: rules, order: .resolved,

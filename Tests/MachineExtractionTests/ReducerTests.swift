@@ -316,3 +316,19 @@ final class ComputedGuardTests: XCTestCase {
         XCTAssertNil(cancel.displayGuard, "a property decided by the case is no data guard")
     }
 }
+
+final class ActomatonNamespaceTests: XCTestCase {
+    /// `public static var reducer: Reducer<Action, State, Environment> { .init { … } }` in a namespace enum.
+    func testImplicitInitReducerInANamespace() throws {
+        let (machines, _) = Fixture.analyze([Fixture.path("actomaton_namespace")])
+        let m = try XCTUnwrap(machines.named("Stopwatch.reducer"))
+        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.states, ["idle", "running", "stopped"])
+        XCTAssertEqual(m.transitions, [
+            "idle -start-> running", "stopped -start-> running", "running -stop-> stopped",
+            "running -reset-> idle", "stopped -reset-> idle",
+        ])
+        XCTAssertEqual(m.emits, ["start>tick"])
+        XCTAssertEqual(m.cancels, ["stop>TimerID", "reset>TimerID"])
+    }
+}
