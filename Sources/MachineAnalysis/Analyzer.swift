@@ -14,7 +14,9 @@ public enum Check: String, CaseIterable, Sendable {
 
     public var defaultSeverity: Severity {
         switch self {
-        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .duplicateKey, .unusedSuppression: .warning
+        // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
+        case .duplicateKey: .error
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression: .warning
         case .dataDependentTarget, .unusedInput: .note
         }
     }

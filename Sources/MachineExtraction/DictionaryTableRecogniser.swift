@@ -133,7 +133,7 @@ struct DictionaryTableRecogniser: Recogniser {
             let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputTypes: []).shortLabel($0)) }
             if let first = seen[pair] {
                 findings.append(Finding(
-                    check: "duplicate_key", severity: .warning,
+                    check: "duplicate_key", severity: .error,
                     message: "the pair (\(pair.from), \(pair.input)) is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
                     location: location, subject: "\(pair.from)/\(pair.input)"))
             } else {

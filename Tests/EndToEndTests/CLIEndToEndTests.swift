@@ -39,7 +39,10 @@ final class CLIEndToEndTests: XCTestCase {
 
     func testAnalyzeExamplesFolder() throws {
         let r = try run(["analyze", "examples", "--exclude", "examples/PluginSample"])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        // the dictionary-table example names a key twice on purpose: an error finding, so status 1
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(String(decoding: r.data, as: UTF8.self).contains("\"check\" : \"duplicate_key\""))
+        XCTAssertEqual(try run(["analyze", "examples/tca"]).status, 0, "warnings and notes only")
         let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: r.data) as? [String: Any])
         let machines = try XCTUnwrap(doc["machines"] as? [[String: Any]])
         let dialects = Set(machines.compactMap { $0["dialect"] as? String })
