@@ -71,13 +71,7 @@ public struct Baseline: Codable, Hashable, Sendable {
         }
     }
 
-    public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
-    }
+    public func jsonData() throws -> Data { try StableJSON.data(self) }
 
     public static func decode(_ data: Data) throws -> Baseline {
         try JSONDecoder().decode(Baseline.self, from: data)

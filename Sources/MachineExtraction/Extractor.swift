@@ -137,66 +137,22 @@ final class ExtractionContext {
         return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call)
     }
 
-    /// Every call that builds a running machine (it has a `state:`-like argument), by each name its
-    /// arguments mention; the first such call in file order wins. Built once per run.
-    lazy var constructions: [String: FunctionCallExprSyntax] = {
-        var result: [String: FunctionCallExprSyntax] = [:]
-        for file in files {
-            let finder = ConstructionFinder()
-            finder.walk(file.tree)
-            for (name, call) in finder.found where result[name] == nil { result[name] = call }
-        }
-        return result
-    }()
-
-    /// Functions with an `inout` parameter, by name (reducers split into functions that take `&state`).
-    lazy var inoutFunctions: [String: [FunctionDeclSyntax]] = {
-        var result: [String: [FunctionDeclSyntax]] = [:]
-        for file in files {
-            let finder = InoutFunctionFinder()
-            finder.walk(file.tree)
-            for f in finder.found { result[f.name.text, default: []].append(f) }
-        }
-        return result
-    }()
-
-    final class InoutFunctionFinder: SyntaxVisitor {
-        var found: [FunctionDeclSyntax] = []
-        init() { super.init(viewMode: .sourceAccurate) }
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.hasPrefix("inout ") }) { found.append(node) }
-            return .visitChildren
-        }
-    }
-
-    /// Names of functions called with an `&` argument somewhere.
-    lazy var inoutCalledNames: Set<String> = {
-        var result = Set<String>()
-        for file in files {
-            let finder = InoutCallFinder()
-            finder.walk(file.tree)
-            result.formUnion(finder.names)
-        }
-        return result
-    }()
-
-    final class InoutCallFinder: SyntaxVisitor {
-        var names: [String] = []
-        init() { super.init(viewMode: .sourceAccurate) }
-        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
-                if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { names.append(ref.baseName.text) }
-                if let m = node.calledExpression.as(MemberAccessExprSyntax.self) { names.append(m.declName.baseName.text) }
-            }
-            return .visitChildren
-        }
-    }
-
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
     /// return true; default: return false }`, `if case .a = self { return true }; return false`,
     /// `self == .a || self == .b`, `[.a, .b].contains(self)`.
     func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
-        guard let info, let type = index.types[info.qualifiedName] else { return [:] }
+        guard let info else { return [:] }
+        if let cached = predicateCache[info.qualifiedName] { return cached }
+        let result = evaluatePredicates(of: info)
+        predicateCache[info.qualifiedName] = result
+        return result
+    }
+
+    /// Each enum's predicates are evaluated once per run, however many machines use it.
+    var predicateCache: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
+
+    func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
+        guard let type = index.types[info.qualifiedName] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
         let domain = Domain(states: info.caseNames, inputs: [])
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
@@ -235,6 +191,63 @@ final class ExtractionContext {
         return result
     }
 
+    // MARK: Facts about the whole project, gathered in one pass
+
+    /// Every call that builds a running machine (it has a `state:`-like argument), by each name its
+    /// arguments mention; the first such call in file order wins.
+    var constructions: [String: FunctionCallExprSyntax] { facts.constructions }
+    /// Functions with an `inout` parameter, by name (reducers split into functions that take `&state`).
+    var inoutFunctions: [String: [FunctionDeclSyntax]] { facts.inoutFunctions }
+    /// Names of functions called with an `&` argument somewhere.
+    var inoutCalledNames: Set<String> { facts.inoutCalledNames }
+    /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
+    /// by the last component of the called type's name.
+    var stateInitialisers: [String: [FunctionCallExprSyntax]] { facts.stateInitialisers }
+
+    lazy var facts: ProjectFacts = {
+        let scan = ProjectFacts()
+        for file in files { scan.walk(file.tree) }
+        return scan
+    }()
+
+    final class ProjectFacts: SyntaxVisitor {
+        var constructions: [String: FunctionCallExprSyntax] = [:]
+        var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
+        var inoutCalledNames = Set<String>()
+        var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
+
+        init() { super.init(viewMode: .sourceAccurate) }
+
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.hasPrefix("inout ") }) {
+                inoutFunctions[node.name.text, default: []].append(node)
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
+                let names = ReferenceFinder()
+                for argument in node.arguments { names.walk(argument.expression) }
+                for name in names.names where constructions[name] == nil { constructions[name] = node }
+            }
+            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
+                if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { inoutCalledNames.insert(ref.baseName.text) }
+                if let m = node.calledExpression.as(MemberAccessExprSyntax.self) { inoutCalledNames.insert(m.declName.baseName.text) }
+            }
+            return .visitChildren
+        }
+
+        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            if let label = node.label?.text, label == "initialState" || label == "state",
+               let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
+                let callee = call.calledExpression.trimmedDescription
+                stateInitialisers[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
+            }
+            return .visitChildren
+        }
+    }
+
     /// Mutating methods of an enum, by name.
     func mutatingMethods(of info: EnumInfo?) -> [String: FunctionDeclSyntax] {
         guard let info, let type = index.types[info.qualifiedName] else { return [:] }
@@ -243,54 +256,11 @@ final class ExtractionContext {
         return result
     }
 
-    /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
-    /// by the last component of the called type's name. Built once per run.
-    lazy var stateInitialisers: [String: [FunctionCallExprSyntax]] = {
-        var result: [String: [FunctionCallExprSyntax]] = [:]
-        for file in files {
-            let finder = StateInitialiserFinder()
-            finder.walk(file.tree)
-            for call in finder.found {
-                let callee = call.calledExpression.trimmedDescription
-                result[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
-            }
-        }
-        return result
-    }()
-
-    final class StateInitialiserFinder: SyntaxVisitor {
-        var found: [FunctionCallExprSyntax] = []
-        init() { super.init(viewMode: .sourceAccurate) }
-        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
-            if let label = node.label?.text, label == "initialState" || label == "state",
-               let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
-                found.append(call)
-            }
-            return .visitChildren
-        }
-    }
-
     func initialArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
         for label in ["state", "initialState", "initial", "initialValue"] {
             if let e = SyntaxHelpers.argument(call, label) { return e }
         }
         return nil
-    }
-
-    final class ConstructionFinder: SyntaxVisitor {
-        var found: [(String, FunctionCallExprSyntax)] = []
-
-        init() { super.init(viewMode: .sourceAccurate) }
-
-        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            let hasState = ["state", "initialState", "initial"].contains { SyntaxHelpers.argument(node, $0) != nil }
-            if hasState {
-                let names = ReferenceFinder()
-                for argument in node.arguments { names.walk(argument.expression) }
-                for name in names.names.uniqued() { found.append((name, node)) }
-            }
-            return .visitChildren
-        }
     }
 
     /// Names an expression mentions: `x`, and `y` in `value.y` (a property of a value, not a type).

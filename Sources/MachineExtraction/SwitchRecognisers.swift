@@ -207,14 +207,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let returns = method.signature.returnClause.map { SymbolIndex.bareTypeName($0.type.trimmedDescription) }
             let returnsSelf = returns == "Self" || returns == type.name || returns == type.qualifiedName
             guard mutating || returnsSelf else { continue }
-            var found: (String, EnumInfo)?
-            for p in method.signature.parameterClause.parameters {
-                guard let e = context.index.enumInfo(named: p.type.trimmedDescription, near: type.qualifiedName),
-                      e.qualifiedName != stateEnum.qualifiedName, inputEnum == nil || inputEnum!.qualifiedName == e.qualifiedName else { continue }
-                found = ((p.secondName ?? p.firstName).text, e)
-                break
-            }
-            guard let (paramName, event) = found else { continue }
+            guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let scan = SwitchFinder.scan(body)
             let onSelf = scan.switches.contains { sw in
                 let text = sw.subject.compactText
@@ -237,6 +230,19 @@ struct SwitchMethodRecogniser: Recogniser {
                             inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum)
+    }
+
+    /// The event parameter of a method: its first parameter of an enum type other than the state's
+    /// (the same enum as the machine's other methods take, once one is known).
+    func eventParameter(of method: FunctionDeclSyntax, in type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
+                        context: ExtractionContext) -> (String, EnumInfo)? {
+        for p in method.signature.parameterClause.parameters {
+            guard let e = context.index.enumInfo(named: p.type.trimmedDescription, near: type.qualifiedName),
+                  e.qualifiedName != stateEnum.qualifiedName,
+                  inputEnum == nil || inputEnum!.qualifiedName == e.qualifiedName else { continue }
+            return ((p.secondName ?? p.firstName).text, e)
+        }
+        return nil
     }
 
     func stateType(of property: Binding, owner: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateKind)? {
@@ -272,17 +278,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 return callee.map(assigners.contains) ?? false
             }
             guard scan.assignments.contains(where: { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") }) || callsAssigner else { continue }
-            // the event parameter: an enum-typed parameter the body switches on
-            var found: (String, EnumInfo)?
-            for p in method.signature.parameterClause.parameters {
-                let name = (p.secondName ?? p.firstName).text
-                guard let e = context.index.enumInfo(named: p.type.trimmedDescription, near: type.qualifiedName),
-                      e.qualifiedName != stateEnum.qualifiedName else { continue }
-                if inputEnum != nil, inputEnum!.qualifiedName != e.qualifiedName { continue }
-                found = (name, e)
-                break
-            }
-            guard let (paramName, event) = found else { continue }
+            guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText
                 return text.contains(paramName) || statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "")

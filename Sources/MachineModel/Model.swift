@@ -357,10 +357,16 @@ public struct AnalysisDocument: Codable, Hashable, Sendable {
     }
 
     /// Sorted keys, stable order: the same model gives the same bytes.
-    public func jsonData() throws -> Data {
+    public func jsonData() throws -> Data { try StableJSON.data(self) }
+}
+
+/// The one JSON encoding of the project: pretty-printed, sorted keys, unescaped slashes, a final
+/// newline. Documents, baselines and reporters all use it, so equal values give equal bytes.
+public enum StableJSON {
+    public static func data<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
+        var data = try encoder.encode(value)
         data.append(0x0A)
         return data
     }

@@ -66,11 +66,9 @@ public enum ReporterKind: String, CaseIterable, Sendable {
 enum ReporterJSON {
     /// Sorted keys, two-space pretty printing, no escaped slashes: byte-stable output.
     static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "" }
+        guard let data = try? StableJSON.data(value) else { return "" }
         let text = String(decoding: data, as: UTF8.self)
         // Foundation on Linux pretty-prints an empty array as "[\n\n]".
-        return (text.filter { !$0.isWhitespace } == "[]" ? "[]" : text) + "\n"
+        return text.filter { !$0.isWhitespace } == "[]" ? "[]\n" : text
     }
 }
