@@ -13,12 +13,20 @@ public struct ExtractionResult: Sendable {
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
 /// ids assigned; edges and findings are the analyser's job.
 public enum Extractor {
-    public static func extract(_ sources: SourceSet) -> ExtractionResult {
+    /// Per-file work (comment commands, project facts) runs on `jobs` threads; the result does not
+    /// depend on it.
+    public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         let timing = ProcessInfo.processInfo.environment["MACHINE_VIZ_TIMING"] != nil
-        let indexStart = Date()
-        let context = ExtractionContext(files: sources.files)
-        if timing { FileHandle.standardError.write(Data("SymbolIndex: \(Date().timeIntervalSince(indexStart))\n".utf8)) }
-        let commands = CommentCommands.scan(sources.files)
+        var stageStart = Date()
+        func stage(_ name: String) {
+            if timing { FileHandle.standardError.write(Data("\(name): \(Date().timeIntervalSince(stageStart))\n".utf8)) }
+            stageStart = Date()
+        }
+        let context = ExtractionContext(files: sources.files, jobs: jobs)
+        stage("SymbolIndex")
+        let commands = CommentCommands.scan(sources.files, jobs: jobs)
+        _ = context.facts
+        stage("CommentCommands+ProjectFacts")
         context.markers = Set(commands.markers.map { "\($0.word)\u{0}\($0.location.file)\u{0}\($0.location.line)" })
         let recognisers: [Recogniser] = [
             SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
@@ -28,9 +36,8 @@ public enum Extractor {
             SwitchMethodRecogniser(),
         ]
         for recogniser in recognisers {
-            let start = Date()
             recogniser.recognise(in: context)
-            if timing { FileHandle.standardError.write(Data("\(type(of: recogniser)): \(Date().timeIntervalSince(start))\n".utf8)) }
+            stage("\(type(of: recogniser))")
         }
         var machines = context.machines.map { m -> Machine in
             var machine = m
@@ -88,8 +95,12 @@ final class ExtractionContext {
     /// marker after a case on its own line counts too.
     var markers = Set<String>()
 
-    init(files: [ParsedFile]) {
+    /// Threads for per-file work.
+    let jobs: Int
+
+    init(files: [ParsedFile], jobs: Int = 1) {
         self.files = files
+        self.jobs = jobs
         self.index = SymbolIndex(files: files)
     }
 
@@ -204,10 +215,20 @@ final class ExtractionContext {
     /// by the last component of the called type's name.
     var stateInitialisers: [String: [FunctionCallExprSyntax]] { facts.stateInitialisers }
 
+    /// Each file walked on its own (on `jobs` threads), then merged in file order.
     lazy var facts: ProjectFacts = {
-        let scan = ProjectFacts()
-        for file in files { scan.walk(file.tree) }
-        return scan
+        let merged = ProjectFacts()
+        for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
+            let scan = ProjectFacts()
+            scan.walk(file.tree)
+            return scan
+        }) {
+            for (name, call) in part.constructions where merged.constructions[name] == nil { merged.constructions[name] = call }
+            for (name, functions) in part.inoutFunctions { merged.inoutFunctions[name, default: []] += functions }
+            merged.inoutCalledNames.formUnion(part.inoutCalledNames)
+            for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
+        }
+        return merged
     }()
 
     final class ProjectFacts: SyntaxVisitor {

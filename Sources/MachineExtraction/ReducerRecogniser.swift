@@ -21,10 +21,14 @@ struct ReducerRecogniser: Recogniser {
     }
 
     func recognise(in context: ExtractionContext) {
-        for file in context.files {
+        // finding candidates is per file (on `jobs` threads); building them uses the whole index
+        let found = Parallel.map(context.files, jobs: context.jobs) { file -> [Candidate] in
             let finder = CandidateFinder(file: file)
             finder.walk(file.tree)
-            for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
+            return finder.candidates
+        }
+        for candidates in found {
+            for candidate in candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledNames.contains(f.name.text) { continue }
@@ -224,10 +228,15 @@ struct ReducerRecogniser: Recogniser {
         var helpers: [String: FunctionDeclSyntax] = [:]
         for (m, _) in stateType.methods { helpers[m.name.text] = m }
         let bodyText = c.body.description
-        for field in stateType.properties where !field.isStatic && !field.isComputed {
+        // what every field's check needs, computed once per reducer rather than once per field
+        let facts = CandidateFacts(c, scan: scan, bodyText: bodyText, stateType: stateType, context: context)
+        // a type declared with one qualified name in several files (targets, copies) has its members
+        // merged in the index: each field name once
+        var seenFields = Set<String>()
+        for field in stateType.properties where !field.isStatic && !field.isComputed && seenFields.insert(field.name).inserted {
             for target in fieldTargets(field, owner: stateType, context: context) {
-                buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
-                           bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+                buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, facts: facts,
+                           inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
             }
         }
     }
@@ -274,31 +283,58 @@ struct ReducerRecogniser: Recogniser {
         return nil
     }
 
+    /// Per reducer: its body and the functions it hands `&state` to (scanned once), the state type's
+    /// methods it calls (and what they assign), and the presentation fields `.ifLet` clears.
+    struct CandidateFacts {
+        /// Scan, text and the name the state has there.
+        var bodies: [(scan: SwitchFinder, text: String, stateName: String)]
+        /// Fields assigned by the state type's methods that the body calls (`state.reset()`).
+        var helperAssignedFields: Set<String>
+        /// Field → inputs after which TCA clears it (`.ifLet(\.$alert, action: \.alert)`).
+        var dismissals: [String: [String]]
+        /// `.input(.case)` calls in the body (setter actions), filtered per field's domain.
+        var payloadCalls: [(input: String, argument: String)]
+
+        init(_ c: Candidate, scan: SwitchFinder, bodyText: String, stateType: TypeInfo, context: ExtractionContext) {
+            bodies = [(scan, bodyText, c.stateParam)]
+            for name in Set(scan.calls.compactMap { call -> String? in
+                guard call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) else { return nil }
+                return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                    ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            }).sorted() {
+                for f in context.inoutFunctions[name] ?? [] {
+                    guard let body = f.body else { continue }
+                    let functionScan = SwitchFinder.scan(body)
+                    let text = body.description
+                    for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
+                        bodies.append((functionScan, text, (p.secondName ?? p.firstName).text))
+                    }
+                }
+            }
+            helperAssignedFields = []
+            for (m, _) in stateType.methods where bodyText.contains("\(c.stateParam).\(m.name.text)(") {
+                for assignment in SwitchFinder.scan(m).assignments {
+                    if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
+                }
+            }
+            dismissals = ReducerRecogniser.implicitDismissals(c)
+            payloadCalls = PayloadFinder.calls(in: c.body)
+        }
+    }
+
     func buildField(_ t: FieldTarget, c: Candidate, stateType: TypeInfo, machineOwner: String, helpers: [String: FunctionDeclSyntax],
-                    scan: SwitchFinder, bodyText: String, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
+                    facts: CandidateFacts, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
                     location: SourceLocation, context: ExtractionContext) {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
         // the reducer's body and the functions it hands `&state` to, with the names the state has there
-        var bodies: [(scan: SwitchFinder, text: String, path: String)] = [(scan, bodyText, path)]
-        for name in Set(scan.calls.compactMap { call -> String? in
-            guard call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) else { return nil }
-            return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-                ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        }).sorted() {
-            for f in context.inoutFunctions[name] ?? [] {
-                guard let body = f.body else { continue }
-                for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
-                    bodies.append((SwitchFinder.scan(body), body.description, "\((p.secondName ?? p.firstName).text).\(field.name)\(t.suffix)"))
-                }
-            }
-        }
+        let bodies = facts.bodies.map { b in (scan: b.scan, text: b.text, path: "\(b.stateName).\(field.name)\(t.suffix)") }
         let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
         let assigned = bodies.contains { b in
             b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || mutators.contains { b.text.contains("\(b.path).\($0)()") }
-        } || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
+        } || (t.suffix.isEmpty && facts.helperAssignedFields.contains(field.name))
         let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
-        let presented = t.suffix.isEmpty && !implicitDismissals(c, field: field.name).isEmpty
+        let presented = t.suffix.isEmpty && !(facts.dismissals[field.name] ?? []).isEmpty
         guard assigned || (t.kind == .enumeration && switched) || presented else { return }
         let domain = Domain(states: t.states, inputs: inputs)
         // a collection's items start when they are inserted: no initial state
@@ -306,11 +342,11 @@ struct ReducerRecogniser: Recogniser {
         let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
-                               payloadTargets: payloadTargets(c, domain: domain, reader: reader),
+                               payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum))
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
-        let implicit = t.kind == .optional ? implicitDismissals(c, field: field.name).map { input in
+        let implicit = t.kind == .optional ? (facts.dismissals[field.name] ?? []).map { input in
             Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],
                  implicit: true)
         } : []
@@ -370,40 +406,37 @@ struct ReducerRecogniser: Recogniser {
         return kind == .optional ? "nil" : nil
     }
 
-    func helperAssigns(_ field: String, stateType: TypeInfo, body: String, stateParam: String) -> Bool {
-        for (m, _) in stateType.methods where body.contains("\(stateParam).\(m.name.text)(") {
-            let scan = SwitchFinder.scan(m)
-            if scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == field }) { return true }
-        }
-        return false
-    }
-
     /// Inputs after which TCA clears an optional presentation field by itself: `.ifLet(\.$alert, action: \.alert)`
-    /// makes `.alert(.dismiss)` (and, for ephemeral alerts, any button action) set `alert` to nil.
-    func implicitDismissals(_ c: Candidate, field: String) -> [String] {
-        guard c.dialect == "tca" || c.dialect == "tca-legacy" else { return [] }
+    /// makes `.alert(.dismiss)` (and, for ephemeral alerts, any button action) set `alert` to nil. By field,
+    /// from one walk of the declaration around the reducer.
+    static func implicitDismissals(_ c: Candidate) -> [String: [String]] {
+        guard c.dialect == "tca" || c.dialect == "tca-legacy" else { return [:] }
         var owner: Syntax? = c.node
         while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
-        guard let scope = owner else { return [] }
-        let finder = IfLetFinder(field: field)
+        guard let scope = owner else { return [:] }
+        let finder = IfLetFinder()
         finder.walk(scope)
         return finder.actions
     }
 
     final class IfLetFinder: SyntaxVisitor {
-        let field: String
-        var actions: [String] = []
-        init(field: String) {
-            self.field = field
-            super.init(viewMode: .sourceAccurate)
-        }
+        var actions: [String: [String]] = [:]
+        init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
                   let first = node.arguments.first?.expression.trimmedDescription,
-                  first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedDescription else { return .visitChildren }
+            // `\.$alert`, `\.alert`, `\State.$alert`
+            var field: Substring?
+            for prefix in ["\\.$", "\\.", "\\State.$"] where first.hasPrefix(prefix) {
+                field = first.dropFirst(prefix.count)
+                break
+            }
             // `\.alert`, `/Action.alert`
-            if let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last { actions.append(String(name)) }
+            if let field, !field.isEmpty, !field.contains(where: { $0 == "." || $0 == "$" || $0 == " " }),
+               let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last {
+                actions[String(field), default: []].append(String(name))
+            }
             return .visitChildren
         }
     }
@@ -411,25 +444,34 @@ struct ReducerRecogniser: Recogniser {
     /// Setter actions whose payload is the next state (`.send(.setStatus(.done))`): for each input, the
     /// state cases the reducer sends it with.
     func payloadTargets(_ c: Candidate, domain: Domain, reader: EffectReader) -> [String: [String]] {
-        let finder = PayloadFinder(inputs: Set(domain.inputs), states: Set(domain.states))
-        finder.walk(c.body)
-        return finder.targets
+        payloadTargets(PayloadFinder.calls(in: c.body), domain: domain)
     }
 
-    final class PayloadFinder: SyntaxVisitor {
-        let inputs: Set<String>
-        let states: Set<String>
+    /// The same from calls found once per reducer (`PayloadFinder.calls`), for each field's domain.
+    func payloadTargets(_ calls: [(input: String, argument: String)], domain: Domain) -> [String: [String]] {
         var targets: [String: [String]] = [:]
-        init(inputs: Set<String>, states: Set<String>) {
-            self.inputs = inputs
-            self.states = states
-            super.init(viewMode: .sourceAccurate)
+        for call in calls where domain.inputIndex[call.input] != nil && domain.stateIndex[call.argument] != nil {
+            if !(targets[call.input]?.contains(call.argument) ?? false) { targets[call.input, default: []].append(call.argument) }
         }
+        return targets
+    }
+
+    /// Calls `.input(.case)` given as an argument, in source order.
+    final class PayloadFinder: SyntaxVisitor {
+        var calls: [(input: String, argument: String)] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+
+        static func calls(in body: CodeBlockItemListSyntax) -> [(input: String, argument: String)] {
+            let finder = PayloadFinder()
+            finder.walk(body)
+            return finder.calls
+        }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let ref = SyntaxHelpers.caseReference(node.calledExpression), inputs.contains(ref.name), node.arguments.count == 1,
-               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression), states.contains(arg.name),
+            if let ref = SyntaxHelpers.caseReference(node.calledExpression), node.arguments.count == 1,
+               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression),
                node.parent?.is(LabeledExprSyntax.self) == true || node.parent?.parent?.is(LabeledExprListSyntax.self) == true {
-                if !(targets[ref.name]?.contains(arg.name) ?? false) { targets[ref.name, default: []].append(arg.name) }
+                calls.append((ref.name, arg.name))
             }
             return .visitChildren
         }

@@ -40,14 +40,28 @@ public struct SourceSet: Sendable {
     public init() {}
 
     /// Reads every path; unreadable paths and non-Swift files become diagnostics, never crashes.
-    public static func load(paths: [String], excluding excluded: [String] = []) -> SourceSet {
+    /// Files are read and parsed on `jobs` threads (default: the machine's cores); the result does not
+    /// depend on the job count nor on the order the paths are given in (files are taken in path order).
+    public static func load(paths: [String], excluding excluded: [String] = [], jobs: Int? = nil) -> SourceSet {
         var set = SourceSet()
+        let found = list(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
+        let loaded = Parallel.map(found, jobs: jobs ?? Parallel.defaultJobs) { path in read(path) }
+        for (file, diagnostics) in loaded {
+            if let file { set.files.append(file) }
+            set.diagnostics += diagnostics
+        }
+        return set
+    }
+
+    /// The Swift files under `paths` (folders searched recursively), without excluded ones, each once,
+    /// sorted by path.
+    public static func list(paths: [String], excluding excluded: [String] = [], diagnostics: inout [Diagnostic]) -> [String] {
         let manager = FileManager.default
         var seen = Set<String>()
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                set.diagnostics.append(Diagnostic(severity: .error, message: "no such file or folder: \(path)", location: nil))
+                diagnostics.append(Diagnostic(severity: .error, message: "no such file or folder: \(path)", location: nil))
                 continue
             }
             var found: [String] = []
@@ -63,16 +77,14 @@ public struct SourceSet: Sendable {
                     }
                     if url.pathExtension == "swift" { found.append(join(path, url.path.dropFirst(base.path.count))) }
                 }
-                found.sort()
             } else {
                 found = [path]
             }
             for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
                 seen.insert(file)
-                set.read(file)
             }
         }
-        return set
+        return seen.sorted()
     }
 
     static func join(_ base: String, _ rest: Substring) -> String {
@@ -131,36 +143,37 @@ public struct SourceSet: Sendable {
         return deepest
     }
 
-    mutating func read(_ path: String) {
+    /// One file read and parsed, with what went wrong; nil when it is skipped.
+    static func read(_ path: String) -> (ParsedFile?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
         guard let data = FileManager.default.contents(atPath: path) else {
             diagnostics.append(Diagnostic(severity: .error, message: "cannot read \(path)", location: nil))
-            return
+            return (nil, diagnostics)
         }
         if data.count > Self.maximumFileSize {
             diagnostics.append(Diagnostic(severity: .warning,
                 message: "skipped \(path): \(data.count) bytes is more than the \(Self.maximumFileSize)-byte limit",
                 location: SourceLocation(file: path, line: 1, column: 1)))
-            return
+            return (nil, diagnostics)
         }
         if data.contains(0) {
             diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): binary file (contains NUL bytes), not Swift source",
                                           location: SourceLocation(file: path, line: 1, column: 1)))
-            return
+            return (nil, diagnostics)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): not valid UTF-8, not Swift source",
                                           location: SourceLocation(file: path, line: 1, column: 1)))
-            return
+            return (nil, diagnostics)
         }
         let depth = Self.squareBracketDepth(data)
         if depth > Self.maximumBracketDepth {
             diagnostics.append(Diagnostic(severity: .warning,
                 message: "skipped \(path): square brackets nest \(depth) deep (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth",
                 location: SourceLocation(file: path, line: 1, column: 1)))
-            return
+            return (nil, diagnostics)
         }
         let file = ParsedFile(path: path, text: text)
-        files.append(file)
         if file.tree.hasError {
             let errors = ParseDiagnosticsGenerator.diagnostics(for: file.tree)
             for error in errors.prefix(3) {
@@ -172,5 +185,6 @@ public struct SourceSet: Sendable {
                 diagnostics.append(Diagnostic(severity: .note, message: "\(errors.count - 3) more syntax errors in \(path)", location: nil))
             }
         }
+        return (file, diagnostics)
     }
 }

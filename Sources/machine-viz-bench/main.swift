@@ -6,6 +6,9 @@ import MachineModel
 import MachineRendering
 import SwiftParser
 import SwiftSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Visits every node: the cost of one pass over a parsed code base.
 final class CountingVisitor: SyntaxVisitor {
@@ -17,9 +20,11 @@ final class CountingVisitor: SyntaxVisitor {
     }
 }
 
-// Benchmark: times the extraction + analysis pipeline against a baseline measured in the same run
-// (parsing the same files with swift-syntax and nothing else), on generated code bases of two sizes,
-// and times DOT + libgvc layout of random machines. Run in release: scripts/benchmark.sh.
+// Benchmark of issue 10's six figures, from one run (release build: scripts/benchmark.sh):
+// `machine-viz lint` on real folders against a parse-only baseline (this program in `--parse-only`
+// mode: read, parse and walk every file once, one thread), each measured as a child process in the
+// same run; 1 vs 2 jobs; cold vs warm cache; growth for N vs 10N files; peak RSS; and the layout of a
+// 200-state / 600-transition machine. See docs/benchmark.md.
 
 func time(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -153,33 +158,203 @@ func randomMachine(states n: Int, transitions m: Int, seed: UInt64) -> Machine {
                                       states: states, inputs: inputs, initial: "s0", rules: rules, order: .resolved))
 }
 
-let base = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-bench")
-print("machine-viz benchmark (best of 3; ratio = pipeline / parse-only baseline, same run)")
-print("files  lines   parse-only  one-walk  pipeline  ratio  machines")
-for files in [100, 400] {
-    let dir = base.appendingPathComponent("corpus\(files)")
-    try generateCorpus(files: files, into: dir)
-    let paths = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().map { dir.appendingPathComponent($0).path }
-    let texts = try paths.map { try String(contentsOfFile: $0, encoding: .utf8) }
-    let lines = texts.reduce(0) { $0 + $1.split(separator: "\n").count }
-    let parse = best(of: 3) { for t in texts { _ = Parser.parse(source: t) } }
-    let trees = texts.map { Parser.parse(source: $0) }
-    let walk = best(of: 3) { for t in trees { CountingVisitor().walk(t) } }
-    var machines = 0
-    let pipeline = best(of: 3) {
-        let result = Extractor.extract(paths: [dir.path])
-        machines = result.machines.map(Analyzer().analyze).count
-    }
-    print(String(format: "%5d  %6d  %9.3fs  %7.3fs  %7.3fs  %5.2f  %d", files, lines, parse, walk, pipeline, pipeline / parse, machines))
+// MARK: Child processes
+
+struct ChildRun {
+    var seconds: Double
+    var maxRSSMiB: Double
+    var status: Int32
 }
 
-print("\nlayout (DOT + libgvc SVG, random machines)")
-print("states/transitions  dot-text  svg")
+/// Runs a program with stdout and stderr to /dev/null; wall time and peak resident memory (wait4).
+func runChild(_ arguments: [String]) -> ChildRun {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {
+        fatalError("cannot start \(arguments[0])")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return ChildRun(seconds: seconds, maxRSSMiB: Double(usage.ru_maxrss) / 1024, status: (status >> 8) & 0xff)
+}
+
+/// Best wall time of `n` runs, and the largest peak RSS seen.
+func bestChild(of n: Int, _ arguments: [String]) -> ChildRun {
+    var best = ChildRun(seconds: .infinity, maxRSSMiB: 0, status: 0)
+    for _ in 0..<n {
+        let run = runChild(arguments)
+        if run.status > 1 { FileHandle.standardError.write(Data("exit \(run.status): \(arguments.prefix(6).joined(separator: " ")) …\n".utf8)) }
+        best = ChildRun(seconds: min(best.seconds, run.seconds), maxRSSMiB: max(best.maxRSSMiB, run.maxRSSMiB), status: max(best.status, run.status))
+    }
+    return best
+}
+
+// MARK: Parse-only mode (the baseline, run as a child like lint)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--parse-only" {
+    var ignored: [Diagnostic] = []
+    let files = SourceSet.list(paths: Array(arguments.dropFirst()), diagnostics: &ignored)
+    var count = 0
+    for path in files {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { continue }
+        let visitor = CountingVisitor()
+        visitor.walk(Parser.parse(source: text))
+        count += visitor.count
+    }
+    print(count)
+    exit(0)
+}
+
+// MARK: Options
+
+var repeats = 3
+var folders: [String] = []
+var examples = "examples"
+var layoutOnly = false
+do {
+    var i = 0
+    while i < arguments.count {
+        switch arguments[i] {
+        case "--repeat": i += 1; repeats = Int(arguments[i]) ?? 3
+        case "--examples": i += 1; examples = arguments[i]
+        case "--layout-only": layoutOnly = true
+        case "-h", "--help":
+            print("usage: machine-viz-bench [--repeat N] [--examples DIR] [--layout-only] [FOLDER…]")
+            exit(0)
+        default: folders.append(arguments[i])
+        }
+        i += 1
+    }
+}
+
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+let tool = executable.deletingLastPathComponent().appendingPathComponent("machine-viz").path
+let bench = executable.path
+guard layoutOnly || FileManager.default.isExecutableFile(atPath: tool) else {
+    print("machine-viz not found beside the benchmark (\(tool)): swift build -c release")
+    exit(2)
+}
+let base = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-bench-\(getpid())")
+try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+
+@MainActor func lint(_ paths: [String], _ options: [String]) -> [String] {
+    [tool, "lint", "-q", "--reporter", "json", "-o", "/dev/null"] + options + paths
+}
+
+struct Goal {
+    var name: String
+    var figure: String
+    var met: Bool
+}
+var goals: [Goal] = []
+@MainActor func goal(_ name: String, _ figure: String, _ met: Bool) {
+    goals.append(Goal(name: name, figure: figure, met: met))
+}
+
+print("machine-viz benchmark: best of \(repeats), every figure a ratio of runs in this process's lifetime; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+// MARK: 1–3, 6: per folder
+
+if !layoutOnly {
+    if folders.isEmpty {
+        let generated = base.appendingPathComponent("generated400")
+        try generateCorpus(files: 400, into: generated)
+        folders = [generated.path]
+    }
+    print("\ncorpus                                   files  MiB   parse-only  lint -j1  ratio  lint -j2  speed-up  cold     warm     cold/warm  peak RSS")
+    for folder in folders {
+        var ignored: [Diagnostic] = []
+        let files = SourceSet.list(paths: [folder], diagnostics: &ignored)
+        let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+        let parse = bestChild(of: repeats, [bench, "--parse-only", folder])
+        let one = bestChild(of: repeats, lint([folder], ["--jobs", "1", "--no-cache"]))
+        let two = bestChild(of: repeats, lint([folder], ["--jobs", "2", "--no-cache"]))
+        let cache = base.appendingPathComponent("cache").path
+        var cold = ChildRun(seconds: .infinity, maxRSSMiB: 0, status: 0)
+        var warm = cold
+        for _ in 0..<repeats {
+            try? FileManager.default.removeItem(atPath: cache)
+            let c = runChild(lint([folder], ["--cache-path", cache]))
+            let w = runChild(lint([folder], ["--cache-path", cache]))
+            cold = ChildRun(seconds: min(cold.seconds, c.seconds), maxRSSMiB: max(cold.maxRSSMiB, c.maxRSSMiB), status: c.status)
+            warm = ChildRun(seconds: min(warm.seconds, w.seconds), maxRSSMiB: max(warm.maxRSSMiB, w.maxRSSMiB), status: w.status)
+        }
+        let rss = max(one.maxRSSMiB, two.maxRSSMiB, cold.maxRSSMiB)
+        let name = URL(fileURLWithPath: folder).lastPathComponent
+        print(name.prefix(40).padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: " %5d  %4.1f  %8.3fs  %7.3fs  %5.2f  %7.3fs  %7.2f×  %6.3fs  %6.3fs  %8.1f×  %6.0f MiB",
+                     files.count, Double(bytes) / 1048576, parse.seconds, one.seconds,
+                     one.seconds / parse.seconds, two.seconds, one.seconds / two.seconds, cold.seconds, warm.seconds,
+                     cold.seconds / warm.seconds, rss))
+        goal("1 single core, \(name)", String(format: "lint -j1 / parse-only = %.2f (goal ≤ 1.5)", one.seconds / parse.seconds), one.seconds / parse.seconds <= 1.5)
+        goal("2 two jobs, \(name)", String(format: "-j1 / -j2 = %.2f (goal ≥ 1.6)", one.seconds / two.seconds), one.seconds / two.seconds >= 1.6)
+        goal("3 warm cache, \(name)", String(format: "cold / warm = %.1f (goal ≥ 10)", cold.seconds / warm.seconds), cold.seconds / warm.seconds >= 10)
+        goal("6 memory, \(name)", String(format: "peak RSS %.0f MiB (goal ≤ 300 MB)", rss), rss * 1.048576 <= 300)
+
+        // 5: growth on real code, a tenth of the files (every tenth by path) against all of them
+        if files.count >= 20 {
+            let tenth = stride(from: 0, to: files.count, by: 10).map { files[$0] }
+            let small = bestChild(of: repeats, lint(tenth, ["--jobs", "1", "--no-cache"]))
+            let large = bestChild(of: repeats, lint(files, ["--jobs", "1", "--no-cache"]))
+            print(String(format: "  growth: %d files %.3fs, %d files %.3fs: %.2f× the time for %.1f× the files",
+                         tenth.count, small.seconds, files.count, large.seconds, large.seconds / small.seconds, Double(files.count) / Double(tenth.count)))
+            goal("5 growth, \(name)", String(format: "%.1f× files cost %.2f× time (goal ≤ 11× for 10×)", Double(files.count) / Double(tenth.count), large.seconds / small.seconds),
+                 large.seconds / small.seconds <= 1.1 * Double(files.count) / Double(tenth.count))
+        }
+    }
+
+    // 5: growth where every feature reuses the same type names: copies of the bundled examples
+    var ignored: [Diagnostic] = []
+    let exampleFiles = SourceSet.list(paths: [examples], diagnostics: &ignored)
+    if exampleFiles.isEmpty {
+        print("\nno examples at \(examples) (--examples DIR): growth on copies skipped")
+    } else {
+        func copies(_ n: Int) throws -> String {
+            let dir = base.appendingPathComponent("copies\(n)")
+            for k in 0..<n {
+                let target = dir.appendingPathComponent("copy\(k)")
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+                for (j, file) in exampleFiles.enumerated() {
+                    try FileManager.default.copyItem(atPath: file, toPath: target.appendingPathComponent("\(j)-" + URL(fileURLWithPath: file).lastPathComponent).path)
+                }
+            }
+            return dir.path
+        }
+        let small = bestChild(of: repeats, lint([try copies(5)], ["--jobs", "1", "--no-cache"]))
+        let large = bestChild(of: repeats, lint([try copies(50)], ["--jobs", "1", "--no-cache"]))
+        print("\ngrowth on copies of \(examples) (same type names in every copy): " + String(format: "%d files %.3fs, %d files %.3fs: %.2f× the time for 10× the files",
+                     5 * exampleFiles.count, small.seconds, 50 * exampleFiles.count, large.seconds, large.seconds / small.seconds))
+        goal("5 growth, copies of examples", String(format: "10× files cost %.2f× time (goal ≤ 11)", large.seconds / small.seconds), large.seconds / small.seconds <= 11)
+    }
+}
+
+// MARK: 4: layout
+
+print("\nlayout (DOT text + libgvc layout and SVG, random machines, in this process)")
+print("states/transitions  drawn edges  dot-text  svg      engine")
 let renderer = DOTRenderer()
 for (n, m) in [(50, 150), (100, 300), (200, 600)] {
     let machine = randomMachine(states: n, transitions: m, seed: UInt64(n))
     var dot = ""
-    let text = best(of: 3) { dot = renderer.render(machine) }
-    let svg = time { _ = try? Graphviz.render(dot: dot, format: .svg) }
-    print(String(format: "%7d/%-10d  %7.3fs  %6.2fs", n, m, text, svg))
+    let text = best(of: repeats) { dot = renderer.render(machine) }
+    var engine = "?"
+    let svg = best(of: n == 200 ? repeats : 1) {
+        // the budget `machine-viz render` gives dot by default (--layout-budget)
+        engine = (try? Graphviz.layout(dot: dot, format: .svg, budget: 1.5).engine) ?? "failed"
+    }
+    print(String(format: "%7d/%-10d  %11d  %7.3fs  %6.2fs  ", n, m, renderer.drawnEdgeCount(machine), text, svg) + engine)
+    if n == 200 { goal("4 layout 200/600", String(format: "%.2fs with ", svg) + engine + " (goal ≤ 2 s)", svg <= 2) }
 }
+
+print("\ngoals")
+for g in goals { print("  \(g.met ? "met    " : "NOT MET") \(g.name): \(g.figure)") }
+try? FileManager.default.removeItem(at: base)

@@ -102,7 +102,9 @@ struct Docs: ParsableCommand {
                     continue
                 }
                 do {
-                    contents[file.name] = DocsPlan.stamp(try Graphviz.render(dot: dot, format: .svg), dot: dot)
+                    let rendering = try Graphviz.layout(dot: dot, format: .svg, budget: Render.defaultLayoutBudget)
+                    if let note = rendering.fallbackNote { Output.stderr("note: \(file.name): \(note)") }
+                    contents[file.name] = DocsPlan.stamp(rendering.data, dot: dot)
                 } catch let error as Graphviz.RenderError {
                     progress.finish()
                     Output.stderr("error: \(file.name): \(error.message)")

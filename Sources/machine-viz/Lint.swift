@@ -65,6 +65,15 @@ struct Lint: ParsableCommand {
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
+    @OptionGroup var performance: PerformanceOptions
+
+    @Option(help: ArgumentHelp("Keep results in this folder: a second lint of unchanged files, configuration and tool reads them instead of parsing (default: .build/machine-viz-cache when the current folder has a .build folder).",
+                               valueName: "folder"))
+    var cachePath: String?
+
+    @Flag(help: "Do not read or write the result cache.")
+    var noCache = false
+
     func run() throws {
         // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
         if let reporter, ReporterKind(rawValue: reporter) == nil {
@@ -75,7 +84,8 @@ struct Lint: ParsableCommand {
         do {
             outcome = try TerminalProgress(quiet: quiet).during("checking \(paths.isEmpty ? "." : paths.joined(separator: " "))") {
                 try LintPipeline.run(LintPipeline.Request(
-                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
+                    jobs: performance.resolvedJobs, cache: LintCache.resolve(path: cachePath, disabled: noCache)))
             }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)

@@ -16,6 +16,9 @@ enum LintPipeline {
         var configPath: String?
         var baselinePath: String?
         var writeBaselinePath: String?
+        var jobs: Int = Parallel.defaultJobs
+        /// Where results of earlier runs are kept (see LintCache); nil: no cache.
+        var cache: LintCache?
     }
 
     struct Outcome {
@@ -57,30 +60,50 @@ enum LintPipeline {
             : !configuration.included.isEmpty ? configuration.included.map { configuration.resolve($0) } : ["."]
         let excluded = request.excluded + configuration.excluded.flatMap { [$0, configuration.resolve($0)] }.uniqued()
 
-        let computed: Result<(ExtractionResult, [Violation], Int), Failure> = Pipeline.onLargeStack {
-            let sources = SourceSet.load(paths: paths, excluding: excluded)
-            let extracted = Extractor.extract(sources)
-            let analyzer = Analyzer()
-            var violations: [Violation] = []
-            for extractedMachine in extracted.machines {
-                let machine: Machine
-                do {
-                    machine = analyzer.analyze(try configuration.apply(to: extractedMachine))
-                } catch let error as ConfigurationError {
-                    return .failure(Failure(message: error.description))
-                } catch {
-                    return .failure(Failure(message: "\(error)"))
-                }
-                for finding in configuration.filter(machine.findings, machine: machine.name) {
-                    violations.append(Violation(machine: machine.name, finding: finding,
-                                                fingerprint: Baseline.fingerprint(finding, machine: machine)))
-                }
-            }
-            return .success((extracted, violations, sources.files.count))
+        var cacheKey: String?
+        var cached: LintCache.Entry?
+        if let cache = request.cache {
+            var ignored: [Diagnostic] = []
+            let files = SourceSet.list(paths: paths, excluding: excluded, diagnostics: &ignored)
+            let key = LintCache.key(files: files, configurationFile: configuration.file,
+                                    options: ["paths"] + paths + ["excluded"] + excluded)
+            cacheKey = key
+            cached = cache.load(key)
         }
-        let (extracted, analysed, readFiles) = try computed.get()
+        let entry: LintCache.Entry
+        if let cached {
+            entry = cached
+        } else {
+            let computed: Result<LintCache.Entry, Failure> = Pipeline.onLargeStack {
+                let sources = SourceSet.load(paths: paths, excluding: excluded, jobs: request.jobs)
+                let extracted = Extractor.extract(sources, jobs: request.jobs)
+                let analyzer = Analyzer()
+                var violations: [Violation] = []
+                for extractedMachine in extracted.machines {
+                    let machine: Machine
+                    do {
+                        machine = analyzer.analyze(try configuration.apply(to: extractedMachine))
+                    } catch let error as ConfigurationError {
+                        return .failure(Failure(message: error.description))
+                    } catch {
+                        return .failure(Failure(message: "\(error)"))
+                    }
+                    for finding in configuration.filter(machine.findings, machine: machine.name) {
+                        violations.append(Violation(machine: machine.name, finding: finding,
+                                                    fingerprint: Baseline.fingerprint(finding, machine: machine)))
+                    }
+                }
+                return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
+                                                diagnostics: extracted.diagnostics, machineNames: extracted.machines.map(\.name),
+                                                readFiles: sources.files.count))
+            }
+            entry = try computed.get()
+            if let cache = request.cache, let cacheKey { cache.store(entry, key: cacheKey) }
+        }
+        let analysed = entry.violations
+        let readFiles = entry.readFiles
 
-        let suppression = SuppressionFilter.apply(extracted.suppressions, to: analysed,
+        let suppression = SuppressionFilter.apply(entry.suppressions, to: analysed,
                                                   inactiveChecks: Set(configuration.disabledChecks))
         var violations = suppression.kept
         for finding in configuration.filter(suppression.unused, machine: nil) {
@@ -91,7 +114,7 @@ enum LintPipeline {
         violations = Violation.sorted(violations)
 
         var notes: [String] = []
-        for name in configuration.unknownMachines(extracted.machines.map(\.name)) {
+        for name in configuration.unknownMachines(entry.machineNames) {
             notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files")
         }
         if let path = request.writeBaselinePath {
@@ -107,7 +130,7 @@ enum LintPipeline {
             notes.append("baseline \(request.baselinePath!): \(violations.count - fresh.count) known finding\(violations.count - fresh.count == 1 ? "" : "s") left out, \(fresh.count) new")
             violations = fresh
         }
-        let diagnostics = extracted.diagnostics.map { d -> Diagnostic in
+        let diagnostics = entry.diagnostics.map { d -> Diagnostic in
             var d = d
             if let file = d.location?.file { d.location?.file = tidy(file) }
             return d

@@ -54,9 +54,24 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out (repeatable).", valueName: "path"))
     var excluded: [String] = []
 
+    @OptionGroup var performance: PerformanceOptions
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Give at least one Swift file or folder.") }
     }
+}
+
+/// How many threads read and parse files. The output is the same whatever the value.
+struct PerformanceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Read and parse files on this many threads (default: the machine's cores). The output does not depend on it.",
+                               valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    var resolvedJobs: Int { jobs ?? Parallel.defaultJobs }
 }
 
 /// Extraction and analysis, run on a thread with a large stack: swift-syntax visitors recurse as deep
@@ -70,8 +85,8 @@ enum Pipeline {
 
     static func run(_ inputs: InputOptions) -> Result {
         onLargeStack {
-            let sources = SourceSet.load(paths: inputs.paths, excluding: inputs.excluded)
-            let extracted = Extractor.extract(sources)
+            let sources = SourceSet.load(paths: inputs.paths, excluding: inputs.excluded, jobs: inputs.performance.resolvedJobs)
+            let extracted = Extractor.extract(sources, jobs: inputs.performance.resolvedJobs)
             let analyzer = Analyzer()
             return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
                           readFiles: sources.files.count)

@@ -65,8 +65,16 @@ struct Render: ParsableCommand {
     @Flag(name: [.short, .long], help: "No progress on stderr (progress is only ever shown on a terminal).")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Seconds Graphviz's dot may take to lay out one SVG/PNG/PDF diagram; past them the layout is stopped and sfdp lays it out instead (said on stderr and in the output). 0: no limit, always dot.",
+                               valueName: "seconds"))
+    var layoutBudget: Double = Render.defaultLayoutBudget
+
+    /// The default of `--layout-budget`, also used by `docs`.
+    static let defaultLayoutBudget = 1.5
+
     func validate() throws {
         if output != nil && outputDir != nil { throw ValidationError("Give either -o/--output or --output-dir, not both.") }
+        if layoutBudget < 0 { throw ValidationError("--layout-budget must be 0 or more seconds.") }
     }
 
     func run() throws {
@@ -112,7 +120,10 @@ struct Render: ParsableCommand {
                 data = Data(MarkdownRenderer().render(m).utf8)
             default:
                 do {
-                    data = try Graphviz.render(dot: renderer.render(m), format: format.graphviz!)
+                    let rendering = try Graphviz.layout(dot: renderer.render(m), format: format.graphviz!,
+                                                        budget: layoutBudget > 0 ? layoutBudget : nil)
+                    if let note = rendering.fallbackNote { Output.stderr("note: \(m.name): \(note)") }
+                    data = rendering.data
                 } catch let error as Graphviz.RenderError {
                     Output.stderr("error: \(m.name): \(error.message)")
                     throw ExitCode(1)

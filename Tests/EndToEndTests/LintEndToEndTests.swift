@@ -153,6 +153,50 @@ final class LintEndToEndTests: XCTestCase {
         }
     }
 
+    /// Files are read and parsed on several threads: the report is the same bytes for any job count and
+    /// any order of the paths (many files, so that the workers interleave).
+    func testSameBytesWhateverTheJobCountAndFileOrder() throws {
+        var paths: [String] = []
+        for i in 0..<24 {
+            let name = "Unit\(i)"
+            try write("Sources/Many/\(name).swift", Self.door.replacingOccurrences(of: "Door", with: name)
+                .replacingOccurrences(of: "doorRules", with: "rules\(i)").replacingOccurrences(of: "let door ", with: "let unit\(i) "))
+            paths.append("Sources/Many/\(name).swift")
+        }
+        let one = try run(["lint", "--no-cache", "--jobs", "1", "--reporter", "json"] + paths)
+        XCTAssertTrue(one.stdout.contains("Unit23.swift") && one.stdout.contains("Unit0.swift"), one.stdout)
+        for jobs in ["2", "5"] {
+            XCTAssertEqual(try run(["lint", "--no-cache", "--jobs", jobs, "--reporter", "json"] + paths).stdout, one.stdout, "--jobs \(jobs)")
+            XCTAssertEqual(try run(["lint", "--no-cache", "--jobs", jobs, "--reporter", "json"] + paths.reversed()).stdout, one.stdout,
+                           "--jobs \(jobs), reversed order")
+        }
+        XCTAssertEqual(try run(["list", "--jobs", "1", "Sources/Many"]).stdout, try run(["list", "--jobs", "3", "Sources/Many"]).stdout)
+        XCTAssertEqual(try run(["lint", "--jobs", "0"]).status, 2, "--jobs must be at least 1")
+    }
+
+    /// A second lint of unchanged files reads the result cache; any change to a file, the configuration
+    /// or the options computes it again.
+    func testResultCacheIsReusedOnlyForUnchangedInputs() throws {
+        let cache = project.appendingPathComponent("cache").path
+        let first = try run(["lint", "Sources", "--cache-path", cache])
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("lint-") }
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual(try run(["lint", "Sources", "--cache-path", cache]).stdout, first.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("lint-") }, entries, "reused, not rewritten")
+        XCTAssertTrue(first.stdout.contains("welded"), first.stdout)
+        // a changed file: the dead end is gone
+        try write("Sources/Door.swift", Self.door.replacingOccurrences(of: ".weld | .closed => .welded,", with: ".weld | .closed => .welded,\n    .kick | .welded => .closed,"))
+        let changed = try run(["lint", "Sources", "--cache-path", cache])
+        XCTAssertNotEqual(changed.stdout, first.stdout)
+        XCTAssertEqual(changed.stdout, try run(["lint", "Sources", "--no-cache"]).stdout)
+        // a changed configuration
+        try write(".machine-viz.yml", "disabled_checks: [dead_end_state, unreachable_state, unused_input]\n")
+        XCTAssertEqual(try run(["lint", "Sources", "--cache-path", cache]).stdout, try run(["lint", "Sources", "--no-cache"]).stdout)
+        // a cache that cannot be written is no cache, not an error
+        try write("blocker", "x")
+        XCTAssertEqual(try run(["lint", "Sources", "--cache-path", "blocker/cache"]).stdout, try run(["lint", "Sources", "--no-cache"]).stdout)
+    }
+
     func testTerminalAndInitialFromTheConfiguration() throws {
         try write("ci.yml", "machines:\n  door:\n    terminal: [welded]\n    initial: open\n")
         let r = try run(["lint", "Sources", "--config", "ci.yml", "--strict"])

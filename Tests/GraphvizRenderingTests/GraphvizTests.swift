@@ -74,4 +74,41 @@ final class GraphvizTests: XCTestCase {
         let dot = DOTRenderer().render(hostileMachine())
         XCTAssertEqual(try Graphviz.render(dot: dot, format: .svg), try Graphviz.render(dot: dot, format: .svg))
     }
+
+    /// With a time budget, `dot` runs in a child process; within the budget its output is used and says so.
+    func testBudgetedLayoutSaysWhichEngineItUsed() throws {
+        let dot = DOTRenderer().render(hostileMachine())
+        let r = try Graphviz.layout(dot: dot, format: .svg, budget: 60)
+        XCTAssertEqual(r.engine, "dot")
+        XCTAssertNil(r.fallbackNote)
+        XCTAssertTrue(String(decoding: r.data, as: UTF8.self).contains("<!-- layout: dot -->"))
+        // errors still come back as errors
+        XCTAssertThrowsError(try Graphviz.layout(dot: "digraph { a -> ", format: .svg, budget: 60))
+    }
+
+    /// A budget `dot` cannot meet (none at all): the layout is stopped and sfdp draws every state instead.
+    func testLayoutOverBudgetFallsBackToSfdp() throws {
+        let states = (0..<40).map { "s\($0)" }
+        var rules: [Rule] = []
+        for (i, s) in states.enumerated() {
+            for k in 1...3 {
+                rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "B.swift", line: rules.count + 2, column: 1),
+                                  outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 7 + k * 13) % 40]))]))
+            }
+        }
+        let m = Analyzer().analyze(Machine(name: "big", dialect: "test", location: SourceLocation(file: "B.swift", line: 1, column: 1),
+                                           states: states, inputs: ["e1", "e2", "e3"], initial: "s0", rules: rules, order: .resolved))
+        let r = try Graphviz.layout(dot: DOTRenderer().render(m), format: .svg, budget: 0)
+        XCTAssertEqual(r.engine, "sfdp")
+        XCTAssertTrue(r.fallbackNote?.contains("laid out with sfdp") ?? false)
+        let svg = String(decoding: r.data, as: UTF8.self)
+        XCTAssertTrue(svg.contains("<!-- layout: sfdp (dot did not finish"), String(svg.prefix(400)))
+        let titles = NodeTitles()
+        let parser = XMLParser(data: r.data)
+        parser.delegate = titles
+        XCTAssertTrue(parser.parse())
+        XCTAssertGreaterThanOrEqual(titles.nodes, 40)
+        // and libgvc still works in this process afterwards
+        XCTAssertNoThrow(try Graphviz.render(dot: "digraph { a -> b }", format: .svg))
+    }
 }

@@ -75,4 +75,28 @@ final class DOTRendererTests: XCTestCase {
         XCTAssertTrue(dot.contains("nslimit=\"2\""))
         XCTAssertTrue(dot.contains("// 180 edges: layout effort bounded"))
     }
+
+    /// Above `hugeEdgeCount` drawn edges (a random 200-state / 600-transition machine) the DOT asks for
+    /// sfdp and says why; parallel edges are merged into one edge with a line per input.
+    func testHugeMachinesUseSfdpAndMergeParallelEdges() {
+        let states = (0..<200).map { "s\($0)" }
+        var rules: [Rule] = []
+        for (i, s) in states.enumerated() {
+            for k in 1...3 {
+                rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "H.swift", line: rules.count + 2, column: 1),
+                                  outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 31 + k * 17) % 200]))]))
+            }
+            // a parallel edge: e4 leads where e1 does
+            rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "H.swift", line: rules.count + 2, column: 1),
+                              outcomes: [Outcome(pairs: [Pair(from: s, input: "e4")], target: .state(states[(i * 31 + 17) % 200]))]))
+        }
+        let m = Analyzer().analyze(Machine(name: "huge", dialect: "test", location: SourceLocation(file: "H.swift", line: 1, column: 1),
+                                           states: states, inputs: ["e1", "e2", "e3", "e4"], initial: "s0", rules: rules, order: .resolved))
+        let renderer = DOTRenderer()
+        XCTAssertEqual(renderer.drawnEdgeCount(m), 600, "800 transitions, 200 of them parallel to another")
+        let dot = renderer.render(m)
+        XCTAssertTrue(dot.contains("layout=\"sfdp\""))
+        XCTAssertTrue(dot.contains("// 600 edges: laid out with sfdp"))
+        XCTAssertTrue(dot.contains("label=\"e1\\ne4\""), "merged parallel edge")
+    }
 }
