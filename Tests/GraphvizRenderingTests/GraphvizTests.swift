@@ -18,7 +18,7 @@ final class GraphvizTests: XCTestCase {
                               outcomes: [Outcome(pairs: [Pair(from: s, input: "next \"one\"")], target: .state(states[(i + 1) % states.count]),
                                                  effect: Effect(label: "log(\"x\")", emits: ["a&b"]), cancels: ["<id>"])]))
         }
-        return Analyzer().analyze(Machine(name: "weird \"machine\"", dialect: "test", location: SourceLocation(file: "H.swift", line: 1, column: 1),
+        return Analyzer().analyze(Machine(name: "weird \"machine\"", dialect: .switchMethod, location: SourceLocation(file: "H.swift", line: 1, column: 1),
                                           states: states, inputs: ["next \"one\""], initial: "idle", rules: rules, order: .resolved))
     }
 
@@ -96,7 +96,7 @@ final class GraphvizTests: XCTestCase {
                                   outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 7 + k * 13) % 40]))]))
             }
         }
-        let m = Analyzer().analyze(Machine(name: "big", dialect: "test", location: SourceLocation(file: "B.swift", line: 1, column: 1),
+        let m = Analyzer().analyze(Machine(name: "big", dialect: .switchMethod, location: SourceLocation(file: "B.swift", line: 1, column: 1),
                                            states: states, inputs: ["e1", "e2", "e3"], initial: "s0", rules: rules, order: .resolved))
         let r = try Graphviz.layout(dot: DOTRenderer().render(m), format: .svg, budget: 0)
         XCTAssertEqual(r.engine, "sfdp")

@@ -66,7 +66,7 @@ final class DOTRendererTests: XCTestCase {
                                   outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 7 + k * 13) % 60]))]))
             }
         }
-        let m = Analyzer().analyze(Machine(name: "big", dialect: "test", location: SourceLocation(file: "B.swift", line: 1, column: 1),
+        let m = Analyzer().analyze(Machine(name: "big", dialect: .switchMethod, location: SourceLocation(file: "B.swift", line: 1, column: 1),
                                            states: states, inputs: ["e1", "e2", "e3"], initial: "s0", rules: rules, order: .resolved))
         let renderer = DOTRenderer()
         XCTAssertEqual(renderer.tradeOffs(for: m).count, 1)
@@ -90,7 +90,7 @@ final class DOTRendererTests: XCTestCase {
             rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "H.swift", line: rules.count + 2, column: 1),
                               outcomes: [Outcome(pairs: [Pair(from: s, input: "e4")], target: .state(states[(i * 31 + 17) % 200]))]))
         }
-        let m = Analyzer().analyze(Machine(name: "huge", dialect: "test", location: SourceLocation(file: "H.swift", line: 1, column: 1),
+        let m = Analyzer().analyze(Machine(name: "huge", dialect: .switchMethod, location: SourceLocation(file: "H.swift", line: 1, column: 1),
                                            states: states, inputs: ["e1", "e2", "e3", "e4"], initial: "s0", rules: rules, order: .resolved))
         let renderer = DOTRenderer()
         XCTAssertEqual(renderer.drawnEdgeCount(m), 600, "800 transitions, 200 of them parallel to another")
