@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Struct states whose machine fields are explored together, in source order.
+    public var products: [ProductMachine] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -43,6 +45,7 @@ public enum Extractor {
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
+        result.products = context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) }
         return result
     }
 
@@ -81,6 +84,7 @@ final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
     var machines: [Machine] = []
+    var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()

@@ -24,7 +24,7 @@ struct MachineViz: ParsableCommand {
           machine-viz docs Sources/ --output-dir docs/machines
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Docs.self, PluginLint.self],
+        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Paths.self, Docs.self, PluginLint.self],
         defaultSubcommand: nil
     )
 
@@ -66,6 +66,8 @@ enum Pipeline {
         var machines: [Machine]
         var diagnostics: [Diagnostic]
         var readFiles: Int
+        /// Struct states whose machine fields can be explored together (`render --product`).
+        var products: [ProductMachine] = []
     }
 
     static func run(_ inputs: InputOptions) -> Result {
@@ -74,7 +76,7 @@ enum Pipeline {
             let extracted = Extractor.extract(sources)
             let analyzer = Analyzer()
             return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
-                          readFiles: sources.files.count)
+                          readFiles: sources.files.count, products: extracted.products)
         }
     }
 
