@@ -73,17 +73,13 @@ public struct ProductExplorer: Sendable {
         machine.edges = analyzer.resolve(machine).edges
         let graph = Graph(machine: machine)
         var findings: [Finding] = []
-        let internalInputs = Set(machine.internalInputs)
         for invariant in invariants {
             guard let bad = names.first(where: { !invariant.holds(in: values[$0]!) }), let edges = graph.edges(to: bad) else { continue }
-            let trace = edges.map {
-                TraceStep(input: $0.input, trigger: $0.trigger, by: internalInputs.contains($0.input) ? .effect : .user, state: $0.to)
-            }
+            let trace = TransitionCover.markEffectSteps(edges.map { TraceStep(input: $0.input, trigger: $0.trigger, state: $0.to) }, in: machine)
             let rule = edges.last.flatMap { e in product.rules.indices.contains(e.rule - 1) ? product.rules[e.rule - 1] : nil }
-            let how = trace.isEmpty ? "the initial state" : "after " + trace.map(\.trigger).joined(separator: " → ")
             findings.append(Finding(
                 check: .invariantViolation,
-                message: "\(product.name): the combination \(bad) is reachable (\(how)) but contradicts the invariant '\(invariant.text)'",
+                message: "the combination \(bad) is reachable but contradicts the invariant '\(invariant.text)'",
                 location: rule?.location ?? product.location, subject: invariant.text, trace: trace))
         }
         machine.findings = findings

@@ -21,23 +21,10 @@ public struct TransitionCover: Hashable, Sendable {
     public init(machine: Machine) {
         let relevant = machine.edges.indices.filter { !machine.edges[$0].noop }
         let graph = Graph(machine: machine)
-        let internalInputs = Set(machine.internalInputs)
-        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var index: [Edge: Int] = [:]
         for i in machine.edges.indices where index[machine.edges[i]] == nil { index[machine.edges[i]] = i }
         func steps(_ path: [Edge]) -> [TraceStep] {
-            var inFlight: [String: Int] = [:]
-            return path.map { edge in
-                var by = TraceStep.Origin.user
-                if internalInputs.contains(edge.input), let n = inFlight[edge.input], n > 0 {
-                    by = .effect
-                    inFlight[edge.input] = n - 1
-                }
-                for effect in (rules[edge.rule]?.outcomes(for: edge) ?? []).compactMap(\.effect) {
-                    for sent in effect.emits { inFlight[sent, default: 0] += effect.kind == .stream ? Int.max / 2 : 1 }
-                }
-                return TraceStep(input: edge.input, trigger: edge.trigger, by: by, state: edge.to)
-            }
+            Self.markEffectSteps(path.map { TraceStep(input: $0.input, trigger: $0.trigger, state: $0.to) }, in: machine)
         }
         var taken = Set<Int>()
         var sequences: [Sequence] = []
@@ -56,5 +43,31 @@ public struct TransitionCover: Hashable, Sendable {
         self.sequences = sequences
         self.unreachable = unreachable
         self.covered = relevant.count - unreachable.count
+    }
+
+    /// Marks `by: .effect` the steps of a trace whose input is internal and was sent by an effect that
+    /// an earlier step started (a `once` effect delivers once, a `stream` again and again). Steps
+    /// already marked stay marked.
+    public static func markEffectSteps(_ trace: [TraceStep], in machine: Machine) -> [TraceStep] {
+        let internalInputs = Set(machine.internalInputs)
+        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var inFlight: [String: Int] = [:]
+        var from = machine.initial
+        return trace.map { step in
+            var step = step
+            if internalInputs.contains(step.input), let n = inFlight[step.input], n > 0 {
+                step.by = .effect
+                inFlight[step.input] = n - 1
+            }
+            let edge = machine.edges.first { $0.from == from && $0.input == step.input && $0.to == step.state && $0.trigger == step.trigger }
+                ?? machine.edges.first { $0.from == from && $0.input == step.input && $0.to == step.state }
+            if let edge {
+                for effect in (rules[edge.rule]?.outcomes(for: edge) ?? []).compactMap(\.effect) {
+                    for sent in effect.emits { inFlight[sent, default: 0] += effect.kind == .stream ? Int.max / 2 : 1 }
+                }
+            }
+            from = step.state
+            return step
+        }
     }
 }

@@ -253,7 +253,13 @@ struct ReducerRecogniser: Recogniser {
         case .failure(let stop):
             context.warn("\(name): the fields are not explored together (\(stop.reason)); each field is still its own machine",
                          at: stop.location, severity: .note)
-        case .success(let rules):
+        case .success(var rules):
+            // TCA clears a presented optional by itself (`.ifLet(\.$alert, action: \.alert)`), as in its field machine
+            for f in fields where f.kind == .optional {
+                for input in implicitDismissals(c, field: f.name) {
+                    rules.append(ProductMachine.Rule(location: location, inputs: [input], requires: [f.name: ["some"]], writes: [f.name: "nil"]))
+                }
+            }
             var product = ProductMachine(
                 name: name, dialect: c.dialect, location: location,
                 fields: fields.map { ProductMachine.Field(name: $0.name, states: $0.states, initial: $0.initial) },

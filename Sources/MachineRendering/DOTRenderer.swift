@@ -175,7 +175,8 @@ public struct DOTRenderer: Sendable {
             let attrs = [("label", Self.numbers(extra.steps) + " " + extra.label)] + Self.traceAttributes(byEffect: extra.steps.allSatisfy { $0.byEffect })
             out.append("  \(Self.id(extra.from)) -> \(Self.id(extra.to)) [\(Self.attributes(attrs))];")
         }
-        let feedbackLines = options.feedback && !large ? feedback(machine) : []
+        // a trace is easier to follow without the feedback edges, which are dashed blue too
+        let feedbackLines = options.feedback && !large && options.trace == nil ? feedback(machine) : []
         out += feedbackLines
         if options.legend { out += legend(machine, edges: edges, feedback: !feedbackLines.isEmpty) }
         out.append("}")

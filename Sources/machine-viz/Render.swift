@@ -198,7 +198,8 @@ struct Render: ParsableCommand {
             chosen = machine.findings[n - 1]
         }
         if let chosen, let steps = chosen.trace {
-            return DOTRenderer.Highlight(title: "\(chosen.check): \(chosen.subject)", steps: steps)
+            return DOTRenderer.Highlight(title: "\(chosen.check): \(chosen.subject)",
+                                         steps: TransitionCover.markEffectSteps(steps, in: machine))
         }
         let available = numbered.filter { $0.element.trace != nil }
             .map { "  \($0.offset + 1). \($0.element.check):\($0.element.subject)" }

@@ -94,7 +94,7 @@ extension LintEndToEndTests {
         let lint = try run(["lint", "Sources/Kettle.swift"])
         XCTAssertEqual(lint.status, 0, lint.stderr)
         XCTAssertTrue(lint.stdout.contains("Kettle.swift:25:"), lint.stdout)
-        XCTAssertTrue(lint.stdout.contains("the combination mode=cold, isHeating=true is reachable (after switchOn → cooled)"), lint.stdout)
+        XCTAssertTrue(lint.stdout.contains("Kettle: the combination mode=cold, isHeating=true is reachable but contradicts the invariant 'isHeating implies mode == .boiling' (reached by: switchOn → cooled)"), lint.stdout)
         XCTAssertTrue(lint.stdout.contains("[invariant_violation]"))
         XCTAssertEqual(try run(["lint", "Sources/Kettle.swift", "--strict"]).status, 1)
 

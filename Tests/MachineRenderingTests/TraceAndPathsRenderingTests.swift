@@ -103,7 +103,7 @@ final class TestSkeletonTests: XCTestCase {
         XCTAssertTrue(harvest.contains("XCTAssertEqual(automaton.state, .loggingIn)"), harvest)
         let uploader = try XCTUnwrap(machines("actomaton/Uploader.swift").first)
         let actomaton = TestSkeletonWriter().write(uploader, cover: TransitionCover(machine: uploader))
-        XCTAssertTrue(actomaton.contains("await actomaton.send(.pick(file))"), actomaton)
+        XCTAssertTrue(actomaton.contains("await actomaton.send(.pick"), actomaton)
         XCTAssertTrue(actomaton.contains("let state1 = await actomaton.state"), actomaton)
         let light = try XCTUnwrap(machines("switch/TrafficLight.swift").first)
         let plain = TestSkeletonWriter().write(light, cover: TransitionCover(machine: light))
