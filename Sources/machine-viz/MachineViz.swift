@@ -80,6 +80,32 @@ enum Pipeline {
         }
     }
 
+    /// `run` with progress on a terminal and diagnostics on stderr; exit 2 when no file could be read.
+    static func scan(_ inputs: InputOptions, quiet: Bool) throws -> Result {
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { run(inputs) }
+        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        if result.readFiles == 0 { throw ExitCode(2) }
+        return result
+    }
+
+    /// The machines `--machine NAME` selects (all without it); an error listing the names when none
+    /// matches, exit 1 when there is no machine at all.
+    static func select(_ machines: [Machine], named name: String?) throws -> [Machine] {
+        var selected = machines
+        if let name {
+            selected = machines.filter { $0.name == name }
+            if selected.isEmpty {
+                let known = machines.map(\.name).joined(separator: ", ")
+                throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
+            }
+        }
+        guard !selected.isEmpty else {
+            Output.stderr("error: no state machine found in the given paths")
+            throw ExitCode(1)
+        }
+        return selected
+    }
+
     final class Box<T>: @unchecked Sendable {
         var value: T?
         let body: () -> T

@@ -61,21 +61,7 @@ struct Paths: ParsableCommand {
     }
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
-        var machines = result.machines
-        if let name = machine {
-            machines = machines.filter { $0.name == name }
-            if machines.isEmpty {
-                let known = result.machines.map(\.name).joined(separator: ", ")
-                throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
-            }
-        }
-        guard !machines.isEmpty else {
-            Output.stderr("error: no state machine found in the given paths")
-            throw ExitCode(1)
-        }
+        let machines = try Pipeline.select(try Pipeline.scan(inputs, quiet: quiet).machines, named: machine)
         let covers = machines.map { TransitionCover(machine: $0) }
         for m in machines where m.initial == nil {
             Output.stderr("note: \(m.name): no initial state in the code (mark one with `// machine-viz: initial`); no sequence")

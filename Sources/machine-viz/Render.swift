@@ -103,9 +103,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
+        let result = try Pipeline.scan(inputs, quiet: quiet)
         var machines = result.machines
         if let name = product {
             guard let p = result.products.first(where: { $0.name == name }) else {
@@ -125,16 +123,8 @@ struct Render: ParsableCommand {
                 throw ExitCode(1)
             }
             machines = [explored.explored[0].result.machine]
-        } else if let name = machine {
-            machines = machines.filter { $0.name == name }
-            if machines.isEmpty {
-                let known = result.machines.map(\.name).joined(separator: ", ")
-                throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
-            }
-        }
-        guard !machines.isEmpty else {
-            Output.stderr("error: no state machine found in the given paths")
-            throw ExitCode(1)
+        } else {
+            machines = try Pipeline.select(result.machines, named: machine)
         }
         if outputDir == nil && machines.count > 1 && format != .json {
             throw ValidationError("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR.")
