@@ -37,6 +37,10 @@ public struct ProductExplorer: Sendable {
         var names = [startName]
         var values = [startName: start]
         var outcomes: [[Outcome]] = Array(repeating: [], count: product.rules.count)
+        var rulesByInput: [String: [Int]] = [:]
+        for (i, rule) in product.rules.enumerated() {
+            for input in rule.inputs { rulesByInput[input, default: []].append(i) }
+        }
         var head = 0
         var budgetHit = false
         while head < names.count {
@@ -44,7 +48,8 @@ public struct ProductExplorer: Sendable {
             let state = values[name]!
             head += 1
             for input in product.inputs {
-                for (i, rule) in product.rules.enumerated() where rule.applies(to: state, input: input) {
+                for i in rulesByInput[input] ?? [] where product.rules[i].applies(to: state, input: input) {
+                    let rule = product.rules[i]
                     var next = state
                     for (field, value) in rule.writes { next[field] = value }
                     let nextName = product.stateName(next)

@@ -139,6 +139,14 @@ final class ProductInterpreter {
     // MARK: Conditions
 
     func split(_ raw: ExprSyntax, _ c: Ctx) throws -> (yes: [Ctx], no: [Ctx]) {
+        let r = try splitUnbounded(raw, c)
+        guard r.yes.count + r.no.count <= Self.pathLimit else {
+            throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: file.location(of: raw))
+        }
+        return r
+    }
+
+    func splitUnbounded(_ raw: ExprSyntax, _ c: Ctx) throws -> (yes: [Ctx], no: [Ctx]) {
         let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedDescription
@@ -226,6 +234,9 @@ final class ProductInterpreter {
                 no += r.no
             }
             yes = nextYes
+            guard yes.count + no.count <= Self.pathLimit else {
+                throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: file.location(of: list))
+            }
         }
         return (yes, no)
     }
