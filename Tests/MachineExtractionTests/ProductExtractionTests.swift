@@ -175,3 +175,49 @@ final class ProductExtractionTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.contains { $0.message.contains("expected a value") && $0.location?.line == 7 }, "\(result.diagnostics)")
     }
 }
+
+extension ProductExtractionTests {
+    func testCombineProcessorStructStateAndAStateMethod() throws {
+        let source = """
+            import CombineProcessor
+
+            struct GateState {
+                var door: Door = .shut
+                var locked = true
+                mutating func reset() {
+                    door = .shut
+                    locked = true
+                }
+            }
+            enum Door { case shut, ajar }
+            enum GateAction { case unlock, open, close, reset }
+
+            let gateReducer = AnyProcessorReducer<GateState, Void, GateAction, Void> { state, action in
+                switch action {
+                case .unlock:
+                    state.locked = false
+                    return .none
+                case .open:
+                    if state.locked { return .none }
+                    state.door = .ajar
+                    return .none
+                case .close:
+                    state.door = .shut
+                    return .none
+                case .reset:
+                    state.reset()
+                    return .none
+                }
+            }
+            """
+        let result = try extract(source)
+        let p = try XCTUnwrap(result.products.first, "\(result.diagnostics) \(result.machines.map(\.name))")
+        XCTAssertEqual(p.dialect, .combineProcessor)
+        XCTAssertEqual(p.fields.map(\.name), ["door", "locked"])
+        // the method is walked with the fields by their bare names
+        XCTAssertTrue(p.rules.contains { $0.inputs == ["reset"] && $0.writes == ["door": "shut", "locked": "true"] }, "\(p.rules)")
+        let explored = ProductExplorer().explore(p, invariants: [try Invariant("door == .ajar implies !locked")])
+        XCTAssertEqual(explored.findings, [], "open is refused while locked")
+        XCTAssertFalse(explored.machine.states.contains("door=ajar, locked=true"))
+    }
+}
