@@ -20,6 +20,8 @@ struct MachineViz: ParsableCommand {
           machine-viz list Sources/
           machine-viz analyze Sources/ --format json
           machine-viz render Sources/Door.swift --format svg -o door.svg
+          machine-viz render Sources/Door.swift --machine door --finding 1 --format svg -o trace.svg
+          machine-viz paths Sources/ --machine door --format xctest -o Tests/DoorPathTests.swift
           machine-viz lint Sources/ --strict
           machine-viz docs Sources/ --output-dir docs/machines
         """,
