@@ -254,10 +254,23 @@ struct ReducerRecogniser: Recogniser {
             context.warn("\(name): the fields are not explored together (\(stop.reason)); each field is still its own machine",
                          at: stop.location, severity: .note)
         case .success(var rules):
-            // TCA clears a presented optional by itself (`.ifLet(\.$alert, action: \.alert)`), as in its field machine
+            // TCA clears a presented optional by itself after the reducer ran (`.ifLet(\.$alert, action: \.alert)`:
+            // a dismissal, or any button of an ephemeral alert): the branches for that input also write nil
             for f in fields where f.kind == .optional {
                 for input in implicitDismissals(c, field: f.name) {
-                    rules.append(ProductMachine.Rule(location: location, inputs: [input], requires: [f.name: ["some"]], writes: [f.name: "nil"]))
+                    var handled = false
+                    for i in rules.indices where rules[i].inputs.contains(input) {
+                        handled = true
+                        var own = rules[i]
+                        own.inputs = [input]
+                        own.writes[f.name] = "nil"
+                        rules[i].inputs.removeAll { $0 == input }
+                        rules.append(own)
+                    }
+                    rules.removeAll { $0.inputs.isEmpty }
+                    if !handled {
+                        rules.append(ProductMachine.Rule(location: location, inputs: [input], requires: [f.name: ["some"]], writes: [f.name: "nil"]))
+                    }
                 }
             }
             var product = ProductMachine(

@@ -221,3 +221,18 @@ extension ProductExtractionTests {
         XCTAssertFalse(explored.machine.states.contains("door=ajar, locked=true"))
     }
 }
+
+extension ProductExtractionTests {
+    /// `.ifLet(\.$alert, action: \.alert)` clears the alert after the reducer's own branch for `alert`.
+    func testImplicitDismissalIsPartOfTheBranch() throws {
+        let result = Extractor.extract(paths: [Fixture.example("tca/VoiceMemos.swift")])
+        let p = try XCTUnwrap(result.products.first { $0.name == "RecordingFeature" }, "\(result.diagnostics)")
+        XCTAssertEqual(p.fields.map(\.name), ["phase", "isMuted", "alert"])
+        let alert = p.rules.filter { $0.inputs.contains("alert") }
+        XCTAssertFalse(alert.isEmpty)
+        XCTAssertTrue(alert.allSatisfy { $0.inputs == ["alert"] && $0.writes["alert"] == "nil" }, "\(alert)")
+        XCTAssertTrue(alert.contains { $0.writes["phase"] == "idle" }, "the retry button's branch keeps its own write")
+        let explored = ProductExplorer().explore(p, invariants: [])
+        XCTAssertFalse(explored.machine.edges.contains { $0.input == "alert" && $0.to.hasSuffix("alert=some") })
+    }
+}
