@@ -93,8 +93,22 @@ enum LintPipeline {
                                                     fingerprint: Baseline.fingerprint(finding, machine: machine)))
                     }
                 }
+                // struct states as the product of their machine fields: invariant violations
+                let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
+                do { products = try Products.explore(extracted.products, configuration: configuration) } catch let failure as Failure {
+                    return .failure(failure)
+                } catch {
+                    return .failure(Failure(message: "\(error)"))
+                }
+                for p in products.explored {
+                    for finding in configuration.filter(p.result.findings, machine: p.product.name) {
+                        violations.append(Violation(machine: p.product.name, finding: finding,
+                                                    fingerprint: Baseline.fingerprint(finding, machine: p.result.machine)))
+                    }
+                }
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
-                                                diagnostics: extracted.diagnostics, machineNames: extracted.machines.map(\.name),
+                                                diagnostics: extracted.diagnostics + products.diagnostics,
+                                                machineNames: extracted.machines.map(\.name) + extracted.products.map(\.name),
                                                 readFiles: sources.files.count))
             }
             entry = try computed.get()
