@@ -1,0 +1,143 @@
+import MachineModel
+import XCTest
+
+extension Machine {
+    /// State-changing edges as `from -trigger-> to`.
+    var triggered: Set<String> { Set(edges.filter { $0.from != $0.to }.map { "\($0.from) -\($0.trigger)-> \($0.to)" }) }
+}
+
+/// Nested triggers and TCA navigation (shapes from real TCA features, made-up names: Fixtures/tca_navigation.swift).
+final class NavigationTests: XCTestCase {
+    static let analysed = Analysed.fixture("tca_navigation.swift")
+
+    func testMachinesOfTheFixture() {
+        // `Garden.Destination` is held in `Garden.destination`: that field's machine describes it
+        XCTAssertEqual(Self.analysed.machines.map(\.name).sorted(), [
+            "Garden.destination", "Garden.uprooted", "Greenhouse", "Kettle.alert", "Kettle.dialog", "Kettle.gauge",
+            "Lantern.isLit", "Pantry.isOpen", "Pantry.shelf",
+        ])
+    }
+
+    /// `.destination(.presented(.alert(let a)))` + `switch a`: the nested switch narrows the trigger;
+    /// a `@Reducer enum` destination's states are `nil` plus the values assigned, payloads dropped and
+    /// static alert members kept; scoped actions arrive only in their case; `.dismiss` goes back to nil.
+    func testDestinationEnumStates() throws {
+        let m = try Self.analysed.machine("Garden.destination")
+        XCTAssertEqual(m.states, ["nil", "alert(uprootConfirmation)", "planter", "viewer", "alert(dryWarning)"])
+        XCTAssertEqual(m.initial, "nil")
+        XCTAssertTrue(m.triggered.isSuperset(of: [
+            "nil -uprootTapped-> alert(uprootConfirmation)", "viewer -plantTapped-> planter", "nil -drought-> alert(dryWarning)",
+            "planter -closePlanter-> nil",
+            // `guard case .some(.planter) = state.destination` narrows the from-states
+            "planter -donePlanting-> viewer",
+            "planter -destination(.presented(.planter(.delegate(.finished))))-> viewer",
+            "planter -destination(.dismiss)-> nil", "alert(dryWarning) -destination(.dismiss)-> nil",
+            // buttons: a case that leaves the alert in place is followed by the automatic dismissal
+            "alert(uprootConfirmation) -destination(.presented(.alert(.confirmUproot)))-> nil",
+            "alert(dryWarning) -destination(.presented(.alert(.waterAnyway)))-> nil",
+            // a button case that navigates elsewhere keeps its own target
+            "alert(dryWarning) -destination(.presented(.alert(.openManual)))-> viewer",
+        ]))
+        XCTAssertFalse(m.triggered.contains("viewer -donePlanting-> viewer"))
+        XCTAssertFalse(m.triggered.contains { $0.hasPrefix("nil -destination") }, "nothing is presented in nil")
+        XCTAssertFalse(m.triggered.contains { $0.hasPrefix("viewer -destination(.presented(.planter") },
+                       "a planter's action only arrives while the planter is presented")
+        XCTAssertFalse(m.triggered.contains { $0.hasPrefix("alert(uprootConfirmation) -destination(.presented(.alert(.waterAnyway)))-> nil") },
+                       "that alert has no such button")
+        let dismiss = try XCTUnwrap(m.rules.first { $0.implicit })
+        XCTAssertTrue(dismiss.outcomes.contains { $0.pattern?.trigger == "destination(.dismiss)" })
+    }
+
+    func testTriggerOnAnotherFieldOfTheFeature() throws {
+        let m = try Self.analysed.machine("Garden.uprooted")
+        XCTAssertEqual(m.triggered, ["false -destination(.presented(.alert(.confirmUproot)))-> true"])
+    }
+
+    /// Rules that differ only in a nested pattern keep their own targets; literal arguments are kept;
+    /// a case with two patterns on two inputs gives each input its own trigger.
+    func testNestedTriggersDoNotMix() throws {
+        let alert = try Self.analysed.machine("Kettle.alert")
+        XCTAssertEqual(alert.states, ["nil", "stopBoiling(early:true)", "some", "stopBoiling(early:false)"])
+        XCTAssertTrue(alert.triggered.isSuperset(of: [
+            "nil -heatResponse(.failure)-> some", "nil -report(didSucceed:false)-> stopBoiling(early:false)",
+            "nil -boilTapped-> stopBoiling(early:true)", "nil -overheated-> some",
+            "stopBoiling(early:true) -alert(.presented(.cool))-> nil", "some -alert(.dismiss)-> nil",
+        ]))
+        XCTAssertFalse(alert.triggered.contains { $0.contains("heatResponse(.success)") })
+        XCTAssertFalse(alert.triggered.contains { $0.contains("report(didSucceed:true)") })
+
+        let gauge = try Self.analysed.machine("Kettle.gauge")
+        XCTAssertEqual(gauge.states, ["nil", "some"])
+        XCTAssertEqual(gauge.triggered, [
+            "nil -gaugeLoaded-> some", "some -gauge(.presented(.delegate(.abandoned)))-> nil", "some -gauge(.dismiss)-> nil",
+            "some -heatResponse(.success)-> nil", "some -report(didSucceed:true)-> nil",
+        ])
+
+        let dialog = try Self.analysed.machine("Kettle.dialog")
+        XCTAssertEqual(dialog.triggered, [
+            "nil -optionsTapped-> some", "some -dialog(.dismiss)-> nil",
+            "some -dialog(.presented(.colder))-> nil", "some -dialog(.presented(.warmer))-> nil",
+        ])
+        // JSON patterns of the rule with two patterns
+        let rule = try XCTUnwrap(alert.rules.first { $0.inputs.contains("alert") && $0.inputs.contains("dialog") })
+        let json = String(decoding: try StableJSON.data(rule), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"alert(.presented(.cool))\""), json)
+        XCTAssertTrue(json.contains("\"dialog(.presented(.colder))\""), json)
+    }
+
+    /// `.ifLet(\.shelf, action: \.shelf)` without `$`: scoped, but there is no `.dismiss`; literal
+    /// arguments tell setter actions apart; a bound delegate action of a list element narrows the trigger.
+    func testPlainOptionalChildAndLiteralSetters() throws {
+        let shelf = try Self.analysed.machine("Pantry.shelf")
+        XCTAssertEqual(shelf.triggered, ["nil -shelfLoaded-> some", "some -setOpen(isOpen:false)-> nil"])
+        XCTAssertFalse(shelf.allEdges.contains("nil -shelf-> nil"), "the child's actions arrive only while it is there")
+        let open = try Self.analysed.machine("Pantry.isOpen")
+        XCTAssertEqual(open.triggered, [
+            "false -setOpen(isOpen:true)-> true", "true -setOpen(isOpen:false)-> false",
+            "true -gauges(.element(action:.delegate(.finished)))-> false",
+        ])
+    }
+
+    func testBoundActionShadowingTheReducersName() throws {
+        let m = try Self.analysed.machine("Lantern.isLit")
+        XCTAssertEqual(m.triggered, ["false -view(.lightTapped)-> true", "true -view(.dimTapped)-> false"])
+    }
+
+    /// A root `@Reducer enum`: its cases are states and inputs, and each case's actions arrive only there.
+    func testReducerEnumFeature() throws {
+        let m = try Self.analysed.machine("Greenhouse")
+        XCTAssertEqual(m.states, ["garden", "kettle"])
+        XCTAssertEqual(m.inputs, ["garden", "kettle"])
+        XCTAssertNil(m.initial)
+        XCTAssertEqual(m.triggered, [
+            "garden -garden(.destination(.presented(.planter(.delegate(.abandoned)))))-> kettle",
+            "kettle -kettle(.alert(.presented(.cool)))-> garden",
+        ])
+        XCTAssertFalse(m.allEdges.contains("kettle -garden-> kettle"), "a garden action never arrives in kettle")
+        XCTAssertTrue(Self.analysed.diagnosticLines.contains { $0.contains("`@Reducer enum Destination` is held in `Garden.destination`") },
+                      Self.analysed.diagnosticLines.joined(separator: "\n"))
+    }
+}
+
+final class InputPatternTests: XCTestCase {
+    func testCanonicalText() {
+        let success = InputPattern.member("response", [.init(.member("success", [.init(.any)]))])
+        XCTAssertEqual(success.trigger, "response(.success)")
+        XCTAssertEqual(InputPattern.member("response", [.init(.any)]).trigger, "response")
+        XCTAssertFalse(InputPattern.member("response", [.init(.any)]).narrows)
+        XCTAssertEqual(InputPattern.member("report", [.init(label: "didSucceed", .literal("true"))]).trigger, "report(didSucceed:true)")
+        XCTAssertEqual(InputPattern.member("forecast", [.init(.any), .init(.member("failure"))]).trigger, "forecast(_,.failure)")
+        XCTAssertEqual(InputPattern.member("items", [.init(.member("element", [.init(label: "id", .any), .init(label: "action", .member("delete"))]))]).trigger,
+                       "items(.element(action:.delete))")
+        XCTAssertEqual(InputPattern.member("alert", [.init(.member("confirm"))]).stateName, "alert(confirm)")
+    }
+
+    func testMatchingValues() {
+        let alert = InputPattern.member("alert", [.init(.member("confirm"))])
+        XCTAssertEqual(InputPattern.member("alert").matches(alert), true)
+        XCTAssertEqual(alert.matches(alert), true)
+        XCTAssertEqual(InputPattern.member("alert", [.init(.member("other"))]).matches(alert), false)
+        XCTAssertNil(alert.matches(.member("alert", [.init(.any)])), "a payload known only at run time")
+        XCTAssertEqual(InputPattern.member("editor").matches(alert), false)
+    }
+}
