@@ -118,8 +118,11 @@ public struct Analyzer: Sendable {
     }
 
     func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
-        machine.states.compactMap { state in
-            guard let witness = graph.trace(to: state), !machine.terminal.contains(state),
+        // with no initial state, a state some transition enters counts as reachable (no witness then)
+        let entered = machine.initial == nil ? Set(machine.edges.filter { $0.from != $0.to }.map(\.to)) : []
+        return machine.states.compactMap { state in
+            let witness = graph.trace(to: state)
+            guard witness != nil || entered.contains(state), !machine.terminal.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
             return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,

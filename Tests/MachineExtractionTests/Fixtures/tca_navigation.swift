@@ -241,6 +241,8 @@ struct Pantry {
         var isOpen = false
         var shelf: Gauge.State?
         var gauges: IdentifiedArrayOf<Gauge.State> = []
+        var focus: Spot? = .door
+        enum Spot: Hashable { case door, jar(Int) }
     }
 
     enum Action {
@@ -259,9 +261,11 @@ struct Pantry {
             case .setOpen(isOpen: false):
                 state.isOpen = false
                 state.shelf = nil
+                state.focus = nil
                 return .none
             case .shelfLoaded:
                 state.shelf = Gauge.State()
+                state.focus = .jar(2)
                 return .none
             case .shelf:
                 return .none
