@@ -405,7 +405,9 @@ struct ReducerRecogniser: Recogniser {
         var byCase: [String: Set<String>] = [:]
         for (state, value) in values { if let name = value.name { byCase[name, default: []].insert(state) } }
         var arrivals: [String: Arrival] = [:]
-        for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: named == nil ? nil : byCase) }
+        // an enum's presented case picks its states; an alert's presented action is one of its buttons
+        let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
+        for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(c, domain: domain, reader: reader),

@@ -107,9 +107,12 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(m.edges.first { $0.rule == 4 }?.noop, true)
     }
 
-    func testNoInitialStateMeansNoReachabilityFindings() {
-        let m = machine(["a", "b"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
-        XCTAssertEqual(keys(m), [])
+    /// With no initial state nothing is unreachable, but a state some transition enters and nothing
+    /// leaves is still a dead end (without a witness).
+    func testNoInitialStateMeansNoUnreachableStates() {
+        let m = machine(["a", "b", "c"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
+        XCTAssertEqual(keys(m), ["dead_end_state b"])
+        XCTAssertNil(m.findings.first?.trace)
     }
 
     func testAnalysisIsDeterministic() {

@@ -120,6 +120,58 @@ final class NavigationTests: XCTestCase {
         ])
         XCTAssertFalse(m.allEdges.contains("kettle -garden-> kettle"), "a garden action never arrives in kettle")
     }
+
+    /// A `@Reducer enum` with a body of its own, held in a parent's `@Presents` field: the field's
+    /// machine describes it, and a note says so.
+    func testReducerEnumHeldInAnOptionalField() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Leaf {
+            struct State: Equatable {}
+            enum Action { case done }
+            var body: some ReducerOf<Self> { EmptyReducer() }
+        }
+        @Reducer
+        struct Branch {
+            @Reducer
+            enum Route {
+                case first(Leaf)
+                case second(Leaf)
+                static var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .first(.done):
+                            state = .second(Leaf.State())
+                            return .none
+                        default:
+                            return .none
+                        }
+                    }
+                }
+            }
+            @ObservableState
+            struct State: Equatable { @Presents var route: Route.State? }
+            enum Action { case open, route(PresentationAction<Route.Action>) }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .open:
+                        state.route = .first(Leaf.State())
+                        return .none
+                    case .route:
+                        return .none
+                    }
+                }
+                .ifLet(\\.$route, action: \\.route)
+            }
+        }
+        """)
+        XCTAssertEqual(a.machines.map(\.name), ["Branch.route"])
+        XCTAssertEqual(try a.machine("Branch.route").triggered, ["nil -open-> first", "first -route(.dismiss)-> nil"])
+        XCTAssertTrue(a.diagnosticLines.contains { $0.contains("`@Reducer enum Route` is held in `Branch.State.route`") },
+                      a.diagnosticLines.joined(separator: "\n"))
+    }
 }
 
 final class InputPatternTests: XCTestCase {
