@@ -488,7 +488,7 @@ struct ReducerRecogniser: Recogniser {
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        let given = context.stateInitialisers[stateType.name]?.lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+        let given = givenInitialisers(of: stateType, context).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
         if let given, let v = value(given) {
             return states.isEmpty || states.contains(v) ? v : nil
         }
@@ -498,7 +498,17 @@ struct ReducerRecogniser: Recogniser {
 
     /// The expression the field starts with: given where the store is created, else its default value.
     func initialExpression(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> ExprSyntax? {
-        context.stateInitialisers[stateType.name]?.lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first ?? field.initializer
+        givenInitialisers(of: stateType, context).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first ?? field.initializer
+    }
+
+    /// `initialState:` arguments that build this state type: `Feature.State(…)` written with the
+    /// feature's name, or `State(…)` inside the feature (not another feature's `State`).
+    func givenInitialisers(of stateType: TypeInfo, _ context: ExtractionContext) -> [FunctionCallExprSyntax] {
+        (context.stateInitialisers[stateType.name] ?? []).filter { call in
+            let callee = SymbolIndex.bareTypeName(call.calledExpression.trimmedDescription)
+            if callee.contains(".") { return stateType.qualifiedName == callee || stateType.qualifiedName.hasSuffix("." + callee) }
+            return SyntaxHelpers.enclosingTypeNames(call).joined(separator: ".").hasPrefix(stateType.qualifiedName.split(separator: ".").dropLast().joined(separator: "."))
+        }
     }
 
     // MARK: Navigation: optional enums, alerts and dialogs

@@ -172,6 +172,60 @@ final class NavigationTests: XCTestCase {
         XCTAssertTrue(a.diagnosticLines.contains { $0.contains("`@Reducer enum Route` is held in `Branch.State.route`") },
                       a.diagnosticLines.joined(separator: "\n"))
     }
+
+    /// Two `Reduce` blocks of one feature write one destination: one machine with the values of both,
+    /// one dismissal edge per state, and a button the second block handles leads where that block says.
+    func testDestinationWrittenByTwoReduceBlocks() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Porch {
+            @Reducer
+            enum Destination {
+                case alert(AlertState<Choice>)
+                case mat
+                enum Choice { case keep, sweep }
+            }
+            @ObservableState
+            struct State: Equatable { @Presents var destination: Destination.State? }
+            enum Action { case ring, wipe, destination(PresentationAction<Destination.Action>) }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .wipe:
+                        state.destination = .mat
+                        return .none
+                    default:
+                        return .none
+                    }
+                }
+                Reduce { state, action in
+                    switch action {
+                    case .ring:
+                        state.destination = .alert(AlertState { TextState("?") } actions: {
+                            ButtonState(action: .keep) { TextState("Keep") }
+                            ButtonState(action: .sweep) { TextState("Sweep") }
+                        })
+                        return .none
+                    case .destination(.presented(.alert(.sweep))):
+                        state.destination = .mat
+                        return .none
+                    default:
+                        return .none
+                    }
+                }
+                .ifLet(\\.$destination, action: \\.destination)
+            }
+        }
+        """)
+        XCTAssertEqual(a.machines.map(\.name), ["Porch.destination"])
+        let m = try a.machine("Porch.destination")
+        XCTAssertEqual(Set(m.states), ["nil", "mat", "alert"])
+        let fromAlert = m.edges.filter { $0.from == "alert" && $0.to != "alert" && $0.input == "destination" }.map { "\($0.trigger)->\($0.to)" }
+        XCTAssertEqual(fromAlert.sorted(), [
+            "destination(.dismiss)->nil", "destination(.presented(.alert(.keep)))->nil", "destination(.presented(.alert(.sweep)))->mat",
+        ])
+    }
 }
 
 final class InputPatternTests: XCTestCase {
