@@ -224,7 +224,7 @@ final class ReducerInterpreter {
                 // a guard's else must leave; a path that falls off (can't compile) ends here
                 for c in f.next { finalize(c, returning: nil) }
             }
-            let cont = restrict(ctx, pred, text: text)
+            let cont = refined(restrict(ctx, pred, text: text), g.conditions)
             return Flow(next: cont.pairs.isEmpty ? [] : [cont])
         }
         if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctx) }
@@ -525,7 +525,7 @@ final class ReducerInterpreter {
         let pred = evalConditions(node.conditions, ctx)
         let text = node.conditions.compactText
         var flow = Flow()
-        let thenCtx = restrict(ctx, pred, text: text)
+        let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
         if !thenCtx.pairs.isEmpty { flow.absorb(execBlock(node.body.statements, [thenCtx])) }
         let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
         if !elseCtx.pairs.isEmpty {
@@ -537,6 +537,30 @@ final class ReducerInterpreter {
         }
         flow.next = merged(flow.next)
         return flow
+    }
+
+    /// `if case .success = result` (`result` bound from the input) or `guard case .view(.tapped) = action`:
+    /// the branch fires on the narrower pattern.
+    func refined(_ ctx: Ctx, _ conditions: ConditionElementListSyntax) -> Ctx {
+        var c = ctx
+        for element in conditions {
+            guard case .matchingPattern(let m) = element.condition else { continue }
+            let value = SyntaxHelpers.unwrap(m.initializer.value)
+            let read = PatternReader.read(m.pattern)
+            var full = read.tree
+            var base: [Int] = []
+            if let ref = value.as(DeclReferenceExprSyntax.self), let bound = c.bound[ref.baseName.text] {
+                full = PatternReader.substitute(read.tree, into: bound.pattern, at: bound.path)
+                base = bound.path
+            } else if !isInput(SyntaxHelpers.path(value)) {
+                continue
+            }
+            guard full.narrows, let root = full.name, d.inputIndex[root] != nil else { continue }
+            let pairs = d.set(inputs: [root])
+            c.patterns = c.patterns.filter { $0.pattern.name != root } + [Narrowing(pattern: full, pairs: pairs)]
+            for (name, path) in read.bindings { c.bound[name] = Bound(pattern: full, path: base + path, pairs: pairs) }
+        }
+        return c
     }
 
     func restrict(_ ctx: Ctx, _ pred: Pred, text: String) -> Ctx {

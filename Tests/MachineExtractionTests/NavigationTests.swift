@@ -14,7 +14,7 @@ final class NavigationTests: XCTestCase {
         // `Garden.Destination` is held in `Garden.destination`: that field's machine describes it
         XCTAssertEqual(Self.analysed.machines.map(\.name).sorted(), [
             "Garden.destination", "Garden.uprooted", "Greenhouse", "Kettle.alert", "Kettle.dialog", "Kettle.gauge",
-            "Lantern.isLit", "Pantry.focus", "Pantry.isOpen", "Pantry.shelf",
+            "Lantern.isLit", "Pantry.focus", "Pantry.isOpen", "Pantry.shelf", "Sprinkler.isWet",
         ])
     }
 
@@ -106,6 +106,11 @@ final class NavigationTests: XCTestCase {
     func testBoundActionShadowingTheReducersName() throws {
         let m = try Self.analysed.machine("Lantern.isLit")
         XCTAssertEqual(m.triggered, ["false -view(.lightTapped)-> true", "true -view(.dimTapped)-> false"])
+    }
+
+    func testIfCaseOnABoundValue() throws {
+        let m = try Self.analysed.machine("Sprinkler.isWet")
+        XCTAssertEqual(m.triggered, ["false -valveResponse(.success)-> true"])
     }
 
     /// A root `@Reducer enum`: its cases are states and inputs, and each case's actions arrive only there.

@@ -310,3 +310,22 @@ struct Lantern {
         }
     }
 }
+
+// `if case` on a value bound from the action narrows the trigger like a `switch` does.
+@Reducer
+struct Sprinkler {
+    @ObservableState
+    struct State: Equatable { var isWet = false }
+    enum Action { case valveResponse(Result<Int, Error>) }
+    var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .valveResponse(result):
+                if case .success = result {
+                    state.isWet = true
+                }
+                return .none
+            }
+        }
+    }
+}
