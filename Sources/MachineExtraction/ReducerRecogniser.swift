@@ -488,7 +488,7 @@ struct ReducerRecogniser: Recogniser {
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        let given = givenInitialisers(of: stateType, context).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+        let given = givenValue(field, of: stateType, context)
         if let given, let v = value(given) {
             return states.isEmpty || states.contains(v) ? v : nil
         }
@@ -498,17 +498,22 @@ struct ReducerRecogniser: Recogniser {
 
     /// The expression the field starts with: given where the store is created, else its default value.
     func initialExpression(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> ExprSyntax? {
-        givenInitialisers(of: stateType, context).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first ?? field.initializer
+        givenValue(field, of: stateType, context) ?? field.initializer
     }
 
-    /// `initialState:` arguments that build this state type: `Feature.State(…)` written with the
-    /// feature's name, or `State(…)` inside the feature (not another feature's `State`).
-    func givenInitialisers(of stateType: TypeInfo, _ context: ExtractionContext) -> [FunctionCallExprSyntax] {
-        (context.stateInitialisers[stateType.name] ?? []).filter { call in
+    /// The field's argument in an `initialState:` that builds this state type: `Feature.State(…)`
+    /// written with the feature's name, or `State(…)` inside the feature (not another feature's `State`).
+    func givenValue(_ field: Binding, of stateType: TypeInfo, _ context: ExtractionContext) -> ExprSyntax? {
+        for call in context.stateInitialisers[stateType.name] ?? [] {
+            guard let argument = SyntaxHelpers.argument(call, field.name) else { continue }
             let callee = SymbolIndex.bareTypeName(call.calledExpression.trimmedDescription)
-            if callee.contains(".") { return stateType.qualifiedName == callee || stateType.qualifiedName.hasSuffix("." + callee) }
-            return SyntaxHelpers.enclosingTypeNames(call).joined(separator: ".").hasPrefix(stateType.qualifiedName.split(separator: ".").dropLast().joined(separator: "."))
+            let builds = callee.contains(".")
+                ? stateType.qualifiedName == callee || stateType.qualifiedName.hasSuffix("." + callee)
+                : SyntaxHelpers.enclosingTypeNames(call).joined(separator: ".")
+                    .hasPrefix(stateType.qualifiedName.split(separator: ".").dropLast().joined(separator: "."))
+            if builds { return argument }
         }
+        return nil
     }
 
     // MARK: Navigation: optional enums, alerts and dialogs
