@@ -4,7 +4,7 @@
 ///
 /// `.response(.success(let value))` → `member("response", [member("success", [any])])`, whose
 /// trigger text is `response(.success)`; `.send(didSucceed: true)` → `send(didSucceed:true)`.
-public indirect enum InputPattern: Hashable, Sendable {
+public indirect enum InputPattern: Codable, Hashable, Sendable {
     /// `_`, `let x`, a run-time value: anything.
     case any
     /// A literal argument: `true`, `3`, `"id"`, `nil`, `\.isComplete`.
@@ -12,7 +12,7 @@ public indirect enum InputPattern: Hashable, Sendable {
     /// An enum case or static member with its arguments: `.view(.saveTapped)`.
     case member(String, [Argument])
 
-    public struct Argument: Hashable, Sendable {
+    public struct Argument: Codable, Hashable, Sendable {
         public var label: String?
         public var value: InputPattern
 
