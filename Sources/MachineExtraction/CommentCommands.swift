@@ -40,6 +40,8 @@ public enum CommentCommands {
     }
 
     static func scan(_ file: ParsedFile, into result: inout Result) {
+        // only comments that contain `machine-viz` are read: a file without the word has none
+        guard file.mentionsTool else { return }
         var comments: [(text: String, location: SourceLocation)] = []
         var codePositions: [AbsolutePosition] = []
         for token in file.tree.tokens(viewMode: .sourceAccurate) {

@@ -11,12 +11,16 @@ public final class ParsedFile: @unchecked Sendable {
     let converter: SourceLocationConverter
     /// Modules the file imports (`import Actomaton` tells Actomaton's reducer from TCA's).
     public let imports: Set<String>
+    /// Whether the text mentions `machine-viz` anywhere: files that do not hold no comment command,
+    /// and their tokens need not be walked for one.
+    let mentionsTool: Bool
 
     init(path: String, text: String) {
         self.path = path
         self.tree = Parser.parse(source: text)
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
         self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
+        self.mentionsTool = text.contains("machine-viz")
     }
 
     func location(of node: some SyntaxProtocol) -> SourceLocation {
