@@ -119,7 +119,10 @@ public struct Analyzer: Sendable {
 
     func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
         machine.states.compactMap { state in
-            guard let witness = graph.trace(to: state), !machine.terminal.contains(state),
+            // with no initial state, a state some rule enters counts as reachable (no witness then)
+            let witness = graph.trace(to: state)
+            let entered = machine.initial == nil && machine.edges.contains { $0.to == state && $0.from != state }
+            guard witness != nil || entered, !machine.terminal.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
             return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,

@@ -148,7 +148,7 @@ public struct Configuration: Equatable, Sendable {
     /// Sets a machine's initial and terminal states from its `machines:` entry (before analysis).
     /// A state the machine does not declare is an error that points at the configuration line.
     public func apply(to machine: Machine) throws -> Machine {
-        guard let settings = machines[machine.name] else { return machine }
+        guard let settings = settings(for: machine) else { return machine }
         var m = machine
         let file = self.file ?? Self.fileName
         func check(_ state: String, _ key: String) throws {
@@ -167,15 +167,28 @@ public struct Configuration: Equatable, Sendable {
         return m
     }
 
-    /// Machine names the file mentions that are not among `names` (worth a warning: a typo or a rename).
+    /// A machine's `machines:` entry: by its id (`Module/Type.field`), else by its display name.
+    public func settings(for machine: Machine) -> MachineSettings? {
+        machines[machine.id] ?? machines[machine.name]
+    }
+
+    /// Drops findings of disabled checks and of the machine's ignored states, applies severity overrides.
+    public func filter(_ findings: [Finding], for machine: Machine) -> [Finding] {
+        filter(findings, ignoring: settings(for: machine)?.ignored ?? [])
+    }
+
+    /// Machine ids or names the file mentions that are not among `names` (worth a warning: a typo or a rename).
     public func unknownMachines(_ names: [String]) -> [String] {
         machines.keys.filter { !names.contains($0) }.sorted()
     }
 
     /// Drops findings of disabled checks and of ignored states, and applies severity overrides.
     public func filter(_ findings: [Finding], machine: String?) -> [Finding] {
-        let ignored = machine.flatMap { machines[$0]?.ignored } ?? []
-        return findings.compactMap { finding in
+        filter(findings, ignoring: machine.flatMap { machines[$0]?.ignored } ?? [])
+    }
+
+    func filter(_ findings: [Finding], ignoring ignored: [String]) -> [Finding] {
+        findings.compactMap { finding in
             guard !disabledChecks.contains(finding.check) else { return nil }
             if !ignored.isEmpty, let state = Self.state(of: finding), ignored.contains(state) { return nil }
             var f = finding

@@ -11,6 +11,8 @@ public final class ParsedFile: @unchecked Sendable {
     let converter: SourceLocationConverter
     /// Modules the file imports (`import Actomaton` tells Actomaton's reducer from TCA's).
     public let imports: Set<String>
+    /// The module the file belongs to (see ModuleMap); types of other modules are visible only when imported.
+    public internal(set) var module = ""
 
     init(path: String, text: String) {
         self.path = path
@@ -44,6 +46,7 @@ public struct SourceSet: Sendable {
         var set = SourceSet()
         let manager = FileManager.default
         var seen = Set<String>()
+        var modules = ModuleMap()
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -70,6 +73,7 @@ public struct SourceSet: Sendable {
             for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
                 seen.insert(file)
                 set.read(file)
+                if let parsed = set.files.last, parsed.path == file { parsed.module = modules.module(of: file, root: path) }
             }
         }
         return set

@@ -71,7 +71,7 @@ enum LintPipeline {
                 } catch {
                     return .failure(Failure(message: "\(error)"))
                 }
-                for finding in configuration.filter(machine.findings, machine: machine.name) {
+                for finding in configuration.filter(machine.findings, for: machine) {
                     violations.append(Violation(machine: machine.name, finding: finding,
                                                 fingerprint: Baseline.fingerprint(finding, machine: machine)))
                 }
@@ -91,7 +91,7 @@ enum LintPipeline {
         violations = Violation.sorted(violations)
 
         var notes: [String] = []
-        for name in configuration.unknownMachines(extracted.machines.map(\.name)) {
+        for name in configuration.unknownMachines(extracted.machines.flatMap { [$0.id, $0.name] }) {
             notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files")
         }
         if let path = request.writeBaselinePath {

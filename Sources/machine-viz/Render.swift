@@ -44,7 +44,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
 
-    @Option(help: "Only the machine with this name (see `machine-viz list`).")
+    @Option(help: "Only the machine with this name or id (see `machine-viz list` and the JSON `id`).")
     var machine: String?
 
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -75,7 +75,7 @@ struct Render: ParsableCommand {
         if result.readFiles == 0 { throw ExitCode(2) }
         var machines = result.machines
         if let name = machine {
-            machines = machines.filter { $0.name == name }
+            machines = machines.filter { $0.name == name || $0.id == name }
             if machines.isEmpty {
                 let known = result.machines.map(\.name).joined(separator: ", ")
                 throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
