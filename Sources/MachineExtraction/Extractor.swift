@@ -371,7 +371,8 @@ final class ExtractionContext {
             || markers.contains("\(word)\u{0}\($0.location.file)\u{0}\($0.location.line)") }.map(\.name)
     }
 
-    /// Adds a machine. Its id is `module/declaration path` (the path defaults to the machine's name):
+    /// Adds a machine. Its id is `Module/declaration path` (the path defaults to the machine's name; no
+    /// `Module/` in the unnamed module of loose files):
     /// `key` gives a whole id instead (a state declaration's index key plus the field). Machines
     /// marked `mergeable` are one machine when they have the same id and name (two `Reduce` blocks
     /// of one feature writing one field). An initial state that is not one of the states is dropped.
@@ -384,7 +385,7 @@ final class ExtractionContext {
             m.initial = nil
         }
         let module = moduleByPath[m.location.file] ?? ""
-        m.id = key ?? (module + "/" + (declaration ?? m.name))
+        m.id = key ?? SymbolIndex.id(module: module, path: declaration ?? m.name)
         if mergeable { mergeableIDs.insert(m.id) }
         machines.append(m)
     }

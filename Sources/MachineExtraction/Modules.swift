@@ -5,10 +5,10 @@ import SwiftSyntax
 /// Which module each input file belongs to, decided as the build system would:
 /// - inside a SwiftPM package (the nearest `Package.swift` above the file), the target whose folder
 ///   holds the file (`.target(name:path:)`, by default `Sources/<name>`, `Tests/<name>` for test targets);
-/// - otherwise the top folder under the path given on the command line (for a file given directly,
-///   or a file directly in the given folder, the name of its folder); when the given path is above
-///   the nearest project folder (`Package.swift`, `.xcodeproj`, `.xcworkspace`), the top folder
-///   under that project folder (an Xcode app's sources, a package's `Examples/`).
+/// - in a folder with an `.xcodeproj`/`.xcworkspace`, the top folder under it (an app target's sources);
+/// - otherwise the top folder under the path given on the command line (under the package, for
+///   files of a package outside its targets when the path given is above it); files directly in the
+///   given folder, and files given one by one, form the unnamed module `""`.
 /// Module names decide which declarations see each other and are the first part of machine ids.
 struct ModuleMap {
     private var packageTargets: [String: [(name: String, dir: String)]?] = [:]   // package root → targets
@@ -23,22 +23,23 @@ struct ModuleMap {
            let target = targets(ofPackage: project).filter({ absolute.hasPrefix($0.dir + "/") }).max(by: { $0.dir.count < $1.dir.count }) {
             return target.name
         }
-        // outside every target: the top folder under the given path (or under the project, when the
-        // path given is above it)
+        // an Xcode project's folder: its top folders are its targets; outside every package target:
+        // the top folder under the given path (or under the package, when the path given is above it)
         var base = URL(fileURLWithPath: root).standardizedFileURL.path
-        if let project, !(base + "/").hasPrefix(project + "/") { base = project }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue {
-            return topFolder(of: absolute, under: base)
+        if let project {
+            let isPackage = FileManager.default.fileExists(atPath: project + "/Package.swift")
+            if !isPackage || !(base + "/").hasPrefix(project + "/") { base = project }
         }
-        return (dir as NSString).lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return "" }
+        return topFolder(of: absolute, under: base)
     }
 
-    /// `root/A/B/x.swift` → `A`; `root/x.swift` → the name of `root`.
+    /// `root/A/B/x.swift` → `A`; `root/x.swift` → `` (the unnamed module of the loose files given).
     private func topFolder(of file: String, under root: String) -> String {
-        guard file.hasPrefix(root + "/") else { return ((file as NSString).deletingLastPathComponent as NSString).lastPathComponent }
+        guard file.hasPrefix(root + "/") else { return "" }
         let rest = file.dropFirst(root.count + 1).split(separator: "/")
-        return rest.count > 1 ? String(rest[0]) : (root as NSString).lastPathComponent
+        return rest.count > 1 ? String(rest[0]) : ""
     }
 
     /// The nearest folder at or above `dir` that holds a `Package.swift`, an `.xcodeproj` or an `.xcworkspace`.

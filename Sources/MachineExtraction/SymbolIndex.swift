@@ -213,7 +213,7 @@ final class SymbolIndex {
     // MARK: Registration
 
     func register(_ t: TypeInfo, in container: Container?) {
-        var key = t.module + "/" + (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName
+        var key = Self.id(module: t.module, path: (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName)
         if types[key] != nil {
             // a redeclaration (or one module seen as two folders): told apart by file, never by line
             key += "@" + t.file.baseName
@@ -295,7 +295,7 @@ final class SymbolIndex {
         let oldPath = t.qualifiedName
         t.qualifiedName = parent.qualifiedName + "." + t.name
         t.isFilePrivate = t.isFilePrivate || parent.isFilePrivate
-        var key = t.module + "/" + (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName
+        var key = Self.id(module: t.module, path: (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName)
         if types[key] != nil { key += "@" + t.file.baseName }
         t.key = key
         types[key] = t
@@ -511,6 +511,11 @@ final class SymbolIndex {
             b.owner == nil && !b.isFilePrivate && (b.file.module == scope.file.module || imports.contains(b.file.module))
         }
         return visible.count == 1 ? visible[0] : nil
+    }
+
+    /// A declaration's id: `Module/Path`, or `Path` in the unnamed module of loose files.
+    static func id(module: String, path: String) -> String {
+        module.isEmpty ? path : module + "/" + path
     }
 
     /// `Foo<Bar>?` → `Foo`, `Module.Foo` stays qualified, `[X]` stays.

@@ -89,9 +89,11 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(m.edges.first { $0.rule == 4 }?.noop, true)
     }
 
-    func testNoInitialStateMeansNoReachabilityFindings() {
-        let m = machine(["a", "b"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
-        XCTAssertEqual(keys(m), [])
+    func testNoInitialStateMeansNoUnreachableStatesButEnteredDeadEnds() {
+        // no initial state: nothing is unreachable, but a state a rule enters and nothing leaves is a dead end
+        let m = machine(["a", "b", "c"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
+        XCTAssertEqual(keys(m), ["dead_end_state b"])
+        XCTAssertNil(m.findings.first?.trace, "no initial state: no witness")
     }
 
     func testAnalysisIsDeterministic() {
