@@ -193,7 +193,7 @@ struct DictionaryTableRecogniser: Recogniser {
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         machine.findings = findings
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: dict)
     }
 
     struct Lookup {

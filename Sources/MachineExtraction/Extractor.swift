@@ -71,7 +71,7 @@ public enum Extractor {
             for i in machines.indices { result[key(machines[i]), default: []].append(i) }
             return result
         }
-        for (_, group) in groups(\.id) where group.count > 1 {
+        for (_, group) in groups(\.id) where group.count > 1 && Set(group.map { machines[$0].location.file }).count > 1 {
             for i in group {
                 let file = URL(fileURLWithPath: machines[i].location.file).lastPathComponent
                 machines[i].id += "@" + file
@@ -171,7 +171,7 @@ final class ExtractionContext {
         var current = node.parent
         while let c = current {
             if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
-                return (SyntaxHelpers.enclosingBindingName(call), s, call)
+                return (DSLSupport.storageName(call), s, call)
             }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
@@ -183,7 +183,7 @@ final class ExtractionContext {
         let here = all.filter { index.scope(of: $0)?.file === file }
         let module = all.filter { index.scope(of: $0)?.file.module == file?.module }
         guard let call = here.first ?? (module.count == 1 ? module[0] : nil) else { return nil }
-        return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call)
+        return (DSLSupport.storageName(call), initialArgument(call), call)
     }
 
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
@@ -376,7 +376,8 @@ final class ExtractionContext {
     /// `key` gives a whole id instead (a state declaration's index key plus the field). Machines
     /// marked `mergeable` are one machine when they have the same id and name (two `Reduce` blocks
     /// of one feature writing one field). An initial state that is not one of the states is dropped.
-    func add(_ machine: Machine, stateEnum: EnumInfo?, declaration: String? = nil, key: String? = nil, mergeable: Bool = false) {
+    func add(_ machine: Machine, stateEnum: EnumInfo?, declaration: String? = nil, key: String? = nil, mergeable: Bool = false,
+             at node: (any SyntaxProtocol)? = nil) {
         var m = machine
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
@@ -385,7 +386,17 @@ final class ExtractionContext {
             m.initial = nil
         }
         let module = moduleByPath[m.location.file] ?? ""
-        m.id = key ?? SymbolIndex.id(module: module, path: declaration ?? m.name)
+        // the name (a fallback name's `@line` left out), inside the types and functions it is written in
+        var name = m.name
+        if let at = name.lastIndex(of: "@"), !name[name.index(after: at)...].isEmpty,
+           name[name.index(after: at)...].allSatisfy(\.isNumber) { name = String(name[..<at]) }
+        let path = declaration ?? node.map { n -> String in
+            let outer = SyntaxHelpers.declarationPath(n)
+            let prefix = outer.joined(separator: ".")
+            if outer.isEmpty || name.hasPrefix(prefix + ".") { return name }
+            return outer.last == name ? prefix : prefix + "." + name
+        }
+        m.id = key ?? SymbolIndex.id(module: module, path: path ?? name)
         if mergeable { mergeableIDs.insert(m.id) }
         machines.append(m)
     }

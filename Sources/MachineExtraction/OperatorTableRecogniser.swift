@@ -132,7 +132,7 @@ struct OperatorTableRecogniser: Recogniser {
             name: name, dialect: .operatorTable, location: file.location(of: table), states: states, inputs: inputs,
             initial: context.initialState(built?.initial, states: states), rules: rules, order: order,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: built?.call ?? Syntax(table))
     }
 
     func isAny(_ expr: ExprSyntax) -> Bool {

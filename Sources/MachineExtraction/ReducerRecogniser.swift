@@ -22,7 +22,7 @@ struct ReducerRecogniser: Recogniser {
 
     func recognise(in context: ExtractionContext) {
         for file in context.files {
-            let finder = CandidateFinder(file: file)
+            let finder = CandidateFinder(file: file, index: context.index)
             finder.walk(file.tree)
             for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
@@ -38,10 +38,12 @@ struct ReducerRecogniser: Recogniser {
 
     final class CandidateFinder: SyntaxVisitor {
         let file: ParsedFile
+        let index: SymbolIndex
         var candidates: [Candidate] = []
 
-        init(file: ParsedFile) {
+        init(file: ParsedFile, index: SymbolIndex) {
             self.file = file
+            self.index = index
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -118,8 +120,9 @@ struct ReducerRecogniser: Recogniser {
                 guard let closure = closures.first else { break }
                 let params = SyntaxHelpers.closureParameterNames(closure)
                 guard params.count >= 2 else { break }
-                var actomaton = file.imports.contains("Actomaton")
-                if !actomaton && !file.imports.contains("ComposableArchitecture") {
+                let imports = index.imports(of: file)
+                var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
+                if !actomaton && !imports.contains("ComposableArchitecture") {
                     // neither framework imported: the parameter the body writes is the state
                     // (Actomaton: `action, state, env`; legacy TCA: `state, action, env`)
                     let written = Set(SwitchFinder.scan(closure.statements).assignments.compactMap {
@@ -224,7 +227,7 @@ struct ReducerRecogniser: Recogniser {
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: rules, order: .resolved,
                                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
-                        stateEnum: stateEnum, declaration: (c.ownerTypes.dropLast() + [name]).joined(separator: "."), mergeable: true)
+                        stateEnum: stateEnum, mergeable: true, at: built?.call ?? c.node)
             return
         }
         guard let stateType = stateResolved?.declared else {

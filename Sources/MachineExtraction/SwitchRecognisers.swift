@@ -181,7 +181,7 @@ struct MappingFunctionRecogniser: Recogniser {
                 location: file.location(of: c.node), states: states, inputs: inputs,
                 initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-            context.add(machine, stateEnum: stateEnum)
+            context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node)
             return true
         }
         return false

@@ -341,7 +341,11 @@ final class SymbolIndex {
         return LookupScope(file: type.file, levels: levels)
     }
 
-    func imports(of file: ParsedFile) -> Set<String> { importsByFile[ObjectIdentifier(file)] ?? file.imports }
+    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files.
+    func imports(of file: ParsedFile) -> Set<String> {
+        (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+    }
+    var exportedImports: [String: Set<String>] = [:]
 
     /// Declarations a simple name means at a scope: the innermost level that declares it wins; at
     /// file level, declarations of this file and module, then those of imported project modules.
@@ -605,7 +609,12 @@ final class SymbolIndex {
         }
 
         override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
-            if let first = node.path.first?.name.text { imports.insert(first) }
+            if let first = node.path.first?.name.text {
+                imports.insert(first)
+                if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "_exported" }) {
+                    index.exportedImports[file.module, default: []].insert(first)
+                }
+            }
             return .skipChildren
         }
 

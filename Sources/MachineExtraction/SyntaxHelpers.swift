@@ -144,6 +144,24 @@ enum SyntaxHelpers {
         return names.reversed()
     }
 
+    /// Where a node is declared, as types and functions: `Outer.Inner`, `Suite.test_login()` (closures
+    /// and property bodies add nothing). Part of machine ids; never a line number.
+    static func declarationPath(_ node: some SyntaxProtocol) -> [String] {
+        var parts: [String] = []
+        var current = node.parent
+        while let c = current {
+            if let s = c.as(StructDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(ClassDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(EnumDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(ActorDeclSyntax.self) { parts.append(s.name.text) }
+            else if let e = c.as(ExtensionDeclSyntax.self) { parts.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
+            else if let f = c.as(FunctionDeclSyntax.self) { parts.append(f.name.text + "()") }
+            else if c.is(InitializerDeclSyntax.self) { parts.append("init()") }
+            current = c.parent
+        }
+        return parts.reversed()
+    }
+
     /// Every identifier-like type name written in a type or generic argument list text.
     static func typeNames(in text: String) -> [String] {
         text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }).map(String.init)

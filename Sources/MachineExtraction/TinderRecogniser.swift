@@ -153,7 +153,7 @@ struct TinderRecogniser: Recogniser {
         let machine = Machine(name: name, dialect: .tinder, location: file.location(of: call), states: states, inputs: inputs,
                               initial: initial, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: call)
     }
 
     /// `transition(to:emit:)` / `dontTransition(emit:)` calls in an `on` body, with the conditions leading to each.
