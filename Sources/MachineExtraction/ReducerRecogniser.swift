@@ -115,7 +115,11 @@ struct ReducerRecogniser: Recogniser {
             let owners = SyntaxHelpers.enclosingTypeNames(node)
             switch callee {
             case "Reduce":
-                if let closure = closures.first { add(closure, dialect: .tca, state: 0, action: 1, generics: generics, owners: owners) }
+                // `Reduce<State, Action>`, or the body's `some Reducer<State, Action>`
+                let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : []
+                if let closure = closures.first {
+                    add(closure, dialect: .tca, state: 0, action: 1, stateType: args.first, actionType: args.last, owners: owners)
+                }
             case "Reducer", "AnyReducer":
                 guard let closure = closures.first else { break }
                 let params = SyntaxHelpers.closureParameterNames(closure)

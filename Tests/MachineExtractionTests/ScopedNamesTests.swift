@@ -183,3 +183,33 @@ final class ScopedNamesTests: XCTestCase {
         XCTAssertEqual(Set(machines.map(\.id)), ["Weather/moodRows@Calm.swift", "Weather/moodRows@Storm.swift"])
     }
 }
+
+/// Shapes from test suites and generic features: types given by a store's type arguments, file-private
+/// `Action`/`State` per file, `@_exported` imports, several machines in one file.
+final class ScopedSuiteTests: XCTestCase {
+    func testStoreTypeArgumentsAndFilePrivateTypesPerFile() throws {
+        let root = try ScopedNamesTests.scopedFolder(["Suites"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (machines, _) = Fixture.analyze([root.path])
+        let boil = try XCTUnwrap(machines.first { $0.id == "Suites/KettleTests.test_boil().store" })
+        XCTAssertEqual(boil.dialect, .actomaton, "`@_exported import Actomaton` in another file of the module")
+        XCTAssertEqual(boil.states, ["cold", "warm", "boiling"])
+        XCTAssertEqual(boil.initial, "cold")
+        let cool = try XCTUnwrap(machines.first { $0.id == "Suites/KettleTests.test_cool().store" })
+        XCTAssertEqual(cool.initial, "boiling")
+        let lamp = try XCTUnwrap(machines.first { $0.id == "Suites/LampTests.test_toggle().store" })
+        XCTAssertEqual(lamp.states, ["dark", "bright"])
+        XCTAssertEqual(lamp.inputs, ["flip"])
+        XCTAssertEqual(Set(machines.map(\.name)).count, machines.count)
+    }
+
+    func testReducerBodyAnnotationNamesStateAndAction() throws {
+        let root = try ScopedNamesTests.scopedFolder(["Suites"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (machines, _) = Fixture.analyze([root.path])
+        let pulse = try XCTUnwrap(machines.first { $0.name == "BlenderState.pulse" })
+        XCTAssertEqual(pulse.states, ["idle", "chopping"])
+        XCTAssertEqual(pulse.inputs, ["press", "release"])
+        XCTAssertEqual(pulse.id, "Suites/BlenderState.pulse")
+    }
+}
