@@ -216,16 +216,29 @@ struct EffectReader {
                 }
             }
         }
-        // A Harvest queue enum case: find `flattenStrategy` and the strategy of this case.
-        // (an enum with this case and a `flattenStrategy`: Harvest's EffectQueueProtocol shape)
-        for info in index.enums where info.caseNames.contains(queue) {
-            guard let type = index.types[info.key],
-                  let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { continue }
-            let finder = CaseReturnFinder(caseName: queue)
-            finder.walk(strategy.node)
-            if let result = finder.result { return result }
+        // A Harvest queue enum case (`LockQueue.motor`, or `.motor` where the mapping's queue type is
+        // implied): the queue enum's `flattenStrategy` for this case. An implicit `.motor` is the one
+        // queue enum (conforming to `EffectQueueProtocol`) visible here that has that case; none or
+        // several: no policy.
+        guard let scope = scope(of: written) else { return nil }
+        var caseName = queue
+        var candidates: [EnumInfo] = []
+        if let dot = queue.lastIndex(of: ".") {
+            caseName = String(queue[queue.index(after: dot)...])
+            candidates = index.enumInfo(String(queue[..<dot]), in: scope).map { [$0] } ?? []
+        } else {
+            let imports = index.imports(of: scope.file)
+            candidates = index.enums.filter { e in
+                e.caseNames.contains(caseName) && e.inherited.contains { SymbolIndex.bareTypeName($0).hasSuffix("EffectQueueProtocol") }
+                    && (e.file.module == scope.file.module || imports.contains(e.file.module))
+                    && (index.types[e.key]?.isFilePrivate == false || e.file === scope.file)
+            }
         }
-        return nil
+        guard candidates.count == 1, let type = index.types[candidates[0].key],
+              let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { return nil }
+        let finder = CaseReturnFinder(caseName: caseName)
+        finder.walk(strategy.node)
+        return finder.result
     }
 
     // MARK: Emitted inputs
