@@ -69,6 +69,8 @@ struct OperatorTableRecogniser: Recogniser {
         let bindingName = SyntaxHelpers.enclosingBindingName(table)
         var typeText: String?
         if let name = bindingName, let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
+        // a local `let rows: [Mapping] = [ … ]`
+        if typeText == nil { typeText = DSLSupport.annotatedType(of: table) }
         let hints = context.writtenEnums(typeText, at: table)
         let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: file.location(of: table))
         let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: file.location(of: table))

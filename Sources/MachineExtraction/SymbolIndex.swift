@@ -432,10 +432,13 @@ final class SymbolIndex {
             }
             let base = resolveType(member.baseType, in: scope, depth: depth + 1, substitutions: substitutions)
             switch base {
-            case .declared(let t, _):
+            case .declared(let t, let baseArguments):
                 let found = members(named: name, of: t, from: scope.file)
-                if found.isEmpty { return .external("\(t.name).\(name)", arguments: arguments) }
-                return declaration(found, name: "\(t.name).\(name)", arguments: arguments, depth: depth)
+                if found.isEmpty { return .external("\(t.name).\(name)", arguments: baseArguments + arguments) }
+                // a member typealias of a generic type sees the type's arguments: `Automaton<In, St>.Mapping`
+                var outer: [String: ResolvedType] = [:]
+                for (i, p) in t.genericParameters.enumerated() where i < baseArguments.count { outer[p] = baseArguments[i] }
+                return declaration(found, name: "\(t.name).\(name)", arguments: arguments, depth: depth, outer: outer)
             case .external(let n, let baseArguments):
                 // a framework's nested type keeps its base's arguments: `Harvester<In, St>.EffectMapping<Q, E>`
                 return .external("\(n).\(name)", arguments: baseArguments + arguments)
@@ -464,21 +467,31 @@ final class SymbolIndex {
         if let s = type.as(SomeOrAnyTypeSyntax.self) {
             return resolveType(s.constraint, in: scope, depth: depth + 1, substitutions: substitutions)
         }
-        if let t = type.as(TupleTypeSyntax.self), t.elements.count == 1, let only = t.elements.first {
-            return resolveType(only.type, in: scope, depth: depth + 1, substitutions: substitutions)
+        if let t = type.as(TupleTypeSyntax.self) {
+            if t.elements.count == 1, let only = t.elements.first {
+                return resolveType(only.type, in: scope, depth: depth + 1, substitutions: substitutions)
+            }
+            return .external("(tuple)", arguments: t.elements.map { resolveType($0.type, in: scope, depth: depth + 1, substitutions: substitutions) })
+        }
+        if let f = type.as(FunctionTypeSyntax.self) {
+            // `(Input, State) -> State?`: the parameter types, then the result
+            let parts = f.parameters.map { resolveType($0.type, in: scope, depth: depth + 1, substitutions: substitutions) }
+                + [resolveType(f.returnClause.type, in: scope, depth: depth + 1, substitutions: substitutions)]
+            return .external("(function)", arguments: parts)
         }
         return .other(type.trimmedDescription)
     }
 
     /// What a lookup found: one type, one typealias (followed), several (ambiguous) or none (external).
-    private func declaration(_ found: [Declaration], name: String, arguments: [ResolvedType], depth: Int) -> ResolvedType {
+    private func declaration(_ found: [Declaration], name: String, arguments: [ResolvedType], depth: Int,
+                             outer: [String: ResolvedType] = [:]) -> ResolvedType {
         guard !found.isEmpty else { return .external(name, arguments: arguments) }
         guard found.count == 1 else { return .ambiguous(name, candidates: found.map(\.description).sorted()) }
         switch found[0] {
         case .type(let t):
             return .declared(t, arguments: arguments)
         case .alias(let a):
-            var substitutions: [String: ResolvedType] = [:]
+            var substitutions = outer
             for (i, p) in a.parameters.enumerated() where i < arguments.count { substitutions[p] = arguments[i] }
             guard let aliasScope = scope(of: a.node) else { return .external(name, arguments: arguments) }
             return resolveType(a.target, in: aliasScope, depth: depth + 1, substitutions: substitutions)
