@@ -162,10 +162,28 @@ struct SwiftStateRecogniser: Recogniser {
             super.init(viewMode: .sourceAccurate)
         }
 
+        /// `machine.configure { $0.addRoute(…) }`: the closure's parameter is `machine`.
+        static func configured(_ receiver: String?, around node: FunctionCallExprSyntax) -> String? {
+            guard let receiver else { return nil }
+            var current = node.parent
+            while let c = current {
+                if let closure = c.as(ClosureExprSyntax.self) {
+                    let params = SyntaxHelpers.closureParameterNames(closure)
+                    guard receiver == (params.first ?? "$0"),
+                          let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+                          let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "configure",
+                          let base = member.base.flatMap(SyntaxHelpers.path) else { return receiver }
+                    return base
+                }
+                current = c.parent
+            }
+            return receiver
+        }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if let name = DSLSupport.calleeName(node) {
                 if SwiftStateRecogniser.routeCalls.contains(name) || SwiftStateRecogniser.handlerCalls.contains(name) {
-                    let receiver = DSLSupport.receiverPath(node)
+                    let receiver = Self.configured(DSLSupport.receiverPath(node), around: node)
                     let owner = receiver == nil || receiver == "self" ? SyntaxHelpers.enclosingTypeNames(node).last : nil
                     registrations.append((node, name, receiver, owner))
                 }
@@ -336,7 +354,7 @@ struct SwiftStateRecogniser: Recogniser {
         let machine = Machine(name: name, dialect: .swiftstate, location: location, states: states, inputs: events,
                               initial: initialState, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: typeNode)
     }
 
     /// The routes one registration call adds.
