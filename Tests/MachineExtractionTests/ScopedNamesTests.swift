@@ -213,3 +213,29 @@ final class ScopedSuiteTests: XCTestCase {
         XCTAssertEqual(pulse.id, "Suites/BlenderState.pulse")
     }
 }
+
+/// Shapes from Quick/XCTest specs of the automaton libraries.
+final class ScopedSpecTests: XCTestCase {
+    func testLocalTypealiasesThroughAModuleQualifiedGenericType() throws {
+        let root = try ScopedNamesTests.scopedFolder(["Relay"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // given `Relay/`: its top folders `Lib` and `Specs` are modules
+        let (machines, _) = Fixture.analyze([root.appendingPathComponent("Relay").path])
+        let relay = try XCTUnwrap(machines.first { $0.id == "Specs/RelaySpec.spec().relay" }, "\(machines.map(\.id))")
+        XCTAssertEqual(relay.states, ["open", "closing", "closed", "welded"], "all of Coil's cases: the type is known")
+        XCTAssertEqual(relay.inputs, ["energize", "settle", "release"])
+        XCTAssertEqual(relay.initial, "open")
+        XCTAssertEqual(relay.name, "relay", "assigned in a closure: named by what it is stored in")
+    }
+
+    func testRoutesOnAConfigureClosureParameter() throws {
+        let root = try ScopedNamesTests.scopedFolder(["Relay"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        // given `Relay/`: its top folders `Lib` and `Specs` are modules
+        let (machines, _) = Fixture.analyze([root.appendingPathComponent("Relay").path])
+        let gearbox = try XCTUnwrap(machines.first { $0.name == "gearbox" }, "\(machines.map(\.name))")
+        XCTAssertEqual(gearbox.states, ["low", "high", "neutral"])
+        XCTAssertEqual(gearbox.transitions, ["low -up-> high", "high -down-> low"])
+        XCTAssertEqual(gearbox.id, "Specs/GearboxTests.testShift().gearbox")
+    }
+}
