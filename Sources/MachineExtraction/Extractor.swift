@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Struct states whose machine fields are explored together, in source order.
+    public var products: [ProductMachine] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -43,7 +45,33 @@ public enum Extractor {
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
+        result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
         return result
+    }
+
+    /// Products as machines: reducers of one feature over the same fields are joined (their rules are
+    /// alternatives); other name clashes get `@File.swift`, then `#2`, `#3` in source order (no lines).
+    static func disambiguateNames(_ products: [ProductMachine]) -> [ProductMachine] {
+        var merged: [ProductMachine] = []
+        for p in products {
+            if let i = merged.firstIndex(where: { $0.name == p.name && $0.fields == p.fields && $0.inputs == p.inputs }) {
+                merged[i].rules += p.rules
+                merged[i].invariants = merged[i].invariants.appendingUnique(p.invariants)
+            } else {
+                merged.append(p)
+            }
+        }
+        var counts: [String: Int] = [:]
+        for p in merged { counts[p.name, default: 0] += 1 }
+        for i in merged.indices where counts[merged[i].name]! > 1 {
+            merged[i].name += "@" + URL(fileURLWithPath: merged[i].location.file).lastPathComponent
+        }
+        var seen: [String: Int] = [:]
+        for i in merged.indices {
+            seen[merged[i].name, default: 0] += 1
+            if seen[merged[i].name]! > 1 { merged[i].name += "#\(seen[merged[i].name]!)" }
+        }
+        return merged
     }
 
     /// Machines with one id: the same declaration seen twice (two `Reduce` blocks of one feature
@@ -101,6 +129,7 @@ final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
     var machines: [Machine] = []
+    var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()
