@@ -131,22 +131,12 @@ enum SyntaxHelpers {
 
     /// Names of the types the node is nested in, outermost first.
     static func enclosingTypeNames(_ node: some SyntaxProtocol) -> [String] {
-        var names: [String] = []
-        var current = node.parent
-        while let c = current {
-            if let s = c.as(StructDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(ClassDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(EnumDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(ActorDeclSyntax.self) { names.append(s.name.text) }
-            else if let e = c.as(ExtensionDeclSyntax.self) { names.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
-            current = c.parent
-        }
-        return names.reversed()
+        declarationPath(node, functions: false)
     }
 
     /// Where a node is declared, as types and functions: `Outer.Inner`, `Suite.test_login()` (closures
     /// and property bodies add nothing). Part of machine ids; never a line number.
-    static func declarationPath(_ node: some SyntaxProtocol) -> [String] {
+    static func declarationPath(_ node: some SyntaxProtocol, functions: Bool = true) -> [String] {
         var parts: [String] = []
         var current = node.parent
         while let c = current {
@@ -155,8 +145,8 @@ enum SyntaxHelpers {
             else if let s = c.as(EnumDeclSyntax.self) { parts.append(s.name.text) }
             else if let s = c.as(ActorDeclSyntax.self) { parts.append(s.name.text) }
             else if let e = c.as(ExtensionDeclSyntax.self) { parts.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
-            else if let f = c.as(FunctionDeclSyntax.self) { parts.append(f.name.text + "()") }
-            else if c.is(InitializerDeclSyntax.self) { parts.append("init()") }
+            else if functions, let f = c.as(FunctionDeclSyntax.self) { parts.append(f.name.text + "()") }
+            else if functions, c.is(InitializerDeclSyntax.self) { parts.append("init()") }
             current = c.parent
         }
         return parts.reversed()
