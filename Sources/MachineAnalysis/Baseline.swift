@@ -2,8 +2,9 @@ import Foundation
 import MachineModel
 
 /// The findings a team accepted when it adopted the lint (`--write-baseline`), so that later runs
-/// (`--baseline`) fail only on new ones. Entries are keyed by machine, check and subject, never by
-/// line, so moving code does not turn old findings into new ones.
+/// (`--baseline`) fail only on new ones. Entries are keyed by machine id, check and subject, never by
+/// line, so moving code does not turn old findings into new ones (entries keyed by a machine's display
+/// name, as written by earlier versions, are still honoured).
 public struct Baseline: Codable, Hashable, Sendable {
     public struct Entry: Codable, Hashable, Sendable, Comparable {
         public var machine: String
@@ -32,7 +33,7 @@ public struct Baseline: Codable, Hashable, Sendable {
         findings = violations.map(Self.entry).sorted()
     }
 
-    /// A finding's key: machine + check + subject. `shadowed_rule` subjects name a line
+    /// A finding's key: machine id + check + subject. `shadowed_rule` subjects name a line
     /// (`line:12`), so for them the key describes the rule instead: its states, inputs and targets,
     /// or, when the extractor left it none (a `switch` case it resolved as dead), its position among
     /// the machine's shadowed rules.
@@ -47,7 +48,7 @@ public struct Baseline: Codable, Hashable, Sendable {
                 subject = "shadowed-rule#\((shadowed.firstIndex(of: finding.location) ?? 0) + 1)"
             }
         }
-        return "\(machine?.name ?? "")|\(finding.check)|\(subject)"
+        return "\(machine?.id ?? "")|\(finding.check)|\(subject)"
     }
 
     static func entry(_ v: Violation) -> Entry {
@@ -64,10 +65,16 @@ public struct Baseline: Codable, Hashable, Sendable {
         var budget: [String: Int] = [:]
         for e in findings { budget[e.key, default: 0] += 1 }
         return violations.filter { v in
-            let key = Self.entry(v).key
-            guard let n = budget[key], n > 0 else { return true }
-            budget[key] = n - 1
-            return false
+            let entry = Self.entry(v)
+            // baselines written before machine ids were keyed by the machine's display name
+            let legacy = "\(v.machine ?? "")|\(entry.check)|\(entry.subject)"
+            for key in [entry.key, legacy] {
+                if let n = budget[key], n > 0 {
+                    budget[key] = n - 1
+                    return false
+                }
+            }
+            return true
         }
     }
 

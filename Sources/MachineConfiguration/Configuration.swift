@@ -163,7 +163,7 @@ public struct Configuration: Equatable, Sendable {
     /// Sets a machine's initial and terminal states from its `machines:` entry (before analysis).
     /// A state the machine does not declare is an error that points at the configuration line.
     public func apply(to machine: Machine) throws -> Machine {
-        guard let settings = machines[machine.name] else { return machine }
+        guard let settings = settings(for: machine) else { return machine }
         var m = machine
         let file = self.file ?? Self.fileName
         func check(_ state: String, _ key: String) throws {
@@ -182,6 +182,16 @@ public struct Configuration: Equatable, Sendable {
         return m
     }
 
+    /// A machine's `machines:` entry: by its id (`Module/Type.field`), else by its display name.
+    public func settings(for machine: Machine) -> MachineSettings? {
+        machines[machine.id] ?? machines[machine.name]
+    }
+
+    /// Drops findings of disabled checks and of the machine's ignored states, applies severity overrides.
+    public func filter(_ findings: [Finding], for machine: Machine) -> [Finding] {
+        filter(findings, ignoring: settings(for: machine)?.ignored ?? [])
+    }
+
     /// The invariants that apply to a struct state: its own (`machines.NAME.invariants`), then the
     /// top-level ones that name only fields it has.
     public func invariants(for product: ProductMachine) -> [Invariant] {
@@ -189,15 +199,18 @@ public struct Configuration: Equatable, Sendable {
         return (machines[product.name]?.invariants ?? []) + invariants.filter { Set($0.fields).isSubset(of: fields) }
     }
 
-    /// Machine names the file mentions that are not among `names` (worth a warning: a typo or a rename).
+    /// Machine ids or names the file mentions that are not among `names` (worth a warning: a typo or a rename).
     public func unknownMachines(_ names: [String]) -> [String] {
         machines.keys.filter { !names.contains($0) }.sorted()
     }
 
     /// Drops findings of disabled checks and of ignored states, and applies severity overrides.
     public func filter(_ findings: [Finding], machine: String?) -> [Finding] {
-        let ignored = machine.flatMap { machines[$0]?.ignored } ?? []
-        return findings.compactMap { finding in
+        filter(findings, ignoring: machine.flatMap { machines[$0]?.ignored } ?? [])
+    }
+
+    func filter(_ findings: [Finding], ignoring ignored: [String]) -> [Finding] {
+        findings.compactMap { finding in
             guard !disabledChecks.contains(finding.check) else { return nil }
             if !ignored.isEmpty, let state = Self.state(of: finding), ignored.contains(state) { return nil }
             var f = finding

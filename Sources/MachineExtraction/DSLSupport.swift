@@ -4,12 +4,6 @@ import SwiftSyntax
 
 /// Small syntax helpers shared by the DSL recognisers (SwiftState, Tinder, dictionary tables, GameplayKit).
 enum DSLSupport {
-    /// An enum by name, preferring the one declared in `file` (two files may declare types of one name).
-    static func enumNamed(_ name: String, near file: ParsedFile?, index: SymbolIndex) -> EnumInfo? {
-        let all = index.enums(named: name)
-        return all.first { $0.file === file } ?? all.first
-    }
-
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
     static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
         let callee = call.calledExpression
@@ -25,39 +19,11 @@ enum DSLSupport {
         return SyntaxHelpers.path(base)
     }
 
-    /// `Foo<A, B>` → ("Foo", ["A", "B"]); `Foo` → ("Foo", []); typealiases followed (a few steps).
-    static func genericType(_ text: String, index: SymbolIndex) -> (name: String, arguments: [String]) {
-        var current = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        var steps = 0
-        while steps < 8 {
-            steps += 1
-            let bare = SymbolIndex.bareTypeName(current)
-            let short = String(bare.split(separator: ".").last ?? Substring(bare))
-            if !current.contains("<"), let alias = index.typealiases[short] ?? index.typealiases[bare] {
-                current = alias
-                continue
-            }
-            break
-        }
-        let bare = SymbolIndex.bareTypeName(current)
-        let short = String(bare.split(separator: ".").last ?? Substring(bare))
-        guard let lt = current.firstIndex(of: "<"), let gt = current.lastIndex(of: ">"), lt < gt else { return (short, []) }
-        let inner = current[current.index(after: lt)..<gt]
-        var args: [String] = []
-        var depth = 0
-        var piece = ""
-        for ch in inner {
-            if ch == "<" || ch == "[" || ch == "(" { depth += 1 }
-            if ch == ">" || ch == "]" || ch == ")" { depth -= 1 }
-            if ch == ",", depth == 0 {
-                args.append(piece.trimmingCharacters(in: .whitespaces))
-                piece = ""
-            } else {
-                piece.append(ch)
-            }
-        }
-        if !piece.trimmingCharacters(in: .whitespaces).isEmpty { args.append(piece.trimmingCharacters(in: .whitespaces)) }
-        return (short, args)
+    /// `Foo<A, B>` → ("Foo", [A, B]) with typealiases followed and every name resolved where `node` is.
+    static func genericType(_ text: String, at node: some SyntaxProtocol, index: SymbolIndex) -> (name: String, arguments: [ResolvedType]) {
+        guard let scope = index.scope(of: node) else { return (SymbolIndex.bareTypeName(text), []) }
+        let resolved = index.resolveType(text, in: scope)
+        return (resolved.shortName ?? SymbolIndex.bareTypeName(text), resolved.arguments)
     }
 
     /// The type text a call constructs: `StateMachine<S, E>(…)` → `StateMachine<S, E>`, `Alias(…)` → `Alias`,

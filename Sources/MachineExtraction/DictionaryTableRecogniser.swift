@@ -89,30 +89,46 @@ struct DictionaryTableRecogniser: Recogniser {
         // Mostly unreadable: not a transition table.
         guard entries.count >= max(1, unreadable.count) else { return }
         let name = SyntaxHelpers.enclosingBindingName(dict)
-        let binding = name.flatMap { n in context.index.bindings[n]?.first { $0.file === file } }
-        let hints = context.typeHints(binding?.typeText ?? DSLSupport.annotatedType(of: dict))
+        let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
+        // the written type: `[Key: State]` (a key struct's fields give the key's enums, by label or
+        // in order) or `[State: [Event: State]]`
+        let resolved = context.resolve(binding?.typeText ?? DSLSupport.annotatedType(of: dict), at: binding?.node ?? Syntax(dict))
+        var valueEnum: EnumInfo?, enum0: EnumInfo?, enum1: EnumInfo?
+        if let resolved, resolved.externalName == "Dictionary", resolved.arguments.count == 2 {
+            let key = resolved.arguments[0], value = resolved.arguments[1]
+            if value.externalName == "Dictionary", value.arguments.count == 2 {
+                (enum0, enum1, valueEnum) = (key.enumInfo, value.arguments[0].enumInfo, value.arguments[1].enumInfo)
+            } else {
+                valueEnum = value.enumInfo ?? value.arguments.first?.enumInfo
+                if let keyType = key.declared, keyType.kind != "enum" {
+                    let fields = keyType.properties.filter { !$0.isStatic && !$0.isComputed }
+                    let labels = entries[0].components.map(\.label)
+                    let chosen: [Binding?] = labels.enumerated().map { i, label in
+                        label.map { l in fields.first { $0.name == l } } ?? (i < fields.count ? fields[i] : nil)
+                    }
+                    let enums = chosen.map { f in f.flatMap { f in f.typeText.flatMap { context.resolve($0, at: f.node)?.enumInfo } } }
+                    (enum0, enum1) = (enums[0], enums[1])
+                }
+            }
+        }
         let valueNames = entries.compactMap { Self.target($0.target)?.name }
-        let valueEnum = context.index.bestEnum(containing: Set(valueNames), preferring: hints.reversed())
         let position0 = Set(entries.map { $0.components[0].name })
         let position1 = Set(entries.map { $0.components[1].name })
-        let enum0 = context.index.bestEnum(containing: position0, preferring: hints)
-        let enum1 = context.index.bestEnum(containing: position1, preferring: hints)
         var statePosition: Int?
-        let labels = entries[0].components.map { ($0.label ?? "").lowercased() }
-        let stateWords = ["state", "from", "s", "current", "source", "phase", "status", "mode"]
         if let v = valueEnum {
-            if enum0?.qualifiedName == v.qualifiedName, enum1?.qualifiedName != v.qualifiedName { statePosition = 0 }
-            else if enum1?.qualifiedName == v.qualifiedName, enum0?.qualifiedName != v.qualifiedName { statePosition = 1 }
+            if enum0?.key == v.key, enum1?.key != v.key { statePosition = 0 }
+            else if enum1?.key == v.key, enum0?.key != v.key { statePosition = 1 }
         }
         if statePosition == nil {
-            if stateWords.contains(labels[0]) { statePosition = 0 } else if stateWords.contains(labels[1]) { statePosition = 1 }
-            else if Set(valueNames).isSubset(of: position0) || !Set(valueNames).isDisjoint(with: position0) { statePosition = 0 }
-            else if !Set(valueNames).isDisjoint(with: position1) { statePosition = 1 }
+            // no types to tell: the position whose names the values use
+            if !Set(valueNames).isDisjoint(with: position0) && Set(valueNames).isDisjoint(with: position1) { statePosition = 0 }
+            else if !Set(valueNames).isDisjoint(with: position1) && Set(valueNames).isDisjoint(with: position0) { statePosition = 1 }
+            else if Set(valueNames).isSubset(of: position0) { statePosition = 0 }
         }
         guard let sp = statePosition else { return }
         let ip = 1 - sp
         let stateEnum = valueEnum ?? (sp == 0 ? enum0 : enum1)
-        let inputEnum = (ip == 0 ? enum0 : enum1).flatMap { $0.qualifiedName == stateEnum?.qualifiedName ? nil : $0 }
+        let inputEnum = (ip == 0 ? enum0 : enum1).flatMap { $0.key == stateEnum?.key ? nil : $0 }
         let stateNames = entries.map { $0.components[sp].name } + valueNames
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: entries.map { $0.components[ip].name })
@@ -130,7 +146,7 @@ struct DictionaryTableRecogniser: Recogniser {
             let location = file.location(of: entry.node)
             let pair = Pair(from: entry.components[sp].name, input: entry.components[ip].name)
             guard let t = Self.target(entry.target) else { continue }
-            let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputTypes: []).shortLabel($0)) }
+            let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputKey: nil).shortLabel($0)) }
             if let first = seen[pair] {
                 findings.append(Finding(
                     check: "duplicate_key", severity: .error,
@@ -177,7 +193,7 @@ struct DictionaryTableRecogniser: Recogniser {
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         machine.findings = findings
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: dict)
     }
 
     struct Lookup {

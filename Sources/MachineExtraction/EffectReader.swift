@@ -6,9 +6,17 @@ import SwiftSyntax
 /// `.send`, `.merge`, `.cancellable(id:cancelInFlight:)`, `.cancel(id:)`, publishers bound to names.
 struct EffectReader {
     let index: SymbolIndex
-    /// Input case names, and the names of the input types (to accept `Action.x`).
+    /// Input case names, and the declaration of the input type (to accept `Action.x` when `Action`
+    /// resolves to it where it is written).
     let inputs: Set<String>
-    let inputTypes: Set<String>
+    let inputKey: String?
+    /// Where the machine is written: names in expressions the reader rebuilt (operators folded) are
+    /// looked up from here.
+    var origin: Syntax? = nil
+
+    func scope(of node: some SyntaxProtocol) -> LookupScope? {
+        index.scope(of: node) ?? origin.flatMap { index.scope(of: $0) }
+    }
 
     struct Result {
         var effect: Effect?
@@ -45,7 +53,7 @@ struct EffectReader {
         if let ref = expr.as(DeclReferenceExprSyntax.self) {
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
-            r.effect!.emits = emits(inBinding: ref.baseName.text, depth: depth)
+            r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
             return r
         }
         if expr.is(ClosureExprSyntax.self) {
@@ -188,7 +196,7 @@ struct EffectReader {
 
     /// The policy of a queue: a Harvest queue enum's `flattenStrategy`, or an Actomaton queue type's protocol.
     func policy(ofQueue queue: String, written: ExprSyntax) -> String? {
-        if let type = index.type(named: queue) {
+        if let scope = scope(of: written), let type = index.type(queue, in: scope) {
             for inherited in type.inherited {
                 switch SymbolIndex.bareTypeName(inherited) {
                 case "Newest1EffectQueueProtocol", "Newest1EffectQueue": return "runNewest(1)"
@@ -208,15 +216,29 @@ struct EffectReader {
                 }
             }
         }
-        // A Harvest queue enum case: find `flattenStrategy` and the strategy of this case.
-        for info in index.enums where info.caseNames.contains(queue) {
-            guard let type = index.types[info.qualifiedName],
-                  let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { continue }
-            let finder = CaseReturnFinder(caseName: queue)
-            finder.walk(strategy.node)
-            if let result = finder.result { return result }
+        // A Harvest queue enum case (`LockQueue.motor`, or `.motor` where the mapping's queue type is
+        // implied): the queue enum's `flattenStrategy` for this case. An implicit `.motor` is the one
+        // queue enum (conforming to `EffectQueueProtocol`) visible here that has that case; none or
+        // several: no policy.
+        guard let scope = scope(of: written) else { return nil }
+        var caseName = queue
+        var candidates: [EnumInfo] = []
+        if let dot = queue.lastIndex(of: ".") {
+            caseName = String(queue[queue.index(after: dot)...])
+            candidates = index.enumInfo(String(queue[..<dot]), in: scope).map { [$0] } ?? []
+        } else {
+            let imports = index.imports(of: scope.file)
+            candidates = index.enums.filter { e in
+                e.caseNames.contains(caseName) && e.inherited.contains { SymbolIndex.bareTypeName($0).hasSuffix("EffectQueueProtocol") }
+                    && (e.file.module == scope.file.module || imports.contains(e.file.module))
+                    && (index.types[e.key]?.isFilePrivate == false || e.file === scope.file)
+            }
         }
-        return nil
+        guard candidates.count == 1, let type = index.types[candidates[0].key],
+              let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { return nil }
+        let finder = CaseReturnFinder(caseName: caseName)
+        finder.walk(strategy.node)
+        return finder.result
     }
 
     // MARK: Emitted inputs
@@ -229,14 +251,15 @@ struct EffectReader {
         if depth < 3, found.isEmpty {
             // nothing written inline: follow names to the publishers they are bound to
             for name in finder.references.uniqued() {
-                found = found.appendingUnique(emits(inBinding: name, depth: depth + 1))
+                found = found.appendingUnique(emits(inBinding: name, at: node, depth: depth + 1))
             }
         }
         return found
     }
 
-    func emits(inBinding name: String, depth: Int) -> [String] {
-        guard depth < 4, let binding = index.bindings[name]?.first, let initializer = binding.initializer else { return [] }
+    func emits(inBinding name: String, at node: Syntax, depth: Int) -> [String] {
+        guard depth < 4, let binding = index.binding(named: name, in: scope(of: node), where: { $0.initializer != nil }),
+              let initializer = binding.initializer else { return [] }
         return emits(in: Syntax(initializer), depth: depth + 1)
     }
 
@@ -254,8 +277,13 @@ struct EffectReader {
     func isInputReference(_ expr: ExprSyntax) -> String? {
         guard let (name, type) = SyntaxHelpers.caseReference(expr), inputs.contains(name) else { return nil }
         if let type {
-            let last = String(type.split(separator: ".").last ?? "")
-            guard inputTypes.contains(last) || inputTypes.contains(type) || last == "Action" else { return nil }
+            guard let scope = scope(of: expr) else { return nil }
+            let resolved = index.resolveType(type, in: scope)
+            if let inputKey {
+                guard resolved.declared?.key == inputKey else { return nil }
+            } else if resolved.declared != nil {
+                return nil
+            }
         }
         return name
     }

@@ -47,7 +47,7 @@ public enum Extractor {
             return machine
         }
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
-        disambiguateNames(&machines)
+        disambiguate(&machines, mergeable: context.mergeableIDs)
         let diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.diagnostics += commands.diagnostics
@@ -56,11 +56,8 @@ public enum Extractor {
         return result
     }
 
-    /// Two machines with one name: the same machine seen twice (two `Reduce` blocks of one feature
-    /// writing one field) is one machine with both rule sets; different machines that share a variable
-    /// name in two files get the file and line appended.
     /// Products as machines: reducers of one feature over the same fields are joined (their rules are
-    /// alternatives); other name clashes get `@File:line`.
+    /// alternatives); other name clashes get `@File.swift`, then `#2`, `#3` in source order (no lines).
     static func disambiguateNames(_ products: [ProductMachine]) -> [ProductMachine] {
         var merged: [ProductMachine] = []
         for p in products {
@@ -74,18 +71,28 @@ public enum Extractor {
         var counts: [String: Int] = [:]
         for p in merged { counts[p.name, default: 0] += 1 }
         for i in merged.indices where counts[merged[i].name]! > 1 {
-            let file = URL(fileURLWithPath: merged[i].location.file).deletingPathExtension().lastPathComponent
-            merged[i].name += "@\(file):\(merged[i].location.line)"
+            merged[i].name += "@" + URL(fileURLWithPath: merged[i].location.file).lastPathComponent
+        }
+        var seen: [String: Int] = [:]
+        for i in merged.indices {
+            seen[merged[i].name, default: 0] += 1
+            if seen[merged[i].name]! > 1 { merged[i].name += "#\(seen[merged[i].name]!)" }
         }
         return merged
     }
 
-    static func disambiguateNames(_ machines: inout [Machine]) {
+    /// Machines with one id: the same declaration seen twice (two `Reduce` blocks of one feature
+    /// writing one field) is one machine with both rule sets; different declarations that would share
+    /// an id are told apart by file name, then by their order in the file (never by line). Display
+    /// names stay Swift names; two machines with one name are named by declaration path, then by id.
+    static func disambiguate(_ machines: inout [Machine], mergeable: Set<String>) {
         var merged: [Machine] = []
+        var byID: [String: Int] = [:]
         for m in machines {
-            // one field read from two blocks has one location; an optional's values may differ per block
-            if let i = merged.firstIndex(where: { $0.name == m.name && $0.dialect == m.dialect && ($0.states == m.states || $0.location == m.location)
-                                                  && $0.inputs == m.inputs && $0.order == .resolved && m.order == .resolved }) {
+            // one field read from two blocks (one id); an optional's values may differ per block
+            if let i = byID[m.id], mergeable.contains(m.id), merged[i].name == m.name, merged[i].dialect == m.dialect,
+               merged[i].states == m.states || merged[i].location == m.location,
+               merged[i].inputs == m.inputs, merged[i].order == .resolved, m.order == .resolved {
                 merged[i].states = merged[i].states.appendingUnique(m.states)
                 let offset = merged[i].rules.count
                 merged[i].rules += m.rules.map { r in var r = r; r.id += offset; return r }
@@ -93,15 +100,33 @@ public enum Extractor {
                 merged[i].initial = merged[i].initial ?? m.initial
                 merged[i].terminal = merged[i].terminal.appendingUnique(m.terminal)
             } else {
+                byID[m.id] = byID[m.id] ?? merged.count
                 merged.append(m)
             }
         }
         machines = merged
-        var counts: [String: Int] = [:]
-        for m in machines { counts[m.name, default: 0] += 1 }
-        for i in machines.indices where counts[machines[i].name]! > 1 {
-            let file = URL(fileURLWithPath: machines[i].location.file).deletingPathExtension().lastPathComponent
-            machines[i].name += "@\(file):\(machines[i].location.line)"
+        func groups(_ key: (Machine) -> String) -> [String: [Int]] {
+            var result: [String: [Int]] = [:]
+            for i in machines.indices { result[key(machines[i]), default: []].append(i) }
+            return result
+        }
+        for (_, group) in groups(\.id) where group.count > 1 && Set(group.map { machines[$0].location.file }).count > 1 {
+            for i in group {
+                let file = URL(fileURLWithPath: machines[i].location.file).lastPathComponent
+                machines[i].id += "@" + file
+            }
+        }
+        for (_, group) in groups(\.id) where group.count > 1 {
+            for (n, i) in group.enumerated() where n > 0 { machines[i].id += "#\(n + 1)" }
+        }
+        for (_, group) in groups(\.name) where group.count > 1 {
+            for i in group {
+                let id = machines[i].id
+                machines[i].name = id.firstIndex(of: "/").map { String(id[id.index(after: $0)...]) } ?? id
+            }
+        }
+        for (_, group) in groups(\.name) where group.count > 1 {
+            for i in group { machines[i].name = machines[i].id }
         }
     }
 }
@@ -158,28 +183,51 @@ final class ExtractionContext {
         diagnostics.append(Diagnostic(severity: severity, message: message, location: location))
     }
 
-    func effectReader(inputs: [String], inputType: EnumInfo?) -> EffectReader {
-        var types: Set<String> = []
-        if let inputType { types = [inputType.name, inputType.qualifiedName] }
-        return EffectReader(index: index, inputs: Set(inputs), inputTypes: types)
+    func effectReader(inputs: [String], inputType: EnumInfo?, at origin: (any SyntaxProtocol)? = nil) -> EffectReader {
+        EffectReader(index: index, inputs: Set(inputs), inputKey: inputType?.key, origin: origin.map { Syntax($0) })
     }
 
-    /// Type names mentioned in a type text, with typealiases followed (`LockMapping` → `Harvester<LockInput, LockState>`).
-    func typeHints(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        var result: [String] = []
-        var queue = SyntaxHelpers.typeNames(in: text)
-        var steps = 0
-        while !queue.isEmpty, steps < 64 {
-            steps += 1
-            let name = queue.removeFirst()
-            guard !result.contains(name) else { continue }
-            result.append(name)
-            for part in [name] + name.split(separator: ".").map(String.init) {
-                if let alias = index.typealiases[part] { queue += SyntaxHelpers.typeNames(in: alias) }
-            }
+    /// The enums a written type names, typealiases followed (`LockMapping` → `Harvester<LockInput, LockState>.EffectMapping<…>`
+    /// → LockInput, LockState), resolved where the type is written. Ambiguous names become diagnostics.
+    func writtenEnums(_ text: String?, at node: some SyntaxProtocol) -> [EnumInfo] {
+        guard let text, let scope = index.scope(of: node) else { return [] }
+        let resolved = index.resolveType(text, in: scope)
+        reportAmbiguities(resolved, at: node)
+        return resolved.enums
+    }
+
+    /// Resolves a written type where `node` is; ambiguous names are reported.
+    func resolve(_ text: String?, at node: some SyntaxProtocol) -> ResolvedType? {
+        guard let text, let scope = index.scope(of: node) else { return nil }
+        let resolved = index.resolveType(text, in: scope)
+        reportAmbiguities(resolved, at: node)
+        return resolved
+    }
+
+    func reportAmbiguities(_ resolved: ResolvedType, at node: some SyntaxProtocol) {
+        guard let scope = index.scope(of: node) else { return }
+        for (name, candidates) in resolved.ambiguities {
+            warn("`\(name)` is ambiguous here: \(candidates.joined(separator: ", ")); no machine reads it", at: scope.file.location(of: node))
         }
-        return result
+    }
+
+    /// Among the enums the code's written types name, the one declaring the most of the case names used
+    /// at one position (the type arguments say which types take part, the cases say which argument is
+    /// which). No written type, or a tie between two enums: nil, and the caller uses the names themselves.
+    func enumDeclaring(_ names: Set<String>, among candidates: [EnumInfo], excluding: EnumInfo? = nil,
+                       role: String, at location: SourceLocation) -> EnumInfo? {
+        guard !names.isEmpty else { return nil }
+        var seen = Set<String>()
+        let scored = candidates.filter { $0.key != excluding?.key && seen.insert($0.key).inserted }
+            .map { e in (e, names.intersection(e.caseNames).count) }.filter { $0.1 > 0 }
+        guard let best = scored.map(\.1).max() else { return nil }
+        let top = scored.filter { $0.1 == best }.map(\.0)
+        if top.count > 1 {
+            warn("the \(role) cases used here are declared by several of the written types (\(top.map(\.qualifiedName).joined(separator: ", "))); the \(role)s are the cases the code uses",
+                 at: location)
+            return nil
+        }
+        return top[0]
     }
 
     /// A call that builds the running machine from `name` (`Harvester(state: .x, mapping: .reduce(.first, name))`):
@@ -189,13 +237,19 @@ final class ExtractionContext {
         var current = node.parent
         while let c = current {
             if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
-                return (SyntaxHelpers.enclosingBindingName(call), s, call)
+                return (DSLSupport.storageName(call), s, call)
             }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
-        guard let name, let call = constructions[name] else { return nil }
-        return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call)
+        // elsewhere: a construction that mentions the name, in this file, else in this module when only
+        // one there does (a variable of another file or module with the same name is another variable)
+        guard let name, let all = constructions[name] else { return nil }
+        let file = index.scope(of: node)?.file
+        let here = all.filter { index.scope(of: $0)?.file === file }
+        let module = all.filter { index.scope(of: $0)?.file.module == file?.module }
+        guard let call = here.first ?? (module.count == 1 ? module[0] : nil) else { return nil }
+        return (DSLSupport.storageName(call), initialArgument(call), call)
     }
 
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
@@ -203,9 +257,9 @@ final class ExtractionContext {
     /// `self == .a || self == .b`, `[.a, .b].contains(self)`.
     func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let info else { return [:] }
-        if let cached = predicateCache[info.qualifiedName] { return cached }
+        if let cached = predicateCache[info.key] { return cached }
         let result = evaluatePredicates(of: info)
-        predicateCache[info.qualifiedName] = result
+        predicateCache[info.key] = result
         return result
     }
 
@@ -213,7 +267,7 @@ final class ExtractionContext {
     var predicateCache: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
 
     func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
-        guard let type = index.types[info.qualifiedName] else { return [:] }
+        guard let type = index.types[info.key] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
         let domain = Domain(states: info.caseNames, inputs: [])
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
@@ -255,8 +309,8 @@ final class ExtractionContext {
     // MARK: Facts about the whole project, gathered in one pass
 
     /// Every call that builds a running machine (it has a `state:`-like argument), by each name its
-    /// arguments mention; the first such call in file order wins.
-    var constructions: [String: FunctionCallExprSyntax] { facts.constructions }
+    /// arguments mention, in file order.
+    var constructions: [String: [FunctionCallExprSyntax]] { facts.constructions }
     /// Functions with an `inout` parameter, by name (reducers split into functions that take `&state`).
     var inoutFunctions: [String: [FunctionDeclSyntax]] { facts.inoutFunctions }
     /// Names of functions called with an `&` argument somewhere.
@@ -264,6 +318,24 @@ final class ExtractionContext {
     /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
     /// by the last component of the called type's name.
     var stateInitialisers: [String: [FunctionCallExprSyntax]] { facts.stateInitialisers }
+
+    /// The `initialState:`/`state:` arguments that construct `type` itself: the callee resolves to its
+    /// declaration where the call is written (a preview's or a test's type of the same name does not).
+    func initialisers(of type: TypeInfo) -> [FunctionCallExprSyntax] {
+        if initialisersByKey == nil {
+            var result: [String: [FunctionCallExprSyntax]] = [:]
+            for name in stateInitialisers.keys.sorted() {
+                for call in stateInitialisers[name]! {
+                    guard let scope = index.scope(of: call),
+                          let t = index.resolveType(call.calledExpression.trimmedDescription, in: scope).declared else { continue }
+                    result[t.key, default: []].append(call)
+                }
+            }
+            initialisersByKey = result
+        }
+        return initialisersByKey?[type.key] ?? []
+    }
+    private var initialisersByKey: [String: [FunctionCallExprSyntax]]?
 
     /// Each file walked on its own (on `jobs` threads), then merged in file order.
     lazy var facts: ProjectFacts = {
@@ -273,7 +345,7 @@ final class ExtractionContext {
             scan.walk(file.tree)
             return scan
         }) {
-            for (name, call) in part.constructions where merged.constructions[name] == nil { merged.constructions[name] = call }
+            for (name, calls) in part.constructions { merged.constructions[name, default: []] += calls }
             for (name, functions) in part.inoutFunctions { merged.inoutFunctions[name, default: []] += functions }
             merged.inoutCalledNames.formUnion(part.inoutCalledNames)
             for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
@@ -282,7 +354,7 @@ final class ExtractionContext {
     }()
 
     final class ProjectFacts: SyntaxVisitor {
-        var constructions: [String: FunctionCallExprSyntax] = [:]
+        var constructions: [String: [FunctionCallExprSyntax]] = [:]
         var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
         var inoutCalledNames = Set<String>()
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
@@ -300,7 +372,7 @@ final class ExtractionContext {
             if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
                 let names = ReferenceFinder()
                 for argument in node.arguments { names.walk(argument.expression) }
-                for name in names.names where constructions[name] == nil { constructions[name] = node }
+                for name in Set(names.names) { constructions[name, default: []].append(node) }
             }
             if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
                 if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { inoutCalledNames.insert(ref.baseName.text) }
@@ -321,7 +393,7 @@ final class ExtractionContext {
 
     /// Mutating methods of an enum, by name.
     func mutatingMethods(of info: EnumInfo?) -> [String: FunctionDeclSyntax] {
-        guard let info, let type = index.types[info.qualifiedName] else { return [:] }
+        guard let info, let type = index.types[info.key] else { return [:] }
         var result: [String: FunctionDeclSyntax] = [:]
         for (m, _) in type.methods where m.modifiers.contains(where: { $0.name.text == "mutating" }) { result[m.name.text] = m }
         return result
@@ -375,10 +447,37 @@ final class ExtractionContext {
             || markers.contains("\(word)\u{0}\($0.location.file)\u{0}\($0.location.line)") }.map(\.name)
     }
 
-    func add(_ machine: Machine, stateEnum: EnumInfo?) {
+    /// Adds a machine. Its id is `Module/declaration path` (the path defaults to the machine's name; no
+    /// `Module/` in the unnamed module of loose files):
+    /// `key` gives a whole id instead (a state declaration's index key plus the field). Machines
+    /// marked `mergeable` are one machine when they have the same id and name (two `Reduce` blocks
+    /// of one feature writing one field). An initial state that is not one of the states is dropped.
+    func add(_ machine: Machine, stateEnum: EnumInfo?, declaration: String? = nil, key: String? = nil, mergeable: Bool = false,
+             at node: (any SyntaxProtocol)? = nil) {
         var m = machine
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
+        if let initial = m.initial, !m.states.contains(initial) {
+            warn("\(m.name): the initial value `\(initial)` is not one of its states; no initial state", at: m.location, severity: .note)
+            m.initial = nil
+        }
+        let module = moduleByPath[m.location.file] ?? ""
+        // the name (a fallback name's `@line` left out), inside the types and functions it is written in
+        var name = m.name
+        if let at = name.lastIndex(of: "@"), !name[name.index(after: at)...].isEmpty,
+           name[name.index(after: at)...].allSatisfy(\.isNumber) { name = String(name[..<at]) }
+        let path = declaration ?? node.map { n -> String in
+            let outer = SyntaxHelpers.declarationPath(n)
+            let prefix = outer.joined(separator: ".")
+            if outer.isEmpty || name.hasPrefix(prefix + ".") { return name }
+            return outer.last == name ? prefix : prefix + "." + name
+        }
+        m.id = key ?? SymbolIndex.id(module: module, path: path ?? name)
+        if mergeable { mergeableIDs.insert(m.id) }
         machines.append(m)
     }
+
+    lazy var moduleByPath: [String: String] = Dictionary(files.map { ($0.path, $0.module) }, uniquingKeysWith: { a, _ in a })
+    /// Ids of machines that a feature may write from several reducer blocks.
+    var mergeableIDs = Set<String>()
 }

@@ -201,7 +201,7 @@ struct GameplayKitRecogniser: Recogniser {
             }
             current = c.parent
         }
-        return context.index.bindings[name]?.first(where: { $0.initializer != nil })?.initializer
+        return context.index.binding(named: name, at: node, where: { $0.initializer != nil })?.initializer
     }
 
     func method(_ name: String, of className: String, classes: [String: StateClass]) -> (FunctionDeclSyntax, ParsedFile, String)? {

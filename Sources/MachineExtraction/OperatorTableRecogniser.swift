@@ -68,15 +68,16 @@ struct OperatorTableRecogniser: Recogniser {
         }
         let bindingName = SyntaxHelpers.enclosingBindingName(table)
         var typeText: String?
-        if let name = bindingName, let binding = context.index.bindings[name]?.first(where: { $0.file === file }) { typeText = binding.typeText }
-        let hints = context.typeHints(typeText)
-        let stateEnum = context.index.bestEnum(containing: Set(stateNames), preferring: hints)
-        let inputEnum = context.index.bestEnum(containing: Set(inputNames), preferring: hints,
-                                               excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
+        if let name = bindingName, let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
+        // a local `let rows: [Mapping] = [ … ]`
+        if typeText == nil { typeText = DSLSupport.annotatedType(of: table) }
+        let hints = context.writtenEnums(typeText, at: table)
+        let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: file.location(of: table))
+        let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: file.location(of: table))
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: inputNames)
         let domain = Domain(states: states, inputs: inputs)
-        let reader = context.effectReader(inputs: inputs, inputType: inputEnum)
+        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table)
 
         var rules: [Rule] = []
         for row in rows {
@@ -133,7 +134,7 @@ struct OperatorTableRecogniser: Recogniser {
             name: name, dialect: .operatorTable, location: file.location(of: table), states: states, inputs: inputs,
             initial: context.initialState(built?.initial, states: states), rules: rules, order: order,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: built?.call ?? Syntax(table))
     }
 
     func isAny(_ expr: ExprSyntax) -> Bool {
@@ -144,7 +145,7 @@ struct OperatorTableRecogniser: Recogniser {
     /// Case names mentioned by a from-side predicate (for type inference).
     func predicateCaseNames(_ expr: ExprSyntax, context: ExtractionContext) -> [String] {
         var source: Syntax = Syntax(expr)
-        if let ref = expr.as(DeclReferenceExprSyntax.self), let b = context.index.bindings[ref.baseName.text]?.first, let i = b.initializer {
+        if let ref = expr.as(DeclReferenceExprSyntax.self), let b = context.index.binding(named: ref.baseName.text, at: ref), let i = b.initializer {
             source = Syntax(i)
         }
         let finder = CaseNameFinder()
@@ -169,7 +170,7 @@ struct OperatorTableRecogniser: Recogniser {
         var depth = 0
         while let ref = e.as(DeclReferenceExprSyntax.self), depth < 4 {
             depth += 1
-            if let b = context.index.bindings[ref.baseName.text]?.first, let i = b.initializer {
+            if let b = context.index.binding(named: ref.baseName.text, at: ref), let i = b.initializer {
                 e = SyntaxHelpers.unwrap(i)
             } else if let f = context.index.methodsByName[ref.baseName.text]?.first?.0
                         ?? FunctionFinder.find(ref.baseName.text, in: context.files) {

@@ -21,9 +21,10 @@ struct ReducerRecogniser: Recogniser {
     }
 
     func recognise(in context: ExtractionContext) {
-        // finding candidates is per file (on `jobs` threads); building them uses the whole index
+        // finding candidates is per file (on `jobs` threads, reading the index only); building them uses the whole index
+        let index = context.index
         let found = Parallel.map(context.files, jobs: context.jobs) { file -> [Candidate] in
-            let finder = CandidateFinder(file: file)
+            let finder = CandidateFinder(file: file, index: index)
             finder.walk(file.tree)
             return finder.candidates
         }
@@ -42,10 +43,12 @@ struct ReducerRecogniser: Recogniser {
 
     final class CandidateFinder: SyntaxVisitor {
         let file: ParsedFile
+        let index: SymbolIndex
         var candidates: [Candidate] = []
 
-        init(file: ParsedFile) {
+        init(file: ParsedFile, index: SymbolIndex) {
             self.file = file
+            self.index = index
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -95,6 +98,13 @@ struct ReducerRecogniser: Recogniser {
 
         static let reducerNames: Set<String> = ["Reduce", "Reducer", "AnyReducer", "AnyProcessorReducer"]
 
+        /// The type arguments of the call a reducer is handed to: `Actomaton<Action, State, Env>(state:
+        /// reducer: Reducer { … })`, `Store<State, Action>(…)` (each in its reducer's order).
+        static func constructionGenerics(around node: FunctionCallExprSyntax) -> [String] {
+            guard let call = node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) else { return [] }
+            return genericArguments(call.calledExpression)
+        }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             // `.init { … }` as the value of `var reducer: Reducer<A, S, E>`: the annotation names the type
             var implicitType: String?
@@ -110,17 +120,25 @@ struct ReducerRecogniser: Recogniser {
             let owners = SyntaxHelpers.enclosingTypeNames(node)
             switch callee {
             case "Reduce":
-                if let closure = closures.first { add(closure, dialect: .tca, state: 0, action: 1, generics: generics, owners: owners) }
+                // `Reduce<State, Action>`, or the body's `some Reducer<State, Action>`
+                let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : []
+                if let closure = closures.first {
+                    add(closure, dialect: .tca, state: 0, action: 1, stateType: args.first, actionType: args.last, owners: owners)
+                }
             case "Reducer", "AnyReducer":
                 guard let closure = closures.first else { break }
                 let params = SyntaxHelpers.closureParameterNames(closure)
                 guard params.count >= 2 else { break }
-                var actomaton = file.imports.contains("Actomaton")
-                if !actomaton && !file.imports.contains("ComposableArchitecture") {
-                    let first = params[0].lowercased()
-                    actomaton = first.contains("action") || first.contains("event") || first == "a" || first.contains("input")
+                let imports = index.imports(of: file)
+                var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
+                if !actomaton && !imports.contains("ComposableArchitecture") {
+                    // neither framework imported: the parameter the body writes is the state
+                    // (Actomaton: `action, state, env`; legacy TCA: `state, action, env`)
+                    let written = Set(SwitchFinder.scan(closure.statements).assignments.compactMap {
+                        SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first!) } })
+                    actomaton = written.contains(params[1]) && !written.contains(params[0])
                 }
-                let args = generics.isEmpty ? annotated : generics
+                let args = !generics.isEmpty ? generics : !annotated.isEmpty ? annotated : Self.constructionGenerics(around: node)
                 if actomaton {
                     add(closure, dialect: .actomaton, state: 1, action: 0, stateType: args.count > 1 ? args[1] : nil,
                         actionType: args.first, owners: owners)
@@ -176,36 +194,39 @@ struct ReducerRecogniser: Recogniser {
     // MARK: Building machines
 
     func build(_ c: Candidate, context: ExtractionContext) {
-        let index = context.index
-        let ownerPath = c.ownerTypes.joined(separator: ".")
         let location = c.file.location(of: c.node)
-        if c.dialect == .tca, let feature = index.enumInfo(named: ownerPath), feature.qualifiedName == ownerPath,
-           Self.isReducer(feature.decl.attributes) {
+        // a `@Reducer enum` feature: the type the reducer is written in is that enum
+        if c.dialect == .tca, let scope = context.index.scope(of: c.node),
+           let owner = scope.levels.lazy.compactMap({ level -> TypeInfo? in if case .type(let t) = level { return t } else { return nil } }).first,
+           let feature = owner.enumInfo, Self.isReducer(feature.decl.attributes) {
             buildReducerEnum(c, feature: feature, location: location, context: context)
             return
         }
-        // Action type: written, else the owner's nested `Action`, else the enum the switch patterns name.
-        var actionEnum = c.actionType.flatMap { t in t == "Self.Action" || t == "Action" ? nil : index.enumInfo(named: index.resolveAlias(t), near: ownerPath) }
-        if actionEnum == nil, !ownerPath.isEmpty {
-            actionEnum = index.enumInfo(named: ownerPath + "." + SymbolIndex.bareTypeName(c.actionType?.replacingOccurrences(of: "Self.", with: "") ?? "Action"))
-                ?? index.enumInfo(named: "Action", near: ownerPath)
-        }
-        let scan = SwitchFinder.scan(c.body)
-        if actionEnum == nil {
-            let names = scan.switches.filter { SyntaxHelpers.path($0.subject) == c.actionParam }.flatMap { PatternNames.byPosition($0, arity: 1)[0] }
-            actionEnum = index.bestEnum(containing: Set(names))
-        }
-        guard let actionEnum else {
-            context.warn("reducer: cannot find the action type\(c.actionType.map { " `\($0)`" } ?? ""); no machine extracted", at: location)
+        // Action type: as written, resolved where it is written; when the closure does not say, the
+        // `Action` the reducer sees (a feature's nested Action: `ReducerOf<Self>`, or a module's own)
+        // (TCA's `ReducerOf<Self>`: a feature's own `Self.Action`; other dialects say it or are not read)
+        let actionText = c.actionType ?? (c.dialect == .tca && !c.ownerTypes.isEmpty ? "Self.Action" : nil)
+        guard let actionText else {
+            context.warn("reducer: no action type is written for it (closure parameter, annotation or type arguments); no machine extracted", at: location)
             return
         }
+        let actionResolved = context.resolve(actionText, at: c.node)
+        guard let actionEnum = actionResolved?.enumInfo else {
+            context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location)
+            return
+        }
+        let scan = SwitchFinder.scan(c.body)
         let inputs = actionEnum.caseNames
-        let reader = context.effectReader(inputs: inputs, inputType: actionEnum)
+        let reader = context.effectReader(inputs: inputs, inputType: actionEnum, at: c.node)
 
         // State type: an enum (one machine) or a struct (a machine per field).
-        let stateName = c.stateType.map { index.resolveAlias($0.replacingOccurrences(of: "Self.", with: "")) } ?? "State"
-        if let stateEnum = index.enumInfo(named: stateName, near: ownerPath)
-            ?? (c.stateType == nil ? inferredStateEnum(c, scan: scan, context: context, excluding: actionEnum) : nil) {
+        let stateText = c.stateType ?? (c.dialect == .tca && !c.ownerTypes.isEmpty ? "Self.State" : nil)
+        guard let stateText else {
+            context.warn("reducer: no state type is written for it (closure parameter, annotation or type arguments); no machine extracted", at: location)
+            return
+        }
+        let stateResolved = context.resolve(stateText, at: c.node)
+        if let stateEnum = stateResolved?.enumInfo {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
@@ -222,11 +243,11 @@ struct ReducerRecogniser: Recogniser {
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: rules, order: .resolved,
                                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
-                        stateEnum: stateEnum)
+                        stateEnum: stateEnum, mergeable: true, at: built?.call ?? c.node)
             return
         }
-        guard let stateType = index.type(named: stateName, near: ownerPath) else {
-            context.warn("reducer: cannot find the state type `\(stateName)`; no machine extracted", at: location, severity: .note)
+        guard let stateType = stateResolved?.declared else {
+            context.warn("reducer: the state type `\(stateText)` \(Self.why(stateResolved)); no machine extracted", at: location, severity: .note)
             return
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
@@ -311,8 +332,12 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let states = feature.caseNames
-        let declaredAction = context.index.enumInfo(named: feature.qualifiedName + ".Action")
-            .flatMap { $0.qualifiedName == feature.qualifiedName + ".Action" ? $0 : nil }
+        // the feature's own nested `Action`, when declared (the macro writes it otherwise)
+        let declaredAction: EnumInfo? = context.index.types[feature.key].flatMap { t in
+            let found = context.index.members(named: "Action", of: t, from: t.file)
+            if found.count == 1, case .type(let a) = found[0] { return a.enumInfo }
+            return nil
+        }
         let inputs = declaredAction?.caseNames ?? states
         var arrivals: [String: Arrival] = [:]
         for state in states where inputs.contains(state) { arrivals[state] = Arrival(states: [state]) }
@@ -335,7 +360,7 @@ struct ReducerRecogniser: Recogniser {
                 guard let text = field.typeText, text.hasSuffix("?") || text.hasPrefix("PresentationState<") || text.hasPrefix("Optional<") else { continue }
                 let wrapped = SymbolIndex.bareTypeName(text.hasSuffix("?") ? text : CandidateFinder.genericArguments(inType: text).first ?? text)
                 guard wrapped.hasSuffix(".State"),
-                      context.index.enumInfo(named: String(wrapped.dropLast(6)), near: type.qualifiedName)?.qualifiedName == feature.qualifiedName
+                      context.index.enumInfo(String(wrapped.dropLast(6)), in: context.index.scope(of: field.node))?.key == feature.key
                 else { continue }
                 return "\(type.qualifiedName).\(field.name)"
             }
@@ -359,11 +384,11 @@ struct ReducerRecogniser: Recogniser {
             return [FieldTarget(field: field, suffix: "", kind: kind, states: states, fieldEnum: e)]
         }
         guard let element = Self.collectionElement(field.typeText) else { return [] }
-        let index = context.index
-        if let e = index.enumInfo(named: index.resolveAlias(element), near: owner.qualifiedName), !e.cases.isEmpty {
+        let resolved = context.resolve(element, at: field.node)
+        if let e = resolved?.enumInfo, !e.cases.isEmpty {
             return [FieldTarget(field: field, suffix: "[]", kind: .enumeration, states: e.caseNames, fieldEnum: e)]
         }
-        guard let itemType = index.type(named: element, near: owner.qualifiedName), itemType.kind != "enum" else { return [] }
+        guard let itemType = resolved?.declared, itemType.kind != "enum" else { return [] }
         return itemType.properties.filter { !$0.isStatic && !$0.isComputed }.compactMap { inner in
             guard let (kind, states, e) = fieldStates(inner, owner: itemType, context: context), kind == .enumeration else { return nil }
             return FieldTarget(field: field, suffix: "[].\(inner.name)", kind: kind, states: states, fieldEnum: e, element: inner)
@@ -521,30 +546,29 @@ struct ReducerRecogniser: Recogniser {
         context.add(Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
                             states: states, inputs: inputs, initial: initialValue, rules: rules, order: .resolved,
                             stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
-                    stateEnum: t.fieldEnum)
+                    stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true)
         guard t.suffix.isEmpty else { return nil }
         // the product reads optionals as nil/some
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }
         return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
     }
 
-    /// An enum state inferred from what the body switches on and assigns, when no type is written.
-    func inferredStateEnum(_ c: Candidate, scan: SwitchFinder, context: ExtractionContext, excluding: EnumInfo) -> EnumInfo? {
-        var names: [String] = []
-        for sw in scan.switches where SyntaxHelpers.path(sw.subject) == c.stateParam { names += PatternNames.byPosition(sw, arity: 1)[0] }
-        for (lhs, rhs) in scan.assignments where SyntaxHelpers.path(lhs) == c.stateParam {
-            if let r = SyntaxHelpers.caseReference(rhs) { names.append(r.name) }
+    /// Why a written type gives no machine: not declared in the inputs, or ambiguous.
+    static func why(_ resolved: ResolvedType?) -> String {
+        switch resolved {
+        case .ambiguous(_, let candidates)?: return "is ambiguous (\(candidates.joined(separator: ", ")))"
+        case .declared(let t, _)?: return "is a \(t.kind), not an enum"
+        case .external(let name, _)?: return "is not declared in the files read (`\(name)`)"
+        default: return "cannot be resolved"
         }
-        return context.index.bestEnum(containing: Set(names), excluding: [excluding.qualifiedName])
     }
 
     /// The states of a field: an enum's cases, `false`/`true`, or `nil`/`some`.
     func fieldStates(_ field: Binding, owner: TypeInfo, context: ExtractionContext) -> (StateKind, [String], EnumInfo?)? {
-        let index = context.index
         if let t = field.typeText {
             if t.hasSuffix("?") || t.hasPrefix("Optional<") || t.hasPrefix("PresentationState<") { return (.optional, ["nil", "some"], nil) }
             if t == "Bool" { return (.bool, ["false", "true"], nil) }
-            if let e = index.enumInfo(named: index.resolveAlias(t), near: owner.qualifiedName), !e.cases.isEmpty {
+            if let e = context.resolve(t, at: field.node)?.enumInfo, !e.cases.isEmpty {
                 return (.enumeration, e.caseNames, e)
             }
             return nil
@@ -552,7 +576,7 @@ struct ReducerRecogniser: Recogniser {
         guard let initializer = field.initializer.map(SyntaxHelpers.unwrap) else { return nil }
         if initializer.is(BooleanLiteralExprSyntax.self) { return (.bool, ["false", "true"], nil) }
         if let ref = SyntaxHelpers.caseReference(initializer), let type = ref.type,
-           let e = index.enumInfo(named: type, near: owner.qualifiedName), e.caseNames.contains(ref.name) {
+           let e = context.resolve(type, at: field.node)?.enumInfo, e.caseNames.contains(ref.name) {
             return (.enumeration, e.caseNames, e)
         }
         return nil
@@ -592,17 +616,10 @@ struct ReducerRecogniser: Recogniser {
 
     /// The field's argument in an `initialState:` that builds this state type: `Feature.State(…)`
     /// written with the feature's name, or `State(…)` inside the feature (not another feature's `State`).
+    /// The value a construction gives the field, only where the constructed type resolves to this very
+    /// declaration (not a preview's or a test's type of the same name).
     func givenValue(_ field: Binding, of stateType: TypeInfo, _ context: ExtractionContext) -> ExprSyntax? {
-        for call in context.stateInitialisers[stateType.name] ?? [] {
-            guard let argument = SyntaxHelpers.argument(call, field.name) else { continue }
-            let callee = SymbolIndex.bareTypeName(call.calledExpression.trimmedDescription)
-            let builds = callee.contains(".")
-                ? stateType.qualifiedName == callee || stateType.qualifiedName.hasSuffix("." + callee)
-                : SyntaxHelpers.enclosingTypeNames(call).joined(separator: ".")
-                    .hasPrefix(stateType.qualifiedName.split(separator: ".").dropLast().joined(separator: "."))
-            if builds { return argument }
-        }
-        return nil
+        context.initialisers(of: stateType).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
     }
 
     // MARK: Navigation: optional enums, alerts and dialogs
@@ -639,14 +656,15 @@ struct ReducerRecogniser: Recogniser {
             return nil
         }
         let index = context.index
+        let scope = index.scope(of: field.node)
         if Self.alertTypes.contains(SymbolIndex.bareTypeName(wrapped)) {
-            let actions = CandidateFinder.genericArguments(inType: wrapped).first.flatMap { index.enumInfo(named: $0, near: owner.qualifiedName) }
+            let actions = CandidateFinder.genericArguments(inType: wrapped).first.flatMap { index.enumInfo($0, in: scope) }
             return NamedOptional(values: [.any], alert: .some(actions))
         }
         // `Destination.State` of a `@Reducer enum Destination` is the enum's cases
-        var e = index.enumInfo(named: index.resolveAlias(wrapped), near: owner.qualifiedName)
+        var e = index.enumInfo(wrapped, in: scope)
         if e == nil, wrapped.hasSuffix(".State"),
-           let reducer = index.enumInfo(named: String(wrapped.dropLast(6)), near: owner.qualifiedName), Self.isReducer(reducer.decl.attributes) {
+           let reducer = index.enumInfo(String(wrapped.dropLast(6)), in: scope), Self.isReducer(reducer.decl.attributes) {
             e = reducer
         }
         guard let e, !e.cases.isEmpty else { return nil }
@@ -657,7 +675,7 @@ struct ReducerRecogniser: Recogniser {
                 guard let type = element.parameterClause?.parameters.first?.type.trimmedDescription,
                       Self.alertTypes.contains(SymbolIndex.bareTypeName(type)) else { continue }
                 named.alertCases[element.name.text] = CandidateFinder.genericArguments(inType: type).first
-                    .flatMap { index.enumInfo(named: $0, near: e.qualifiedName) }
+                    .flatMap { index.enumInfo($0, in: index.types[e.key].map { index.scope(inside: $0) }) }
             }
         }
         return named

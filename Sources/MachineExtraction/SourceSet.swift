@@ -14,6 +14,8 @@ public final class ParsedFile: @unchecked Sendable {
     /// Whether the text mentions `machine-viz` anywhere: files that do not hold no comment command,
     /// and their tokens need not be walked for one.
     let mentionsTool: Bool
+    /// The module the file belongs to (see ModuleMap); types of other modules are visible only when imported.
+    public internal(set) var module = ""
 
     init(path: String, text: String) {
         self.path = path
@@ -48,10 +50,14 @@ public struct SourceSet: Sendable {
     /// depend on the job count nor on the order the paths are given in (files are taken in path order).
     public static func load(paths: [String], excluding excluded: [String] = [], jobs: Int? = nil) -> SourceSet {
         var set = SourceSet()
-        let found = list(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
-        let loaded = Parallel.map(found, jobs: jobs ?? Parallel.defaultJobs) { path in read(path) }
-        for (file, diagnostics) in loaded {
-            if let file { set.files.append(file) }
+        let found = listed(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
+        let loaded = Parallel.map(found.map(\.path), jobs: jobs ?? Parallel.defaultJobs) { path in read(path) }
+        var modules = ModuleMap()
+        for ((file, diagnostics), entry) in zip(loaded, found) {
+            if let file {
+                file.module = modules.module(of: entry.path, root: entry.root)
+                set.files.append(file)
+            }
             set.diagnostics += diagnostics
         }
         return set
@@ -60,8 +66,14 @@ public struct SourceSet: Sendable {
     /// The Swift files under `paths` (folders searched recursively), without excluded ones, each once,
     /// sorted by path.
     public static func list(paths: [String], excluding excluded: [String] = [], diagnostics: inout [Diagnostic]) -> [String] {
+        listed(paths: paths, excluding: excluded, diagnostics: &diagnostics).map(\.path)
+    }
+
+    /// The files of `list`, each with the argument path it was found under (its module depends on it).
+    static func listed(paths: [String], excluding excluded: [String], diagnostics: inout [Diagnostic]) -> [(path: String, root: String)] {
         let manager = FileManager.default
         var seen = Set<String>()
+        var result: [(path: String, root: String)] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -86,9 +98,10 @@ public struct SourceSet: Sendable {
             }
             for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
                 seen.insert(file)
+                result.append((file, path))
             }
         }
-        return seen.sorted()
+        return result.sorted { $0.path < $1.path }
     }
 
     static func join(_ base: String, _ rest: Substring) -> String {

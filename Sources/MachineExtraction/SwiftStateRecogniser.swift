@@ -87,7 +87,7 @@ struct SwiftStateRecogniser: Recogniser {
             guard mine.contains(where: { Self.routeCalls.contains($0.name) }) else { continue }
             for r in mine { used.insert(r.call.id) }
             build(name: construction.name ?? "stateMachine@\(construction.file.location(of: construction.call).line)",
-                  location: construction.file.location(of: construction.call), typeText: construction.typeText,
+                  location: construction.file.location(of: construction.call), typeText: construction.typeText, typeNode: Syntax(construction.call),
                   initial: SyntaxHelpers.argument(construction.call, "state"), registrations: mine,
                   arrowUses: arrowUses.filter { $0.receiver == construction.name }.count, context: context)
         }
@@ -112,20 +112,26 @@ struct SwiftStateRecogniser: Recogniser {
             // Only calls that look like SwiftState: a `=>` route or a route mapping closure.
             guard routes.contains(where: { $0.call.arguments.compactText.contains("=>") || $0.name.hasSuffix("Mapping") }) else { continue }
             var typeText: String?
+            var typeNode: Syntax?
             var initial: ExprSyntax?
             var name = key
             if key.hasPrefix("self:") {
                 let owner = String(key.dropFirst(5))
                 name = owner
-                if let type = context.index.type(named: owner) {
-                    typeText = type.inherited.first { ["StateMachine", "Machine"].contains(DSLSupport.genericType($0, index: context.index).name) }
+                // the class the registrations are made in (`self.addRoute` in a StateMachine subclass)
+                let first = group[0]
+                if let type = context.index.scope(of: first.call)?.levels.lazy.compactMap({ level -> TypeInfo? in
+                    if case .type(let t) = level { return t } else { return nil } }).first {
+                    typeText = type.inherited.first { ["StateMachine", "Machine"].contains(DSLSupport.genericType($0, at: type.node, index: context.index).name) }
+                    typeNode = type.node
                     initial = superInitState(type: type)
                 }
-            } else if let binding = context.index.bindings[key]?.first {
+            } else if let binding = context.index.binding(named: key, at: group[0].call) {
                 typeText = binding.typeText
+                typeNode = binding.node
             }
             let first = routes.first ?? group[0]
-            build(name: name, location: first.file.location(of: first.call), typeText: typeText, initial: initial,
+            build(name: name, location: first.file.location(of: first.call), typeText: typeText, typeNode: typeNode ?? Syntax(first.call), initial: initial,
                   registrations: group, arrowUses: arrowUses.filter { $0.receiver == key }.count, context: context)
         }
     }
@@ -156,16 +162,34 @@ struct SwiftStateRecogniser: Recogniser {
             super.init(viewMode: .sourceAccurate)
         }
 
+        /// `machine.configure { $0.addRoute(…) }`: the closure's parameter is `machine`.
+        static func configured(_ receiver: String?, around node: FunctionCallExprSyntax) -> String? {
+            guard let receiver else { return nil }
+            var current = node.parent
+            while let c = current {
+                if let closure = c.as(ClosureExprSyntax.self) {
+                    let params = SyntaxHelpers.closureParameterNames(closure)
+                    guard receiver == (params.first ?? "$0"),
+                          let call = closure.parent?.as(FunctionCallExprSyntax.self) ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self),
+                          let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "configure",
+                          let base = member.base.flatMap(SyntaxHelpers.path) else { return receiver }
+                    return base
+                }
+                current = c.parent
+            }
+            return receiver
+        }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if let name = DSLSupport.calleeName(node) {
                 if SwiftStateRecogniser.routeCalls.contains(name) || SwiftStateRecogniser.handlerCalls.contains(name) {
-                    let receiver = DSLSupport.receiverPath(node)
+                    let receiver = Self.configured(DSLSupport.receiverPath(node), around: node)
                     let owner = receiver == nil || receiver == "self" ? SyntaxHelpers.enclosingTypeNames(node).last : nil
                     registrations.append((node, name, receiver, owner))
                 }
             }
             if SyntaxHelpers.argument(node, "state") != nil, let typeText = DSLSupport.constructedType(node, index: index) {
-                let generic = DSLSupport.genericType(typeText, index: index)
+                let generic = DSLSupport.genericType(typeText, at: node, index: index)
                 if ["StateMachine", "Machine"].contains(generic.name), generic.arguments.count != 3 {
                     let closure = SyntaxHelpers.closures(of: node).first
                     let param = closure.map { SyntaxHelpers.closureParameterNames($0).first ?? "$0" }
@@ -256,12 +280,12 @@ struct SwiftStateRecogniser: Recogniser {
     /// Pseudo-input of an event-less request for `state`.
     static func request(_ state: String) -> String { "<- .\(state)" }
 
-    func build(name: String, location: SourceLocation, typeText: String?, initial: ExprSyntax?, registrations: [Registration],
+    func build(name: String, location: SourceLocation, typeText: String?, typeNode: Syntax, initial: ExprSyntax?, registrations: [Registration],
                arrowUses: Int, context: ExtractionContext) {
-        let generic = typeText.map { DSLSupport.genericType($0, index: context.index) }
-        let stateTypeText = generic?.arguments.first
-        let eventTypeText = generic.flatMap { $0.arguments.count > 1 ? $0.arguments[1] : nil }
-        let noEvents = eventTypeText.map { SymbolIndex.bareTypeName($0).hasSuffix("NoEvent") } ?? false
+        let generic = typeText.map { DSLSupport.genericType($0, at: typeNode, index: context.index) }
+        let stateType = generic?.arguments.first
+        let eventType = generic.flatMap { $0.arguments.count > 1 ? $0.arguments[1] : nil }
+        let noEvents = eventType?.shortName == "NoEvent"
 
         // Names used, for type inference when the generic arguments are not written.
         var stateNames: [String] = []
@@ -280,24 +304,16 @@ struct SwiftStateRecogniser: Recogniser {
         }
         stateNames = stateNames.filter { $0 != "any" }
         eventNames = eventNames.filter { $0 != "any" }
-        let file = context.files.first { $0.path == location.file }
-        var stateEnum = stateTypeText.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
-        if stateEnum == nil, stateTypeText == nil || !["String", "Int"].contains(stateTypeText!) {
-            stateEnum = context.index.bestEnum(containing: Set(stateNames), preferring: context.typeHints(typeText))
-        }
-        var eventEnum: EnumInfo?
-        if !noEvents {
-            eventEnum = eventTypeText.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
-                ?? context.index.bestEnum(containing: Set(eventNames), preferring: context.typeHints(typeText),
-                                          excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
-        }
+        // StateMachine<State, Event>: the type arguments say which enum is which
+        let stateEnum = stateType?.enumInfo
+        let eventEnum = noEvents ? nil : eventType?.enumInfo
         let states = context.caseList(stateEnum, used: stateNames).filter { $0 != "any" }
         let events = noEvents ? [] : context.caseList(eventEnum, used: eventNames).filter { $0 != "any" }
         guard !states.isEmpty else { return }
 
         var rules: [Rule] = []
         var handlers: [Handler] = []
-        let reader = context.effectReader(inputs: events, inputType: eventEnum)
+        let reader = context.effectReader(inputs: events, inputType: eventEnum, at: typeNode)
         for r in registrations {
             let loc = r.file.location(of: r.call)
             if Self.handlerCalls.contains(r.name) {
@@ -338,7 +354,7 @@ struct SwiftStateRecogniser: Recogniser {
         let machine = Machine(name: name, dialect: .swiftstate, location: location, states: states, inputs: events,
                               initial: initialState, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: typeNode)
     }
 
     /// The routes one registration call adds.
@@ -576,7 +592,7 @@ struct SwiftStateRecogniser: Recogniser {
                 body = f.body?.statements
                 params = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
                 if let owner = context.files.first(where: { Syntax($0.tree).id == f.root.id }) { file = owner }
-            } else if let b = context.index.bindings[ref.baseName.text]?.first, let c = b.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(ClosureExprSyntax.self) }) {
+            } else if let b = context.index.binding(named: ref.baseName.text, at: ref), let c = b.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(ClosureExprSyntax.self) }) {
                 closure = c
                 file = b.file
             }

@@ -98,6 +98,8 @@ struct MappingFunctionRecogniser: Recogniser {
                 var hint: String?
                 if let call = node.parent?.as(FunctionCallExprSyntax.self) ?? node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) {
                     hint = call.calledExpression.compactText
+                } else {
+                    hint = DSLSupport.annotatedType(of: node)
                 }
                 candidates.append(Candidate(node: Syntax(node), parameters: params, parameterTypes: SyntaxHelpers.closureParameterTypes(node),
                                             body: node.statements, name: SyntaxHelpers.enclosingBindingName(node), typeHint: hint))
@@ -137,26 +139,31 @@ struct MappingFunctionRecogniser: Recogniser {
             let returnsNil = scan.returns.contains { $0.expression?.is(NilLiteralExprSyntax.self) ?? false }
             guard inoutForm || (!returned.isEmpty && (returnsNil || returned.count >= 2)) else { continue }
 
-            let hints = context.typeHints(c.typeHint) + c.parameterTypes.compactMap { $0 }.flatMap { context.typeHints($0) }
-            let enums = names.map { context.index.bestEnum(containing: Set($0), preferring: hints) }
+            // each position's enum: its parameter's written type, else the written types around (a
+            // `Harvester<In, St>.Mapping` annotation) that declare the cases used there
+            let location = file.location(of: c.node)
+            let hints = context.writtenEnums(c.typeHint, at: c.node)
+            let enums: [EnumInfo?] = (0..<2).map { k in
+                let root = String(paths[k]!.split(separator: ".").first!)
+                if root == paths[k]!, let i = c.parameters.firstIndex(of: root), i < c.parameterTypes.count,
+                   let written = c.parameterTypes[i], let resolved = context.resolve(written, at: c.node) {
+                    return resolved.enumInfo
+                }
+                return context.enumDeclaring(Set(names[k]), among: hints, role: "case", at: location)
+            }
             var statePosition: Int
             if inoutForm {
                 statePosition = assigned.contains(paths[0]!) ? 0 : 1
             } else {
-                let scores = enums.map { e in Set(returned).intersection(Set(e?.caseNames ?? [])).count }
+                // the position whose type declares the returned cases; without types, the one whose
+                // patterns name them
+                let scores = (0..<2).map { k in Set(returned).intersection(Set(enums[k]?.caseNames ?? names[k])).count }
+                guard scores[0] != scores[1] else { continue }
                 statePosition = scores[1] > scores[0] ? 1 : 0
-                if scores[0] == scores[1] {
-                    let n = paths.map { $0!.lowercased() }
-                    statePosition = (n[1].contains("state") || n[1].contains("st")) ? 1 : 0
-                }
             }
             let inputPosition = 1 - statePosition
-            var stateEnum = enums[statePosition]
-            if let s = stateEnum, !returned.allSatisfy({ s.caseNames.contains($0) }) {
-                stateEnum = context.index.bestEnum(containing: Set(names[statePosition] + returned), preferring: hints) ?? s
-            }
-            let inputEnum = enums[inputPosition].flatMap { $0.qualifiedName == stateEnum?.qualifiedName ? nil : $0 }
-                ?? context.index.bestEnum(containing: Set(names[inputPosition]), preferring: hints, excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
+            let stateEnum = enums[statePosition]
+            let inputEnum = enums[inputPosition].flatMap { $0.key == stateEnum?.key ? nil : $0 }
             let states = context.caseList(stateEnum, used: names[statePosition] + returned)
             let inputs = context.caseList(inputEnum, used: names[inputPosition])
             guard !states.isEmpty, !inputs.isEmpty else { continue }
@@ -166,7 +173,7 @@ struct MappingFunctionRecogniser: Recogniser {
             let failureOnNil = !inoutForm || (c.typeHint ?? "").contains("EffectMapping")
             let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
                                    returnsState: !inoutForm, nilIsFailure: failureOnNil)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: inputEnum))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node))
             let rules = interpreter.run(c.body, at: file.location(of: c.node))
             let built = context.construction(referencing: c.name, around: c.node)
             let machine = Machine(
@@ -174,7 +181,7 @@ struct MappingFunctionRecogniser: Recogniser {
                 location: file.location(of: c.node), states: states, inputs: inputs,
                 initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-            context.add(machine, stateEnum: stateEnum)
+            context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node)
             return true
         }
         return false
@@ -189,7 +196,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
                 build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
             }
-            if let own = context.index.enumsByQualifiedName[type.qualifiedName] {
+            if let own = type.enumInfo {
                 buildSelfMachine(type: type, stateEnum: own, context: context)
             }
         }
@@ -220,7 +227,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let optional = method.signature.returnClause?.type.trimmedDescription.hasSuffix("?") ?? false
             let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
                                    returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method))
             rules += interpreter.run(body.statements, at: file.location(of: method))
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
@@ -229,7 +236,7 @@ struct SwitchMethodRecogniser: Recogniser {
         context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                             inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum)
+                    stateEnum: stateEnum, key: type.key)
     }
 
     /// The event parameter of a method: its first parameter of an enum type other than the state's
@@ -237,9 +244,8 @@ struct SwitchMethodRecogniser: Recogniser {
     func eventParameter(of method: FunctionDeclSyntax, in type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
                         context: ExtractionContext) -> (String, EnumInfo)? {
         for p in method.signature.parameterClause.parameters {
-            guard let e = context.index.enumInfo(named: p.type.trimmedDescription, near: type.qualifiedName),
-                  e.qualifiedName != stateEnum.qualifiedName,
-                  inputEnum == nil || inputEnum!.qualifiedName == e.qualifiedName else { continue }
+            guard let e = context.index.enumInfo(p.type.trimmedDescription, in: context.index.scope(of: method)),
+                  e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
             return ((p.secondName ?? p.firstName).text, e)
         }
         return nil
@@ -248,11 +254,11 @@ struct SwitchMethodRecogniser: Recogniser {
     func stateType(of property: Binding, owner: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateKind)? {
         if let t = property.typeText {
             guard !t.hasSuffix("?") else { return nil }
-            if let e = context.index.enumInfo(named: context.index.resolveAlias(t), near: owner.qualifiedName), !e.cases.isEmpty { return (e, .enumeration) }
+            if let e = context.resolve(t, at: property.node)?.enumInfo, !e.cases.isEmpty { return (e, .enumeration) }
             return nil
         }
         if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i), let type = ref.type,
-           let e = context.index.enumInfo(named: type, near: owner.qualifiedName), e.caseNames.contains(ref.name) {
+           let e = context.resolve(type, at: property.node)?.enumInfo, e.caseNames.contains(ref.name) {
             return (e, .enumeration)
         }
         return nil
@@ -291,7 +297,7 @@ struct SwitchMethodRecogniser: Recogniser {
             for (m, _) in type.methods where m.name.text != method.name.text { helpers[m.name.text] = m }
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method))
             rules += interpreter.run(body.statements, at: file.location(of: method))
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
@@ -301,6 +307,6 @@ struct SwitchMethodRecogniser: Recogniser {
         let machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)")
     }
 }

@@ -1,4 +1,5 @@
 import MachineModel
+import SwiftParser
 import SwiftSyntax
 
 /// An enum declared in one of the input files.
@@ -11,6 +12,8 @@ struct EnumInfo {
     }
     var name: String
     var qualifiedName: String
+    /// Unique in the index: module, declaration path, and the file for file-private declarations.
+    var key: String
     var cases: [Case]
     var inherited: [String]
     var location: SourceLocation
@@ -29,13 +32,16 @@ struct Binding {
     var owner: String?
     var isStatic: Bool
     var isComputed: Bool
+    var isFilePrivate: Bool
     var node: Syntax
     var file: ParsedFile
 }
 
-/// A struct, class, actor or enum with its members (extensions merged in).
+/// A struct, class, actor, enum or protocol with its members (extensions merged in), or an
+/// extension of a type the inputs do not declare (`kind == "extension"`).
 final class TypeInfo {
     var name: String
+    /// The declaration path inside its module: `Outer.Inner`, `Outer.run().Local` for a local type.
     var qualifiedName: String
     var kind: String
     var inherited: [String]
@@ -44,8 +50,18 @@ final class TypeInfo {
     var location: SourceLocation
     var node: Syntax
     var file: ParsedFile
+    var module: String
+    /// `private`/`fileprivate` (or nested in such a type): seen only in its file.
+    var isFilePrivate: Bool
+    var genericParameters: [String]
+    weak var parent: TypeInfo?
+    /// Nested types and typealiases, by name (those of extensions included).
+    var members: [String: [Declaration]] = [:]
+    var enumInfo: EnumInfo?
+    var key = ""
 
-    init(name: String, qualifiedName: String, kind: String, inherited: [String], location: SourceLocation, node: Syntax, file: ParsedFile) {
+    init(name: String, qualifiedName: String, kind: String, inherited: [String], location: SourceLocation, node: Syntax,
+         file: ParsedFile, module: String, isFilePrivate: Bool, genericParameters: [String]) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.kind = kind
@@ -53,83 +69,470 @@ final class TypeInfo {
         self.location = location
         self.node = node
         self.file = file
+        self.module = module
+        self.isFilePrivate = isFilePrivate
+        self.genericParameters = genericParameters
     }
 }
 
-/// Declarations across every input file, so a machine can use enums and helpers declared elsewhere.
+/// A `typealias`, possibly generic (`typealias Machine<S> = Automaton<S, Input>`).
+final class AliasInfo {
+    let name: String
+    let parameters: [String]
+    let target: TypeSyntax
+    let file: ParsedFile
+    let module: String
+    let isFilePrivate: Bool
+    let node: TypeAliasDeclSyntax
+    init(name: String, parameters: [String], target: TypeSyntax, file: ParsedFile, module: String, isFilePrivate: Bool,
+         node: TypeAliasDeclSyntax) {
+        self.name = name
+        self.parameters = parameters
+        self.target = target
+        self.file = file
+        self.module = module
+        self.isFilePrivate = isFilePrivate
+        self.node = node
+    }
+}
+
+/// A named type declaration: a nominal type or a typealias.
+enum Declaration {
+    case type(TypeInfo)
+    case alias(AliasInfo)
+
+    var file: ParsedFile { switch self { case .type(let t): t.file; case .alias(let a): a.file } }
+    var isFilePrivate: Bool { switch self { case .type(let t): t.isFilePrivate; case .alias(let a): a.isFilePrivate } }
+    var module: String { switch self { case .type(let t): t.module; case .alias(let a): a.module } }
+    var description: String {
+        switch self {
+        case .type(let t): "\(t.module).\(t.qualifiedName) (\(t.location.file):\(t.location.line))"
+        case .alias(let a): "typealias \(a.name) (\(a.file.location(of: a.node).file):\(a.file.location(of: a.node).line))"
+        }
+    }
+}
+
+/// A type written in the source, resolved the way the compiler resolves it.
+indirect enum ResolvedType {
+    /// A type the inputs declare, with its generic arguments.
+    case declared(TypeInfo, arguments: [ResolvedType])
+    /// A type the inputs do not declare (a framework's, a generic parameter): its written name, e.g.
+    /// `Harvester.EffectMapping`, `Optional`, `Array`, `Dictionary`.
+    case external(String, arguments: [ResolvedType])
+    /// Several declarations are visible under this name: the compiler would not accept it either.
+    case ambiguous(String, candidates: [String])
+    /// Tuples, function types and other shapes with no name.
+    case other(String)
+
+    var declared: TypeInfo? { if case .declared(let t, _) = self { t } else { nil } }
+    var enumInfo: EnumInfo? { declared?.enumInfo }
+    var arguments: [ResolvedType] {
+        switch self {
+        case .declared(_, let a), .external(_, let a): a
+        default: []
+        }
+    }
+    /// The external name (`Optional`), nil for declared types.
+    var externalName: String? { if case .external(let n, _) = self { n } else { nil } }
+    /// The last component of the name: `EffectMapping` for `Harvester.EffectMapping`.
+    var shortName: String? {
+        switch self {
+        case .declared(let t, _): t.name
+        case .external(let n, _): String(n.split(separator: ".").last ?? Substring(n))
+        default: nil
+        }
+    }
+
+    /// Every declared enum named anywhere in the type, outermost first (`Harvester<In, St>` → In, St).
+    var enums: [EnumInfo] {
+        var result: [EnumInfo] = []
+        if let e = enumInfo { result.append(e) }
+        for a in arguments { result += a.enums }
+        return result
+    }
+
+    /// The ambiguities anywhere in the type.
+    var ambiguities: [(String, [String])] {
+        if case .ambiguous(let n, let c) = self { return [(n, c)] }
+        return arguments.flatMap(\.ambiguities)
+    }
+}
+
+/// Where a name is looked up: the file, and the lexical levels around the use, innermost first.
+struct LookupScope {
+    enum Level {
+        case type(TypeInfo)
+        case local([String: [Declaration]])
+        case generic(Set<String>)
+    }
+    let file: ParsedFile
+    let levels: [Level]
+}
+
+/// Declarations across every input file, kept where Swift keeps them: per module, per file for
+/// `private`/`fileprivate` ones, nested in their types (extensions merged), local to their function.
+/// Names are looked up as the compiler looks them up; a lookup is unique, ambiguous or external.
 final class SymbolIndex {
     var enums: [EnumInfo] = []
-    var types: [String: TypeInfo] = [:]      // by qualified name
+    /// By key (module, declaration path, file for file-private declarations).
+    var types: [String: TypeInfo] = [:]
     var typeOrder: [TypeInfo] = []
     var bindings: [String: [Binding]] = [:]  // by simple name
-    var typealiases: [String: String] = [:]
     let files: [ParsedFile]
 
-    /// Lookups by name, built once after collection (a code base has thousands of declarations).
-    private(set) var enumsByQualifiedName: [String: EnumInfo] = [:]
-    private(set) var enumsByLastName: [String: [EnumInfo]] = [:]
-    private(set) var typesByLastName: [String: [TypeInfo]] = [:]
+    /// Top-level declarations by module, then name.
+    private var moduleDecls: [String: [String: [Declaration]]] = [:]
+    /// Types declared in a function or closure body, by the statement list that declares them.
+    private var localDecls: [SyntaxIdentifier: [String: [Declaration]]] = [:]
+    /// The type each type or (resolved) extension declaration node stands for.
+    private var typeByNode: [SyntaxIdentifier: TypeInfo] = [:]
+    /// Each file by its syntax tree's root, so a node finds its file.
+    private var fileByRoot: [SyntaxIdentifier: ParsedFile] = [:]
+    /// Modules each file imports (inside `#if` too).
+    private var importsByFile: [ObjectIdentifier: Set<String>] = [:]
+    private(set) var modules = Set<String>()
     private(set) var methodsByName: [String: [(FunctionDeclSyntax, ParsedFile)]] = [:]
-    /// Case name → positions in `enums` of the enums that declare it.
-    private(set) var enumsByCase: [String: [Int]] = [:]
 
     init(files: [ParsedFile]) {
         self.files = files
+        var extensions: [Extension] = []
         for file in files {
+            fileByRoot[file.tree.id] = file
+            modules.insert(file.module)
             let collector = Collector(file: file, index: self)
             collector.walk(file.tree)
+            extensions += collector.extensions
+            importsByFile[ObjectIdentifier(file)] = collector.imports
         }
-        for (i, e) in enums.enumerated() {
-            for c in e.caseNames { enumsByCase[c, default: []].append(i) }
-            if enumsByQualifiedName[e.qualifiedName] == nil { enumsByQualifiedName[e.qualifiedName] = e }
-            enumsByLastName[e.name, default: []].append(e)
-        }
+        resolve(extensions)
         for t in typeOrder {
-            typesByLastName[t.name, default: []].append(t)
             for m in t.methods { methodsByName[m.0.name.text, default: []].append(m) }
         }
     }
 
-    /// Every enum with the given simple or qualified name.
-    func enums(named name: String) -> [EnumInfo] {
-        let bare = Self.bareTypeName(name)
-        let last = String(bare.split(separator: ".").last ?? Substring(bare))
-        return (enumsByLastName[last] ?? []).filter { $0.qualifiedName == bare || $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
+    // MARK: Registration
+
+    func register(_ t: TypeInfo, in container: Container?) {
+        var key = Self.id(module: t.module, path: (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName)
+        if types[key] != nil {
+            // a redeclaration (or one module seen as two folders): told apart by file, never by line
+            key += "@" + t.file.baseName
+            var n = 2
+            while types[key + (n > 2 ? "~\(n)" : "")] != nil { n += 1 }
+            if n > 2 { key += "~\(n)" }
+        }
+        t.key = key
+        types[key] = t
+        typeOrder.append(t)
+        typeByNode[t.node.id] = t
+        if let container { add(.type(t), named: t.name, to: container) }
     }
 
-    /// The enum a name written inside `context` (a qualified type path) refers to: nested types of the
-    /// context and its parents first, then a top-level enum, then any enum of that name.
-    func enumInfo(named name: String, near context: String? = nil) -> EnumInfo? {
-        let bare = Self.bareTypeName(name)
-        for scope in Self.scopes(context) {
-            let qualified = scope.isEmpty ? bare : scope + "." + bare
-            if let e = enumsByQualifiedName[qualified] { return e }
-            if types[qualified] != nil { return nil }   // the name is a struct or class here
+    func add(_ d: Declaration, named name: String, to container: Container) {
+        switch container {
+        case .module(let m): moduleDecls[m, default: [:]][name, default: []].append(d)
+        case .type(let parent): parent.members[name, default: []].append(d)
+        case .local(let block): localDecls[block, default: [:]][name, default: []].append(d)
         }
-        let found = enums(named: name)
-        return found.count == 1 ? found[0] : found.first { $0.qualifiedName == bare }
     }
 
-    func type(named name: String, near context: String? = nil) -> TypeInfo? {
-        let bare = Self.bareTypeName(name)
-        for scope in Self.scopes(context) {
-            if let t = types[scope.isEmpty ? bare : scope + "." + bare] { return t }
-        }
-        let last = String(bare.split(separator: ".").last ?? Substring(bare))
-        let matches = (typesByLastName[last] ?? []).filter { $0.name == bare || $0.qualifiedName.hasSuffix("." + bare) }
-        return matches.count == 1 ? matches[0] : nil
+    enum Container {
+        case module(String)
+        case type(TypeInfo)
+        case local(SyntaxIdentifier)
     }
 
-    /// `A.B.C` → `A.B.C`, `A.B`, `A`, `` (innermost first).
-    static func scopes(_ context: String?) -> [String] {
-        guard let context, !context.isEmpty else { return [""] }
-        var parts = context.split(separator: ".").map(String.init)
-        var result: [String] = []
-        while !parts.isEmpty {
-            result.append(parts.joined(separator: "."))
-            parts.removeLast()
+    /// An extension waiting for its extended type to be known (it may be declared in another file,
+    /// or nested in a type that another extension adds).
+    struct Extension {
+        let node: ExtensionDeclSyntax
+        let file: ParsedFile
+        let placeholder: TypeInfo
+    }
+
+    /// Merges every extension into the type it extends; extensions of types the inputs do not
+    /// declare stay as types of kind `extension`.
+    private func resolve(_ pending: [Extension]) {
+        var rest = pending
+        var progress = true
+        while progress && !rest.isEmpty {
+            progress = false
+            rest = rest.filter { e in
+                let scope = LookupScope(file: e.file, levels: [])
+                guard case .declared(let target, _) = resolveType(e.node.extendedType, in: scope, depth: 0) else { return true }
+                merge(e.placeholder, into: target)
+                typeByNode[e.node.id] = target
+                progress = true
+                return false
+            }
         }
-        return result + [""]
+        for e in rest {
+            e.placeholder.qualifiedName = SymbolIndex.bareTypeName(e.node.extendedType.trimmedDescription)
+            // an extension of a framework's type: kept for its members, its name stays the framework's
+            register(e.placeholder, in: nil)
+            for decls in e.placeholder.members.values {
+                for d in decls { if case .type(let nested) = d { reparent(nested, under: e.placeholder) } }
+            }
+        }
+    }
+
+    private func merge(_ ext: TypeInfo, into target: TypeInfo) {
+        target.inherited += ext.inherited
+        target.properties += ext.properties.map { var b = $0; b.owner = target.qualifiedName; return b }
+        target.methods += ext.methods
+        for (name, decls) in ext.members {
+            for d in decls {
+                if case .type(let nested) = d { reparent(nested, under: target) }
+                target.members[name, default: []].append(d)
+            }
+        }
+    }
+
+    /// A type declared in an extension gets the extended type's path.
+    private func reparent(_ t: TypeInfo, under parent: TypeInfo) {
+        t.parent = parent
+        types[t.key] = nil
+        let oldPath = t.qualifiedName
+        t.qualifiedName = parent.qualifiedName + "." + t.name
+        t.isFilePrivate = t.isFilePrivate || parent.isFilePrivate
+        var key = Self.id(module: t.module, path: (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName)
+        if types[key] != nil { key += "@" + t.file.baseName }
+        t.key = key
+        types[key] = t
+        if var e = t.enumInfo {
+            e.qualifiedName = t.qualifiedName
+            e.key = key
+            t.enumInfo = e
+            if let i = enums.firstIndex(where: { $0.decl.id == e.decl.id }) { enums[i] = e }
+        }
+        for p in t.properties.indices where t.properties[p].owner == oldPath { t.properties[p].owner = t.qualifiedName }
+        for decls in t.members.values {
+            for d in decls { if case .type(let nested) = d { reparent(nested, under: t) } }
+        }
+    }
+
+    // MARK: Lookup
+
+    /// The lexical scope around a node: local types of the bodies it sits in, the types it is
+    /// declared in (innermost first) and their generic parameters.
+    func scope(of node: some SyntaxProtocol) -> LookupScope? {
+        let syntax = Syntax(node)
+        guard let file = fileByRoot[syntax.root.id] else { return nil }
+        var levels: [LookupScope.Level] = []
+        var current: Syntax? = syntax
+        while let c = current {
+            if let list = c.as(CodeBlockItemListSyntax.self), let locals = localDecls[list.id] { levels.append(.local(locals)) }
+            if let f = c.as(FunctionDeclSyntax.self), let g = f.genericParameterClause {
+                levels.append(.generic(Set(g.parameters.map(\.name.text))))
+            }
+            if let t = typeByNode[c.id] {
+                levels.append(.type(t))
+            }
+            current = c.parent
+        }
+        return LookupScope(file: file, levels: levels)
+    }
+
+    /// The scope inside a type's declaration.
+    func scope(inside type: TypeInfo) -> LookupScope {
+        var levels: [LookupScope.Level] = []
+        var t: TypeInfo? = type
+        while let c = t { levels.append(.type(c)); t = c.parent }
+        return LookupScope(file: type.file, levels: levels)
+    }
+
+    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files.
+    func imports(of file: ParsedFile) -> Set<String> {
+        (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+    }
+    var exportedImports: [String: Set<String>] = [:]
+
+    /// Declarations a simple name means at a scope: the innermost level that declares it wins; at
+    /// file level, declarations of this file and module, then those of imported project modules.
+    func lookup(_ name: String, in scope: LookupScope) -> (found: [Declaration], generic: Bool) {
+        for level in scope.levels {
+            switch level {
+            case .local(let decls):
+                if let d = decls[name], !d.isEmpty { return (d, false) }
+            case .generic(let names):
+                if names.contains(name) { return ([], true) }
+            case .type(let t):
+                if t.genericParameters.contains(name) { return ([], true) }
+                let d = members(named: name, of: t, from: scope.file)
+                if !d.isEmpty { return (d, false) }
+            }
+        }
+        let own = (moduleDecls[scope.file.module]?[name] ?? []).filter { !$0.isFilePrivate || $0.file === scope.file }
+        if !own.isEmpty { return (own, false) }
+        var imported: [Declaration] = []
+        for module in imports(of: scope.file).sorted() where module != scope.file.module {
+            imported += (moduleDecls[module]?[name] ?? []).filter { !$0.isFilePrivate }
+        }
+        return (imported, false)
+    }
+
+    /// Member types of a type (extensions merged), then of its superclass when the inputs declare it.
+    func members(named name: String, of type: TypeInfo, from file: ParsedFile, depth: Int = 0) -> [Declaration] {
+        let own = (type.members[name] ?? []).filter { !$0.isFilePrivate || $0.file === file }
+        if !own.isEmpty || depth > 8 || searchingSupertypes.contains(ObjectIdentifier(type)) { return own }
+        searchingSupertypes.insert(ObjectIdentifier(type))
+        defer { searchingSupertypes.remove(ObjectIdentifier(type)) }
+        for inherited in type.inherited {
+            guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type), depth: depth + 1),
+                  sup !== type, sup.kind == "class" || sup.kind == "protocol" else { continue }
+            let found = members(named: name, of: sup, from: file, depth: depth + 1)
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    private var parsedTypes: [String: TypeSyntax] = [:]
+    private var searchingSupertypes = Set<ObjectIdentifier>()
+
+    /// Resolves a type written as text (from an annotation or a generic argument) at a scope.
+    func resolveType(_ text: String, in scope: LookupScope, depth: Int = 0) -> ResolvedType {
+        let type: TypeSyntax
+        if let cached = parsedTypes[text] { type = cached } else {
+            var parser = Parser(text)
+            type = TypeSyntax.parse(from: &parser)
+            parsedTypes[text] = type
+        }
+        return resolveType(type, in: scope, depth: depth)
+    }
+
+    func resolveType(_ type: TypeSyntax, in scope: LookupScope, depth: Int = 0, substitutions: [String: ResolvedType] = [:]) -> ResolvedType {
+        guard depth < 16 else { return .other(type.trimmedDescription) }
+        func args(_ clause: GenericArgumentClauseSyntax?) -> [ResolvedType] {
+            clause?.arguments.map { a -> ResolvedType in
+                if case .type(let t) = a.argument { return resolveType(t, in: scope, depth: depth + 1, substitutions: substitutions) }
+                return .other(a.argument.trimmedDescription)
+            } ?? []
+        }
+        if let id = type.as(IdentifierTypeSyntax.self) {
+            let name = id.name.text.replacingOccurrences(of: "`", with: "")
+            if let s = substitutions[name] { return s }
+            let arguments = args(id.genericArgumentClause)
+            if name == "Self" {
+                for case .type(let t) in scope.levels { return .declared(t, arguments: arguments) }
+                return .external("Self", arguments: arguments)
+            }
+            let (found, generic) = lookup(name, in: scope)
+            if generic { return .external(name, arguments: arguments) }
+            return declaration(found, name: name, arguments: arguments, depth: depth)
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            let name = member.name.text.replacingOccurrences(of: "`", with: "")
+            let arguments = args(member.genericArgumentClause)
+            // `Module.Type`: a module name no type of that name hides
+            if let baseID = member.baseType.as(IdentifierTypeSyntax.self), baseID.genericArgumentClause == nil,
+               modules.contains(baseID.name.text), lookup(baseID.name.text, in: scope).found.isEmpty {
+                let m = baseID.name.text
+                let found = (moduleDecls[m]?[name] ?? []).filter { !$0.isFilePrivate || $0.file === scope.file }
+                return declaration(found, name: "\(m).\(name)", arguments: arguments, depth: depth)
+            }
+            let base = resolveType(member.baseType, in: scope, depth: depth + 1, substitutions: substitutions)
+            switch base {
+            case .declared(let t, let baseArguments):
+                let found = members(named: name, of: t, from: scope.file)
+                if found.isEmpty { return .external("\(t.name).\(name)", arguments: baseArguments + arguments) }
+                // a member typealias of a generic type sees the type's arguments: `Automaton<In, St>.Mapping`
+                var outer: [String: ResolvedType] = [:]
+                for (i, p) in t.genericParameters.enumerated() where i < baseArguments.count { outer[p] = baseArguments[i] }
+                return declaration(found, name: "\(t.name).\(name)", arguments: arguments, depth: depth, outer: outer)
+            case .external(let n, let baseArguments):
+                // a framework's nested type keeps its base's arguments: `Harvester<In, St>.EffectMapping<Q, E>`
+                return .external("\(n).\(name)", arguments: baseArguments + arguments)
+            case .ambiguous:
+                return base
+            case .other(let text):
+                return .external("\(text).\(name)", arguments: arguments)
+            }
+        }
+        if let o = type.as(OptionalTypeSyntax.self) {
+            return .external("Optional", arguments: [resolveType(o.wrappedType, in: scope, depth: depth + 1, substitutions: substitutions)])
+        }
+        if let o = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return .external("Optional", arguments: [resolveType(o.wrappedType, in: scope, depth: depth + 1, substitutions: substitutions)])
+        }
+        if let a = type.as(ArrayTypeSyntax.self) {
+            return .external("Array", arguments: [resolveType(a.element, in: scope, depth: depth + 1, substitutions: substitutions)])
+        }
+        if let d = type.as(DictionaryTypeSyntax.self) {
+            return .external("Dictionary", arguments: [resolveType(d.key, in: scope, depth: depth + 1, substitutions: substitutions),
+                                                      resolveType(d.value, in: scope, depth: depth + 1, substitutions: substitutions)])
+        }
+        if let a = type.as(AttributedTypeSyntax.self) {
+            return resolveType(a.baseType, in: scope, depth: depth + 1, substitutions: substitutions)
+        }
+        if let s = type.as(SomeOrAnyTypeSyntax.self) {
+            return resolveType(s.constraint, in: scope, depth: depth + 1, substitutions: substitutions)
+        }
+        if let t = type.as(TupleTypeSyntax.self) {
+            if t.elements.count == 1, let only = t.elements.first {
+                return resolveType(only.type, in: scope, depth: depth + 1, substitutions: substitutions)
+            }
+            return .external("(tuple)", arguments: t.elements.map { resolveType($0.type, in: scope, depth: depth + 1, substitutions: substitutions) })
+        }
+        if let f = type.as(FunctionTypeSyntax.self) {
+            // `(Input, State) -> State?`: the parameter types, then the result
+            let parts = f.parameters.map { resolveType($0.type, in: scope, depth: depth + 1, substitutions: substitutions) }
+                + [resolveType(f.returnClause.type, in: scope, depth: depth + 1, substitutions: substitutions)]
+            return .external("(function)", arguments: parts)
+        }
+        return .other(type.trimmedDescription)
+    }
+
+    /// What a lookup found: one type, one typealias (followed), several (ambiguous) or none (external).
+    private func declaration(_ found: [Declaration], name: String, arguments: [ResolvedType], depth: Int,
+                             outer: [String: ResolvedType] = [:]) -> ResolvedType {
+        guard !found.isEmpty else { return .external(name, arguments: arguments) }
+        guard found.count == 1 else { return .ambiguous(name, candidates: found.map(\.description).sorted()) }
+        switch found[0] {
+        case .type(let t):
+            return .declared(t, arguments: arguments)
+        case .alias(let a):
+            var substitutions = outer
+            for (i, p) in a.parameters.enumerated() where i < arguments.count { substitutions[p] = arguments[i] }
+            guard let aliasScope = scope(of: a.node) else { return .external(name, arguments: arguments) }
+            return resolveType(a.target, in: aliasScope, depth: depth + 1, substitutions: substitutions)
+        }
+    }
+
+    /// The enum a type text names at a scope; ambiguous and external names give nil.
+    func enumInfo(_ text: String, in scope: LookupScope?) -> EnumInfo? {
+        guard let scope else { return nil }
+        return resolveType(text, in: scope).enumInfo
+    }
+
+    func type(_ text: String, in scope: LookupScope?) -> TypeInfo? {
+        guard let scope else { return nil }
+        return resolveType(text, in: scope).declared
+    }
+
+    /// The stored or computed variable a name written at `node` refers to: a member of the enclosing
+    /// types (innermost first), else one declared in this file, else the only visible one of this
+    /// module or an imported module. Nil when none or several are visible.
+    func binding(named name: String, at node: some SyntaxProtocol, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
+        binding(named: name, in: scope(of: node), where: accept)
+    }
+
+    func binding(named name: String, in scope: LookupScope?, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
+        let all = (bindings[name] ?? []).filter(accept)
+        guard !all.isEmpty, let scope else { return nil }
+        for case .type(let t) in scope.levels {
+            if let b = all.first(where: { $0.owner == t.qualifiedName && $0.file.module == t.module }) { return b }
+        }
+        if let b = all.first(where: { $0.file === scope.file && $0.owner == nil }) { return b }
+        let imports = imports(of: scope.file)
+        let visible = all.filter { b in
+            b.owner == nil && !b.isFilePrivate && (b.file.module == scope.file.module || imports.contains(b.file.module))
+        }
+        return visible.count == 1 ? visible[0] : nil
+    }
+
+    /// A declaration's id: `Module/Path`, or `Path` in the unnamed module of loose files.
+    static func id(module: String, path: String) -> String {
+        module.isEmpty ? path : module + "/" + path
     }
 
     /// `Foo<Bar>?` → `Foo`, `Module.Foo` stays qualified, `[X]` stays.
@@ -142,44 +545,20 @@ final class SymbolIndex {
         return String(t)
     }
 
-    /// The enum that contains the most of the given case names; ties go to a preferred type name,
-    /// then to the smaller enum. Nil when no enum contains any of them.
-    func bestEnum(containing names: Set<String>, preferring: [String] = [], excluding: Set<String> = []) -> EnumInfo? {
-        guard !names.isEmpty else { return nil }
-        var best: (EnumInfo, Int, Int, Int)?
-        let preferred = Set(preferring.map { Self.bareTypeName($0) })
-        let preferredLast = Set(preferred.map { String($0.split(separator: ".").last ?? Substring($0)) })
-        // only enums that declare at least one of the names, each counted once per name it declares
-        var hitsByEnum: [Int: Int] = [:]
-        for name in names {
-            for i in Set(enumsByCase[name] ?? []) { hitsByEnum[i, default: 0] += 1 }
-        }
-        for (i, hits) in hitsByEnum.sorted(by: { $0.key < $1.key }) where !excluding.contains(enums[i].qualifiedName) {
-            let info = enums[i]
-            let isPreferred = preferred.contains(info.name) || preferred.contains(info.qualifiedName)
-                || (preferredLast.contains(info.name) && preferred.contains { info.qualifiedName.hasSuffix("." + $0) })
-            let score = (hits, isPreferred ? 1 : 0, -info.cases.count)
-            if let b = best, (b.1, b.2, b.3) >= score { continue }
-            best = (info, score.0, score.1, score.2)
-        }
-        return best?.0
-    }
-
-    func resolveAlias(_ name: String) -> String {
-        var current = name
-        var steps = 0
-        while let next = typealiases[Self.bareTypeName(current)], steps < 8 {
-            current = next
-            steps += 1
-        }
-        return current
-    }
+    // MARK: Collection
 
     final class Collector: SyntaxVisitor {
         let file: ParsedFile
         let index: SymbolIndex
-        var scope: [String] = []
-        var functionDepth = 0
+        /// Enclosing containers: a type (or extension placeholder), or a function body.
+        var stack: [Frame] = []
+        var extensions: [Extension] = []
+        var imports = Set<String>()
+
+        enum Frame {
+            case type(TypeInfo)
+            case function(String, CodeBlockItemListSyntax?)
+        }
 
         init(file: ParsedFile, index: SymbolIndex) {
             self.file = file
@@ -187,25 +566,72 @@ final class SymbolIndex {
             super.init(viewMode: .sourceAccurate)
         }
 
+        var currentType: TypeInfo? {
+            if case .type(let t)? = stack.last { return t }
+            return nil
+        }
+
+        /// The path of the current position: types and functions (`Outer.run()`).
+        var path: [String] {
+            stack.map { frame in
+                switch frame {
+                case .type(let t): t.name
+                case .function(let n, _): n + "()"
+                }
+            }
+        }
+
+        /// Where a declaration at the current position goes.
+        func container(for node: some SyntaxProtocol) -> Container {
+            switch stack.last {
+            case .type(let t)?: return .type(t)
+            case .function?:
+                // the statement list that directly holds the declaration
+                var c = Syntax(node).parent
+                while let p = c, !p.is(CodeBlockItemListSyntax.self) { c = p.parent }
+                return c.map { .local($0.id) } ?? .module(file.module)
+            case nil: return .module(file.module)
+            }
+        }
+
+        func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {
+            modifiers.contains { $0.name.text == "private" || $0.name.text == "fileprivate" }
+        }
+
+        var inFilePrivate: Bool {
+            if case .type(let t)? = stack.last { return t.isFilePrivate }
+            return false
+        }
+
         func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
             clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
         }
 
-        func open(_ name: String, kind: String, inherited: [String], node: some SyntaxProtocol) {
-            let qualified = (scope + [name]).joined(separator: ".")
-            if index.types[qualified] == nil {
-                let info = TypeInfo(name: name, qualifiedName: qualified, kind: kind, inherited: inherited,
-                                    location: file.location(of: node), node: Syntax(node), file: file)
-                index.types[qualified] = info
-                index.typeOrder.append(info)
-            } else if !inherited.isEmpty {
-                index.types[qualified]!.inherited += inherited
+        func open(_ name: String, kind: String, modifiers: DeclModifierListSyntax, inherited: [String],
+                  generics: GenericParameterClauseSyntax?, node: some SyntaxProtocol) -> TypeInfo {
+            let name = name.replacingOccurrences(of: "`", with: "")
+            let local = { if case .function? = self.stack.last { return true } else { return false } }()
+            let info = TypeInfo(name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind, inherited: inherited,
+                                location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
+                                isFilePrivate: isPrivate(modifiers) || inFilePrivate || local,
+                                genericParameters: generics?.parameters.map(\.name.text) ?? [])
+            info.parent = currentType
+            index.register(info, in: container(for: node))
+            stack.append(.type(info))
+            return info
+        }
+
+        override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+            if let first = node.path.first?.name.text {
+                imports.insert(first)
+                if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "_exported" }) {
+                    index.exportedImports[file.module, default: []].insert(first)
+                }
             }
-            scope.append(name)
+            return .skipChildren
         }
 
         override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-            let name = node.name.text
             var cases: [EnumInfo.Case] = []
             for member in node.memberBlock.members {
                 guard let decl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
@@ -221,64 +647,94 @@ final class SymbolIndex {
                                        location: file.location(of: element), leadingComment: comment))
                 }
             }
-            let qualified = (scope + [name]).joined(separator: ".")
-            index.enums.append(EnumInfo(name: name, qualifiedName: qualified, cases: cases,
-                                        inherited: inherited(node.inheritanceClause), location: file.location(of: node),
-                                        decl: node, file: file))
-            open(name, kind: "enum", inherited: inherited(node.inheritanceClause), node: node)
+            let info = open(node.name.text, kind: "enum", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
+                            generics: node.genericParameterClause, node: node)
+            let e = EnumInfo(name: info.name, qualifiedName: info.qualifiedName, key: info.key, cases: cases,
+                             inherited: info.inherited, location: info.location, decl: node, file: file)
+            info.enumInfo = e
+            index.enums.append(e)
             return .visitChildren
         }
-        override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
+        override func visitPost(_ node: EnumDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-            open(node.name.text, kind: "struct", inherited: inherited(node.inheritanceClause), node: node)
+            _ = open(node.name.text, kind: "struct", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
+                     generics: node.genericParameterClause, node: node)
             return .visitChildren
         }
-        override func visitPost(_ node: StructDeclSyntax) { scope.removeLast() }
+        override func visitPost(_ node: StructDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-            open(node.name.text, kind: "class", inherited: inherited(node.inheritanceClause), node: node)
+            _ = open(node.name.text, kind: "class", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
+                     generics: node.genericParameterClause, node: node)
             return .visitChildren
         }
-        override func visitPost(_ node: ClassDeclSyntax) { scope.removeLast() }
+        override func visitPost(_ node: ClassDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-            open(node.name.text, kind: "actor", inherited: inherited(node.inheritanceClause), node: node)
+            _ = open(node.name.text, kind: "actor", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
+                     generics: node.genericParameterClause, node: node)
             return .visitChildren
         }
-        override func visitPost(_ node: ActorDeclSyntax) { scope.removeLast() }
+        override func visitPost(_ node: ActorDeclSyntax) { stack.removeLast() }
+
+        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+            _ = open(node.name.text, kind: "protocol", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
+                     generics: nil, node: node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: ProtocolDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+            // collected into a placeholder, merged into the extended type once every file is read
             let name = SymbolIndex.bareTypeName(node.extendedType.trimmedDescription)
-            // Extensions reopen the type by its written (possibly qualified) name.
-            let parts = name.split(separator: ".").map(String.init)
-            let saved = scope
-            scope = Array(parts.dropLast())
-            open(parts.last ?? name, kind: "extension", inherited: inherited(node.inheritanceClause), node: node)
-            savedScopes.append(saved)
+            let placeholder = TypeInfo(name: String(name.split(separator: ".").last ?? Substring(name)), qualifiedName: name,
+                                       kind: "extension", inherited: inherited(node.inheritanceClause),
+                                       location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
+                                       isFilePrivate: isPrivate(node.modifiers), genericParameters: [])
+            extensions.append(Extension(node: node, file: file, placeholder: placeholder))
+            stack.append(.type(placeholder))
             return .visitChildren
         }
-        var savedScopes: [[String]] = []
-        override func visitPost(_ node: ExtensionDeclSyntax) { scope = savedScopes.removeLast() }
+        override func visitPost(_ node: ExtensionDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-            index.typealiases[node.name.text] = node.initializer.value.trimmedDescription
+            let alias = AliasInfo(name: node.name.text, parameters: node.genericParameterClause?.parameters.map(\.name.text) ?? [],
+                                  target: node.initializer.value, file: file, module: file.module,
+                                  isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: node)
+            index.add(.alias(alias), named: alias.name, to: container(for: node))
             return .skipChildren
         }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            if !scope.isEmpty, functionDepth == 0, let owner = index.types[scope.joined(separator: ".")] {
-                owner.methods.append((node, file))
-            }
-            functionDepth += 1
+            if let owner = currentType { owner.methods.append((node, file)) }
+            stack.append(.function(node.name.text, node.body?.statements))
             return .visitChildren
         }
-        override func visitPost(_ node: FunctionDeclSyntax) { functionDepth -= 1 }
+        override func visitPost(_ node: FunctionDeclSyntax) { stack.removeLast() }
+
+        override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+            stack.append(.function("init", node.body?.statements))
+            return .visitChildren
+        }
+        override func visitPost(_ node: InitializerDeclSyntax) { stack.removeLast() }
+
+        override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind {
+            stack.append(.function("get", nil))
+            return .visitChildren
+        }
+        override func visitPost(_ node: AccessorBlockSyntax) { stack.removeLast() }
+
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            stack.append(.function("closure", node.statements))
+            return .visitChildren
+        }
+        override func visitPost(_ node: ClosureExprSyntax) { stack.removeLast() }
 
         override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-            guard functionDepth == 0 else { return .visitChildren }
+            if case .function? = stack.last { return .visitChildren }
             let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
-            let owner = scope.isEmpty ? nil : scope.joined(separator: ".")
+            let owner = currentType
             for binding in node.bindings {
                 guard let id = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 var computed = false
@@ -290,11 +746,17 @@ final class SymbolIndex {
                 }
                 let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedDescription,
                                 initializer: binding.initializer?.value, location: file.location(of: binding),
-                                owner: owner, isStatic: isStatic, isComputed: computed, node: Syntax(binding), file: file)
+                                owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
+                                isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)
                 index.bindings[b.name, default: []].append(b)
-                if let owner, let type = index.types[owner] { type.properties.append(b) }
+                owner?.properties.append(b)
             }
             return .visitChildren
         }
     }
+}
+
+extension ParsedFile {
+    /// The file name without its folder: the discriminator for file-private declarations.
+    var baseName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 }

@@ -131,17 +131,25 @@ enum SyntaxHelpers {
 
     /// Names of the types the node is nested in, outermost first.
     static func enclosingTypeNames(_ node: some SyntaxProtocol) -> [String] {
-        var names: [String] = []
+        declarationPath(node, functions: false)
+    }
+
+    /// Where a node is declared, as types and functions: `Outer.Inner`, `Suite.test_login()` (closures
+    /// and property bodies add nothing). Part of machine ids; never a line number.
+    static func declarationPath(_ node: some SyntaxProtocol, functions: Bool = true) -> [String] {
+        var parts: [String] = []
         var current = node.parent
         while let c = current {
-            if let s = c.as(StructDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(ClassDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(EnumDeclSyntax.self) { names.append(s.name.text) }
-            else if let s = c.as(ActorDeclSyntax.self) { names.append(s.name.text) }
-            else if let e = c.as(ExtensionDeclSyntax.self) { names.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
+            if let s = c.as(StructDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(ClassDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(EnumDeclSyntax.self) { parts.append(s.name.text) }
+            else if let s = c.as(ActorDeclSyntax.self) { parts.append(s.name.text) }
+            else if let e = c.as(ExtensionDeclSyntax.self) { parts.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
+            else if functions, let f = c.as(FunctionDeclSyntax.self) { parts.append(f.name.text + "()") }
+            else if functions, c.is(InitializerDeclSyntax.self) { parts.append("init()") }
             current = c.parent
         }
-        return names.reversed()
+        return parts.reversed()
     }
 
     /// Every identifier-like type name written in a type or generic argument list text.

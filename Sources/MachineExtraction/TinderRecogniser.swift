@@ -71,7 +71,7 @@ struct TinderRecogniser: Recogniser {
         var typeText = DSLSupport.constructedType(call, index: context.index)
         if typeText == nil || typeText == ".init" { typeText = DSLSupport.annotatedType(of: call) }
         if typeText == nil, let f = SyntaxHelpers.enclosingFunction(call) { typeText = f.signature.returnClause?.type.trimmedDescription }
-        let generic = typeText.map { DSLSupport.genericType($0, index: context.index) }
+        let generic = typeText.map { DSLSupport.genericType($0, at: call, index: context.index) }
         let args = generic?.arguments ?? []
 
         var stateNames: [String] = []
@@ -93,11 +93,9 @@ struct TinderRecogniser: Recogniser {
         for c in DSLSupport.calls(in: closure) where DSLSupport.calleeName(c) == "transition" {
             if let t = SyntaxHelpers.argument(c, "to"), let r = SyntaxHelpers.caseReference(t) { stateNames.append(r.name) }
         }
-        let hints = context.typeHints(typeText)
-        let stateEnum = args.first.flatMap { DSLSupport.enumNamed($0, near: file, index: context.index) }
-            ?? context.index.bestEnum(containing: Set(stateNames), preferring: hints)
-        let eventEnum = (args.count > 1 ? DSLSupport.enumNamed(args[1], near: file, index: context.index) : nil)
-            ?? context.index.bestEnum(containing: Set(eventNames), preferring: hints, excluding: stateEnum.map { [$0.qualifiedName] } ?? [])
+        // StateMachine<State, Event, SideEffect>: the type arguments say which enum is which
+        let stateEnum = args.first?.enumInfo
+        let eventEnum = args.count > 1 ? args[1].enumInfo : nil
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(eventEnum, used: eventNames)
         guard !states.isEmpty else { return }
@@ -155,7 +153,7 @@ struct TinderRecogniser: Recogniser {
         let machine = Machine(name: name, dialect: .tinder, location: file.location(of: call), states: states, inputs: inputs,
                               initial: initial, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
-        context.add(machine, stateEnum: stateEnum)
+        context.add(machine, stateEnum: stateEnum, at: call)
     }
 
     /// `transition(to:emit:)` / `dontTransition(emit:)` calls in an `on` body, with the conditions leading to each.
@@ -239,7 +237,7 @@ struct TinderRecogniser: Recogniser {
             }
             current = c.parent
         }
-        if let b = context.index.bindings[name]?.first(where: { $0.initializer != nil }), let s = context.initialState(b.initializer, states: states) {
+        if let b = context.index.binding(named: name, at: call, where: { $0.initializer != nil }), let s = context.initialState(b.initializer, states: states) {
             return s
         }
         return nil

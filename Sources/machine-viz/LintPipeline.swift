@@ -88,7 +88,7 @@ enum LintPipeline {
                     } catch {
                         return .failure(Failure(message: "\(error)"))
                     }
-                    for finding in configuration.filter(machine.findings, machine: machine.name) {
+                    for finding in configuration.filter(machine.findings, for: machine) {
                         violations.append(Violation(machine: machine.name, finding: finding,
                                                     fingerprint: Baseline.fingerprint(finding, machine: machine)))
                     }
@@ -108,7 +108,7 @@ enum LintPipeline {
                 }
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
                                                 diagnostics: extracted.diagnostics + products.diagnostics,
-                                                machineNames: extracted.machines.map(\.name) + extracted.products.map(\.name),
+                                                machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
                                                 readFiles: sources.files.count))
             }
             entry = try computed.get()

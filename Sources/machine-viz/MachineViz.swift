@@ -110,7 +110,7 @@ enum Pipeline {
     static func select(_ machines: [Machine], named name: String?) throws -> [Machine] {
         var selected = machines
         if let name {
-            selected = machines.filter { $0.name == name }
+            selected = machines.filter { $0.name == name || $0.id == name }
             if selected.isEmpty {
                 let known = machines.map(\.name).joined(separator: ", ")
                 throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")

@@ -57,7 +57,7 @@ struct Render: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
 
-    @Option(help: "Only the machine with this name (see `machine-viz list`).")
+    @Option(help: "Only the machine with this name or id (see `machine-viz list` and the JSON `id`).")
     var machine: String?
 
     @Option(help: ArgumentHelp("Draw the reachable product of this struct state's machine fields (the feature's name, `Type` of `Type.field`).",

@@ -60,7 +60,10 @@ final class SwitchMethodTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         try "enum DoorState { case closed, open, locked }\nenum DoorEvent { case push, pull, lock, unlock(code: Int) }\n"
             .write(to: dir.appendingPathComponent("Model/Types.swift"), atomically: true, encoding: .utf8)
+        // `Model/` is a module of its own (a top folder of the given path): Door's file imports it
         try """
+        import Model
+
         struct Door {
             var state: DoorState = .closed
             let code = 42
