@@ -39,9 +39,18 @@ public struct SourceSet: Sendable {
 
     public init() {}
 
-    /// Reads every path; unreadable paths and non-Swift files become diagnostics, never crashes.
-    public static func load(paths: [String], excluding excluded: [String] = []) -> SourceSet {
+    /// Reads every path; unreadable paths, folders without Swift files and files named explicitly
+    /// that are not `.swift` files become diagnostics, never crashes.
+    /// With `stdinPath`, the source is read from standard input instead and reported under that path.
+    /// Files are read in path order, whatever the order of `paths`, so the output does not depend on
+    /// it. `progress` is called with (files read, files to read) before each file.
+    public static func load(paths: [String], excluding excluded: [String] = [], stdinPath: String? = nil,
+                            progress: ((Int, Int) -> Void)? = nil) -> SourceSet {
         var set = SourceSet()
+        if let stdinPath {
+            set.add(path: stdinPath, data: FileHandle.standardInput.readDataToEndOfFile())
+            return set
+        }
         let manager = FileManager.default
         var seen = Set<String>()
         for path in paths {
@@ -64,13 +73,25 @@ public struct SourceSet: Sendable {
                     if url.pathExtension == "swift" { found.append(join(path, url.path.dropFirst(base.path.count))) }
                 }
                 found.sort()
+                if found.isEmpty {
+                    set.diagnostics.append(Diagnostic(severity: .warning, message: "no Swift files in \(path)", location: nil))
+                }
+            } else if URL(fileURLWithPath: path).pathExtension != "swift" {
+                set.diagnostics.append(Diagnostic(severity: .error,
+                    message: "\(path) is not a Swift file (its name does not end in .swift); not read",
+                    location: nil))
+                continue
             } else {
                 found = [path]
             }
             for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
                 seen.insert(file)
-                set.read(file)
             }
+        }
+        let files = seen.sorted()
+        for (i, file) in files.enumerated() {
+            progress?(i, files.count)
+            set.read(file)
         }
         return set
     }
@@ -87,13 +108,27 @@ public struct SourceSet: Sendable {
         return f == q || f.hasPrefix(q + "/") || f.contains("/" + q + "/")
     }
 
-    /// Deepest `[` nesting the parser is given. swift-syntax 603's type lookahead (`[T]`, `[N of T]`)
-    /// doubles its work with each level: 18 levels take seconds in a debug build, 22 take a minute.
-    public static let maximumBracketDepth = 12
+    /// Deepest `[` nesting the parser is given; brackets inside a deeper one are blanked. swift-syntax
+    /// 603's lookahead for `[` (an array type or an array literal?) doubles its work with each level:
+    /// in a release build a literal nested 20 deep parses in about 0.1 s, 24 deep in 1.5 s, 26 deep in
+    /// 6 s (docs/benchmark.md, `machine-viz-bench depth`). Nothing real nests that deep; 16 keeps
+    /// every file under 10 ms in release and 0.1 s in debug.
+    public static let maximumBracketDepth = 16
 
-    /// The deepest nesting of `[` outside string literals and comments.
-    static func squareBracketDepth(_ data: Data) -> Int {
-        var depth = 0, deepest = 0
+    /// A part of a file that is blanked before parsing: bytes `start..<end`, lines `lines`.
+    struct BlankedRegion: Equatable {
+        var start: Int
+        var end: Int
+        var depth: Int
+    }
+
+    /// The regions inside `[` … `]` pairs that open deeper than `limit` (outside string literals and
+    /// comments): for each, the bytes between the outermost too-deep bracket and its match, so that
+    /// blanking them leaves an empty `[ ]` there. An unclosed one runs to the end of the file.
+    static func tooDeepRegions(_ data: Data, limit: Int) -> [BlankedRegion] {
+        var regions: [BlankedRegion] = []
+        var depth = 0
+        var open: BlankedRegion?
         var i = data.startIndex
         let end = data.endIndex
         func at(_ k: Int) -> UInt8 { k < end ? data[k] : 0 }
@@ -124,11 +159,67 @@ public struct SourceSet: Sendable {
                 i += 1
                 continue
             }
-            if c == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) }
-            else if c == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            if c == UInt8(ascii: "[") {
+                depth += 1
+                if depth == limit + 1, open == nil { open = BlankedRegion(start: i + 1, end: end, depth: depth) }
+                if open != nil { open!.depth = max(open!.depth, depth) }
+            } else if c == UInt8(ascii: "]") {
+                if depth == limit + 1, var region = open {
+                    region.end = i
+                    regions.append(region)
+                    open = nil
+                }
+                depth = max(0, depth - 1)
+            }
             i += 1
         }
-        return deepest
+        if let open { regions.append(open) }
+        return regions
+    }
+
+    /// The data with every byte of the regions replaced by a space, line breaks kept: byte offsets,
+    /// lines and columns outside the regions stay what they were.
+    static func blank(_ data: Data, _ regions: [BlankedRegion]) -> Data {
+        var bytes = [UInt8](data)
+        let base = data.startIndex
+        for r in regions {
+            for k in r.start..<r.end where bytes[k - base] != UInt8(ascii: "\n") && bytes[k - base] != UInt8(ascii: "\r") {
+                bytes[k - base] = UInt8(ascii: " ")
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// 1-based line of a byte offset.
+    static func line(of offset: Int, in data: Data) -> Int {
+        data[data.startIndex..<min(offset, data.endIndex)].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    /// The text of possibly invalid UTF-8: invalid sequences become U+FFFD (as the compiler reads
+    /// them); with the byte offset of the first one and how many there were.
+    static func decode(_ data: Data) -> (text: String, firstInvalid: Int?, invalidCount: Int) {
+        if let text = String(data: data, encoding: .utf8) { return (text, nil, 0) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = data.startIndex
+        var first: Int?
+        var count = 0
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error(let length):
+                if first == nil { first = offset }
+                count += 1
+                offset += length
+            case .emptyInput: break loop
+            }
+        }
+        return (String(decoding: data, as: UTF8.self), first, count)
+    }
+
+    /// Reads Swift source given as bytes (`--stdin-path`): `path` is the name used in locations.
+    public mutating func add(path: String, data: Data) {
+        read(path, data: data)
     }
 
     mutating func read(_ path: String) {
@@ -136,6 +227,11 @@ public struct SourceSet: Sendable {
             diagnostics.append(Diagnostic(severity: .error, message: "cannot read \(path)", location: nil))
             return
         }
+        read(path, data: data)
+    }
+
+    mutating func read(_ path: String, data original: Data) {
+        var data = original
         if data.count > Self.maximumFileSize {
             diagnostics.append(Diagnostic(severity: .warning,
                 message: "skipped \(path): \(data.count) bytes is more than the \(Self.maximumFileSize)-byte limit",
@@ -147,17 +243,20 @@ public struct SourceSet: Sendable {
                                           location: SourceLocation(file: path, line: 1, column: 1)))
             return
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): not valid UTF-8, not Swift source",
-                                          location: SourceLocation(file: path, line: 1, column: 1)))
-            return
-        }
-        let depth = Self.squareBracketDepth(data)
-        if depth > Self.maximumBracketDepth {
+        let regions = Self.tooDeepRegions(data, limit: Self.maximumBracketDepth)
+        for region in regions {
+            let first = Self.line(of: region.start, in: data), last = Self.line(of: region.end, in: data)
             diagnostics.append(Diagnostic(severity: .warning,
-                message: "skipped \(path): square brackets nest \(depth) deep (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth",
-                location: SourceLocation(file: path, line: 1, column: 1)))
-            return
+                message: "skipped \(first == last ? "part of line \(first)" : "lines \(first)-\(last)") of \(path): square brackets nest \(region.depth) deep there (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth, so what is inside is read as empty; the rest of the file is read",
+                location: SourceLocation(file: path, line: first, column: 1)))
+        }
+        if !regions.isEmpty { data = Self.blank(data, regions) }
+        let (text, firstInvalid, invalidCount) = Self.decode(data)
+        if let firstInvalid {
+            let line = Self.line(of: firstInvalid, in: data)
+            diagnostics.append(Diagnostic(severity: .warning,
+                message: "\(path) is not valid UTF-8 (\(invalidCount) invalid byte sequence\(invalidCount == 1 ? "" : "s"), the first on line \(line)); read with U+FFFD in their place, as the compiler does",
+                location: SourceLocation(file: path, line: line, column: 1)))
         }
         let file = ParsedFile(path: path, text: text)
         files.append(file)

@@ -153,6 +153,34 @@ func randomMachine(states n: Int, transitions m: Int, seed: UInt64) -> Machine {
                                       states: states, inputs: inputs, initial: "s0", rules: rules, order: .resolved))
 }
 
+/// `machine-viz-bench depth`: parse time of one file holding a literal nested N brackets deep, for the
+/// shapes that nest `[` (array literals, dictionary literals, array types), to choose
+/// `SourceSet.maximumBracketDepth`. Stops a shape once one depth takes more than 4 s.
+if CommandLine.arguments.dropFirst().first == "depth" {
+    let shapes: [(String, (Int) -> String)] = [
+        ("array literal", { n in "let x = " + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + "\n" }),
+        ("dictionary literal", { n in "let x = " + String(repeating: "[\"k\": ", count: n) + "1" + String(repeating: "]", count: n) + "\n" }),
+        ("array type", { n in "let x: " + String(repeating: "[", count: n) + "Int" + String(repeating: "]", count: n) + " = []\n" }),
+        ("subscripts", { n in "let x = a" + String(repeating: "[b", count: n) + String(repeating: "]", count: n) + "\n" }),
+    ]
+    print("depth  " + shapes.map { $0.0.padding(toLength: 20, withPad: " ", startingAt: 0) }.joined())
+    var stopped = Set<String>()
+    for n in stride(from: 4, through: 40, by: 2) {
+        var row = String(format: "%5d  ", n)
+        for (name, make) in shapes {
+            if stopped.contains(name) { row += "-".padding(toLength: 20, withPad: " ", startingAt: 0); continue }
+            let source = "struct S {}\n" + make(n)
+            let t = best(of: 3) { _ = Parser.parse(source: source) }
+            if t > 4 { stopped.insert(name) }
+            row += String(format: "%.4fs", t).padding(toLength: 20, withPad: " ", startingAt: 0)
+        }
+        print(row)
+        fflush(stdout)
+        if stopped.count == shapes.count { break }
+    }
+    exit(0)
+}
+
 let base = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-bench")
 print("machine-viz benchmark (best of 3; ratio = pipeline / parse-only baseline, same run)")
 print("files  lines   parse-only  one-walk  pipeline  ratio  machines")
