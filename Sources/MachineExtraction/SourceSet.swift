@@ -115,7 +115,7 @@ public struct SourceSet: Sendable {
     /// every file under 10 ms in release and 0.1 s in debug.
     public static let maximumBracketDepth = 16
 
-    /// A part of a file that is blanked before parsing: bytes `start..<end`, lines `lines`.
+    /// A part of a file that is blanked before parsing: bytes `start..<end`, and the deepest nesting in it.
     struct BlankedRegion: Equatable {
         var start: Int
         var end: Int
@@ -244,11 +244,14 @@ public struct SourceSet: Sendable {
             return
         }
         let regions = Self.tooDeepRegions(data, limit: Self.maximumBracketDepth)
-        for region in regions {
+        for region in regions.prefix(3) {
             let first = Self.line(of: region.start, in: data), last = Self.line(of: region.end, in: data)
             diagnostics.append(Diagnostic(severity: .warning,
                 message: "skipped \(first == last ? "part of line \(first)" : "lines \(first)-\(last)") of \(path): square brackets nest \(region.depth) deep there (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth, so what is inside is read as empty; the rest of the file is read",
                 location: SourceLocation(file: path, line: first, column: 1)))
+        }
+        if regions.count > 3 {
+            diagnostics.append(Diagnostic(severity: .note, message: "\(regions.count - 3) more too-deep regions blanked in \(path)", location: nil))
         }
         if !regions.isEmpty { data = Self.blank(data, regions) }
         let (text, firstInvalid, invalidCount) = Self.decode(data)
