@@ -10,7 +10,7 @@ struct ReducerRecogniser: Recogniser {
     struct Candidate {
         var node: Syntax
         var body: CodeBlockItemListSyntax
-        var dialect: String
+        var dialect: Dialect
         var stateParam: String
         var actionParam: String
         var stateType: String?
@@ -106,7 +106,7 @@ struct ReducerRecogniser: Recogniser {
             let owners = SyntaxHelpers.enclosingTypeNames(node)
             switch callee {
             case "Reduce":
-                if let closure = closures.first { add(closure, dialect: "tca", state: 0, action: 1, generics: generics, owners: owners) }
+                if let closure = closures.first { add(closure, dialect: .tca, state: 0, action: 1, generics: generics, owners: owners) }
             case "Reducer", "AnyReducer":
                 guard let closure = closures.first else { break }
                 let params = SyntaxHelpers.closureParameterNames(closure)
@@ -118,17 +118,17 @@ struct ReducerRecogniser: Recogniser {
                 }
                 let args = generics.isEmpty ? annotated : generics
                 if actomaton {
-                    add(closure, dialect: "actomaton", state: 1, action: 0, stateType: args.count > 1 ? args[1] : nil,
+                    add(closure, dialect: .actomaton, state: 1, action: 0, stateType: args.count > 1 ? args[1] : nil,
                         actionType: args.first, owners: owners)
                 } else {
-                    add(closure, dialect: "tca-legacy", state: 0, action: 1, stateType: args.first,
+                    add(closure, dialect: .tcaLegacy, state: 0, action: 1, stateType: args.first,
                         actionType: args.count > 1 ? args[1] : nil, owners: owners)
                 }
             case "AnyProcessorReducer":
                 let reduce = node.arguments.first { $0.label?.text == "reduce" }?.expression.as(ClosureExprSyntax.self) ?? closures.last
                 guard let closure = reduce else { break }
                 let args = generics.isEmpty ? annotated : generics
-                add(closure, dialect: "combine-processor", state: 0, action: 1, stateType: args.first,
+                add(closure, dialect: .combineProcessor, state: 0, action: 1, stateType: args.first,
                     actionType: args.count > 2 ? args[2] : nil, owners: owners)
             default:
                 break
@@ -146,7 +146,7 @@ struct ReducerRecogniser: Recogniser {
                   params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
             candidates.append(Candidate(
-                node: Syntax(node), body: body.statements, dialect: "tca",
+                node: Syntax(node), body: body.statements, dialect: .tca,
                 stateParam: (params[0].secondName ?? params[0].firstName).text,
                 actionParam: (params[1].secondName ?? params[1].firstName).text,
                 stateType: stateType, actionType: params[1].type.trimmedDescription,
@@ -154,7 +154,7 @@ struct ReducerRecogniser: Recogniser {
             return .visitChildren
         }
 
-        func add(_ closure: ClosureExprSyntax, dialect: String, state: Int, action: Int, generics: [String] = [],
+        func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int, generics: [String] = [],
                  stateType: String? = nil, actionType: String? = nil, owners: [String]) {
             let params = SyntaxHelpers.closureParameterNames(closure)
             let types = SyntaxHelpers.closureParameterTypes(closure)
@@ -205,7 +205,7 @@ struct ReducerRecogniser: Recogniser {
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
-            let featureName = c.dialect == "tca" ? c.ownerTypes.last : nil
+            let featureName = c.dialect == .tca ? c.ownerTypes.last : nil
             // a reducer declared in a namespace type is qualified by it (`Stopwatch.reducer`)
             let memberName = c.bindingName.map { name in c.ownerTypes.last.map { "\($0).\(name)" } ?? name }
             let name = built?.binding ?? featureName ?? memberName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
@@ -381,7 +381,7 @@ struct ReducerRecogniser: Recogniser {
     /// Inputs after which TCA clears an optional presentation field by itself: `.ifLet(\.$alert, action: \.alert)`
     /// makes `.alert(.dismiss)` (and, for ephemeral alerts, any button action) set `alert` to nil.
     func implicitDismissals(_ c: Candidate, field: String) -> [String] {
-        guard c.dialect == "tca" || c.dialect == "tca-legacy" else { return [] }
+        guard c.dialect == .tca || c.dialect == .tcaLegacy else { return [] }
         var owner: Syntax? = c.node
         while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
         guard let scope = owner else { return [] }

@@ -14,7 +14,7 @@ final class AnalyzerTests: XCTestCase {
     }
 
     func machine(_ states: [String], _ inputs: [String], initial: String?, order: RuleOrder, _ rules: [Rule], terminal: [String] = []) -> Machine {
-        Analyzer().analyze(Machine(name: "t", dialect: "test", location: SourceLocation(file: "T.swift", line: 1, column: 1),
+        Analyzer().analyze(Machine(name: "t", dialect: .switchMethod, location: SourceLocation(file: "T.swift", line: 1, column: 1),
                                    states: states, inputs: inputs, initial: initial, rules: rules, order: order, terminal: terminal))
     }
 
@@ -34,8 +34,8 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(keys(m), ["unreachable_state e", "dead_end_state d"])
         let deadEnd = m.findings.first { $0.check == "dead_end_state" }
         XCTAssertEqual(deadEnd?.witness, ["y", "x"], "shortest: a -y-> c -x-> d")
-        XCTAssertEqual(Graph(machine: m).witness(to: "a"), [])
-        XCTAssertNil(Graph(machine: m).witness(to: "e"))
+        XCTAssertEqual(Graph(machine: m).trace(to: "a"), [])
+        XCTAssertNil(Graph(machine: m).trace(to: "e"))
     }
 
     func testFirstMatchOverlapShadowAndWinner() {

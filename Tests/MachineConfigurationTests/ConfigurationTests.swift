@@ -106,7 +106,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func machine() -> Machine {
-        Machine(name: "lockMappings", dialect: "operator-table", location: SourceLocation(file: "a.swift", line: 1, column: 1),
+        Machine(name: "lockMappings", dialect: .operatorTable, location: SourceLocation(file: "a.swift", line: 1, column: 1),
                 states: ["locked", "unlocked", "servicing", "jammed"], inputs: ["unlock"], initial: nil, rules: [], order: .firstMatch,
                 terminal: ["unlocked"])
     }
@@ -115,7 +115,7 @@ final class ConfigurationTests: XCTestCase {
         let m = try parse(Self.full).apply(to: machine())
         XCTAssertEqual(m.initial, "locked")
         XCTAssertEqual(m.terminal, ["unlocked", "servicing"], "configuration adds to the terminal states the code marks")
-        let other = try parse(Self.full).apply(to: Machine(name: "other", dialect: "x", location: machine().location, states: ["a"],
+        let other = try parse(Self.full).apply(to: Machine(name: "other", dialect: .switchMethod, location: machine().location, states: ["a"],
                                                            inputs: [], initial: nil, rules: [], order: .resolved))
         XCTAssertNil(other.initial)
     }

@@ -5,7 +5,7 @@ import XCTest
 final class DictionaryTableTests: XCTestCase {
     func testStructKeyedTableWithDuplicateKeyAndFallbackState() throws {
         let table = try Analysed.fixture("DictionaryTables.swift").machine("lightTable")
-        XCTAssertEqual(table.dialect, "dictionary-table")
+        XCTAssertEqual(table.dialect, .dictionaryTable)
         XCTAssertEqual(table.states, ["off", "dim", "bright", "broken"])
         XCTAssertEqual(table.inputs, ["tick", "hold", "surge"])
         XCTAssertEqual(table.initial, "off")   // `var light: Light = .off`, read by the lookup

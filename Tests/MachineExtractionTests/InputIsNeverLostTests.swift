@@ -104,7 +104,7 @@ final class InputIsNeverLostTests: XCTestCase {
         XCTAssertEqual(m.moves, ["custom -pickDefault-> default", "default -pickCustom-> custom",
                                  "default -repeat-> switch", "switch -repeat-> default"])
         XCTAssertFalse(m.findingSet.contains { $0.hasPrefix("unreachable_state") }, "\(m.findingSet)")
-        let table = try XCTUnwrap(a.machines.first { $0.dialect == "operator-table" }, "\(a.machines.map(\.name))")
+        let table = try XCTUnwrap(a.machines.first { $0.dialect == .operatorTable }, "\(a.machines.map(\.name))")
         XCTAssertEqual(table.states, ["default", "custom", "switch"])
         XCTAssertEqual(table.moves, ["custom -pickDefault-> default", "default -pickCustom-> custom", "default -repeat-> switch"])
         XCTAssertFalse(table.findingSet.contains("unreachable_state default"), "\(table.findingSet)")

@@ -26,7 +26,7 @@ final class ModelTests: XCTestCase {
     }
 
     func testJSONDocumentHasTheContractKeysSortedAndIsByteStable() throws {
-        var m = Machine(name: "door", dialect: "operator-table", location: SourceLocation(file: "D.swift", line: 1, column: 1),
+        var m = Machine(name: "door", dialect: .operatorTable, location: SourceLocation(file: "D.swift", line: 1, column: 1),
                         states: ["closed", "open"], inputs: ["push"], initial: "closed",
                         rules: [rule(1, line: 2, [Outcome(pairs: [Pair(from: "closed", input: "push")], target: .state("open"))])],
                         order: .firstMatch)
