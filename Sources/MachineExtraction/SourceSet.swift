@@ -109,11 +109,9 @@ public struct SourceSet: Sendable {
     }
 
     /// Deepest `[` nesting the parser is given; brackets inside a deeper one are blanked. swift-syntax
-    /// 603's lookahead for `[` (an array type or an array literal?) doubles its work with each level:
-    /// in a release build a literal nested 20 deep parses in about 0.1 s, 24 deep in 1.5 s, 26 deep in
-    /// 6 s (docs/benchmark.md, `machine-viz-bench depth`). Nothing real nests that deep; 16 keeps
-    /// every file under 10 ms in release and 0.1 s in debug.
-    public static let maximumBracketDepth = 16
+    /// 603's lookahead for `[` (an array type or an array literal?) doubles its work with each level
+    /// (docs/benchmark.md#bracket-depth, `machine-viz-bench depth`). Nothing real nests that deep.
+    public static let maximumBracketDepth = 12
 
     /// A part of a file that is blanked before parsing: bytes `start..<end`, and the deepest nesting in it.
     struct BlankedRegion: Equatable {
@@ -122,9 +120,9 @@ public struct SourceSet: Sendable {
         var depth: Int
     }
 
-    /// The regions inside `[` … `]` pairs that open deeper than `limit` (outside string literals and
-    /// comments): for each, the bytes between the outermost too-deep bracket and its match, so that
-    /// blanking them leaves an empty `[ ]` there. An unclosed one runs to the end of the file.
+    /// The `[` … `]` pairs that open deeper than `limit` (outside string literals and comments): for
+    /// each outermost one, its bytes from the bracket to its match, both included, so that blanking
+    /// them leaves the nesting at `limit` at most. An unclosed one runs to the end of the file.
     static func tooDeepRegions(_ data: Data, limit: Int) -> [BlankedRegion] {
         var regions: [BlankedRegion] = []
         var depth = 0
@@ -161,11 +159,11 @@ public struct SourceSet: Sendable {
             }
             if c == UInt8(ascii: "[") {
                 depth += 1
-                if depth == limit + 1, open == nil { open = BlankedRegion(start: i + 1, end: end, depth: depth) }
+                if depth == limit + 1, open == nil { open = BlankedRegion(start: i, end: end, depth: depth) }
                 if open != nil { open!.depth = max(open!.depth, depth) }
             } else if c == UInt8(ascii: "]") {
                 if depth == limit + 1, var region = open {
-                    region.end = i
+                    region.end = i + 1
                     regions.append(region)
                     open = nil
                 }

@@ -175,7 +175,6 @@ if CommandLine.arguments.dropFirst().first == "depth" {
             row += String(format: "%.4fs", t).padding(toLength: 20, withPad: " ", startingAt: 0)
         }
         print(row)
-        fflush(stdout)
         if stopped.count == shapes.count { break }
     }
     exit(0)

@@ -83,7 +83,7 @@ struct CLIError: Error {
 struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Swift files or folders to read (folders are searched recursively for .swift files).",
                                  valueName: "path"))
-    var paths: [String]
+    var paths: [String] = []
 
     @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out (repeatable).", valueName: "path"))
     var excluded: [String] = []
@@ -194,7 +194,7 @@ enum Output {
         let ok = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
             while offset < buffer.count {
                 var chunk = min(1 << 16, buffer.count - offset)
-                if let pause = pauseAfterHalf, offset < buffer.count / 2 { chunk = min(chunk, buffer.count / 2 - offset) }
+                if pauseAfterHalf != nil, offset < buffer.count / 2 { chunk = min(chunk, buffer.count / 2 - offset) }
                 let n = systemWrite(fd, buffer.baseAddress! + offset, chunk)
                 if n < 0 { if errno == EINTR { continue }; return false }
                 offset += n

@@ -31,7 +31,7 @@ final class RobustCLITests: XCTestCase {
         process.currentDirectoryURL = directory ?? Self.root
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = stdout ?? out
+        if let stdout { process.standardOutput = stdout } else { process.standardOutput = out }
         process.standardError = err
         process.standardInput = input
         try process.run()
@@ -83,9 +83,13 @@ final class RobustCLITests: XCTestCase {
 
     func testBinaryFormatsAreNotWrittenToATerminal() throws {
         #if os(Linux)
-        let master = posix_openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else { throw XCTSkip("no pseudo-terminal") }
-        let slave = open(name, O_RDWR | O_NOCTTY)
+        // a pseudo-terminal by hand (glibc hides posix_openpt from Swift): unlock it, ask its number
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        guard master >= 0, ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock) == 0,
+              ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number) == 0 else { throw XCTSkip("no pseudo-terminal") }
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        XCTAssertEqual(isatty(slave), 1)
         defer { close(slave); close(master) }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         for format in ["png", "pdf"] {
