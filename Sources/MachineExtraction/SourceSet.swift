@@ -123,10 +123,14 @@ public struct SourceSet: Sendable {
     /// The `[` … `]` pairs that open deeper than `limit` (outside string literals and comments): for
     /// each outermost one, its bytes from the bracket to its match, both included, so that blanking
     /// them leaves the nesting at `limit` at most. An unclosed one runs to the end of the file.
-    static func tooDeepRegions(_ data: Data, limit: Int) -> [BlankedRegion] {
-        var regions: [BlankedRegion] = []
-        var depth = 0
-        var open: BlankedRegion?
+    ///
+    /// The parser's lookahead re-reads what is inside the brackets around a blanked region once per
+    /// level (2^depth times), blanks included: a long region is widened to an enclosing bracket
+    /// until 2^depth × its length is within `budget`, so blanking never makes parsing slow.
+    static func tooDeepRegions(_ data: Data, limit: Int, budget: Int = 1 << 20) -> [BlankedRegion] {
+        struct Open { var position: Int; var depth: Int; var parent: Int?; var close: Int? }
+        var opens: [Open] = []
+        var stack: [Int] = []
         var i = data.startIndex
         let end = data.endIndex
         func at(_ k: Int) -> UInt8 { k < end ? data[k] : 0 }
@@ -158,20 +162,35 @@ public struct SourceSet: Sendable {
                 continue
             }
             if c == UInt8(ascii: "[") {
-                depth += 1
-                if depth == limit + 1, open == nil { open = BlankedRegion(start: i, end: end, depth: depth) }
-                if open != nil { open!.depth = max(open!.depth, depth) }
-            } else if c == UInt8(ascii: "]") {
-                if depth == limit + 1, var region = open {
-                    region.end = i + 1
-                    regions.append(region)
-                    open = nil
-                }
-                depth = max(0, depth - 1)
+                opens.append(Open(position: i, depth: stack.count + 1, parent: stack.last, close: nil))
+                stack.append(opens.count - 1)
+            } else if c == UInt8(ascii: "]"), let top = stack.popLast() {
+                opens[top].close = i
             }
             i += 1
         }
-        if let open { regions.append(open) }
+        func span(_ k: Int) -> (Int, Int) { (opens[k].position, (opens[k].close ?? end - 1) + 1) }
+        var regions: [BlankedRegion] = []
+        var k = 0
+        while k < opens.count {
+            guard opens[k].depth == limit + 1 else { k += 1; continue }
+            var chosen = k
+            var (from, to) = span(k)
+            while opens[chosen].depth > 1, (1 << min(opens[chosen].depth - 1, 40)) * (to - from) > budget, let parent = opens[chosen].parent {
+                chosen = parent
+                (from, to) = span(parent)
+            }
+            var deepest = opens[k].depth
+            while let last = regions.last, last.start >= from {
+                deepest = max(deepest, last.depth)
+                regions.removeLast()
+            }
+            while k < opens.count, opens[k].position < to {
+                deepest = max(deepest, opens[k].depth)
+                k += 1
+            }
+            regions.append(BlankedRegion(start: from, end: to, depth: deepest))
+        }
         return regions
     }
 
