@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Struct states whose machine fields are explored together, in source order.
+    public var products: [ProductMachine] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -43,12 +45,34 @@ public enum Extractor {
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
+        result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
         return result
     }
 
     /// Two machines with one name: the same machine seen twice (two `Reduce` blocks of one feature
     /// writing one field) is one machine with both rule sets; different machines that share a variable
     /// name in two files get the file and line appended.
+    /// Products as machines: reducers of one feature over the same fields are joined (their rules are
+    /// alternatives); other name clashes get `@File:line`.
+    static func disambiguateNames(_ products: [ProductMachine]) -> [ProductMachine] {
+        var merged: [ProductMachine] = []
+        for p in products {
+            if let i = merged.firstIndex(where: { $0.name == p.name && $0.fields == p.fields && $0.inputs == p.inputs }) {
+                merged[i].rules += p.rules
+                merged[i].invariants = merged[i].invariants.appendingUnique(p.invariants)
+            } else {
+                merged.append(p)
+            }
+        }
+        var counts: [String: Int] = [:]
+        for p in merged { counts[p.name, default: 0] += 1 }
+        for i in merged.indices where counts[merged[i].name]! > 1 {
+            let file = URL(fileURLWithPath: merged[i].location.file).deletingPathExtension().lastPathComponent
+            merged[i].name += "@\(file):\(merged[i].location.line)"
+        }
+        return merged
+    }
+
     static func disambiguateNames(_ machines: inout [Machine]) {
         var merged: [Machine] = []
         for m in machines {
@@ -81,6 +105,7 @@ final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
     var machines: [Machine] = []
+    var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()

@@ -25,11 +25,13 @@ struct MachineViz: ParsableCommand {
           machine-viz list Sources/
           machine-viz analyze Sources/ --format json
           machine-viz render Sources/Door.swift --format svg -o door.svg
+          machine-viz render Sources/Door.swift --machine door --finding 1 --format svg -o trace.svg
+          machine-viz paths Sources/ --machine door --format xctest -o Tests/DoorPathTests.swift
           machine-viz lint Sources/ --strict
           machine-viz docs Sources/ --output-dir docs/machines
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Docs.self, PluginLint.self],
+        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Paths.self, Docs.self, PluginLint.self],
         defaultSubcommand: nil
     )
 
@@ -108,6 +110,8 @@ enum Pipeline {
         var machines: [Machine]
         var diagnostics: [Diagnostic]
         var readFiles: Int
+        /// Struct states whose machine fields can be explored together (`render --product`).
+        var products: [ProductMachine] = []
 
         /// Throws the "no input" error when nothing could be read, after the diagnostics said why.
         func requireInput(_ inputs: InputOptions) throws {
@@ -124,8 +128,34 @@ enum Pipeline {
             let extracted = Extractor.extract(sources)
             let analyzer = Analyzer()
             return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
-                          readFiles: sources.files.count)
+                          readFiles: sources.files.count, products: extracted.products)
         }
+    }
+
+    /// `run` with progress on a terminal and diagnostics on stderr; exit 2 when no file could be read.
+    static func scan(_ inputs: InputOptions, quiet: Bool) throws -> Result {
+        let progress = TerminalProgress(quiet: quiet)
+        let result = progress.during("scanning \(inputs.described)") { run(inputs, progress: progress) }
+        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        try result.requireInput(inputs)
+        return result
+    }
+
+    /// The machines `--machine NAME` selects (all without it); an unknown name is a usage error that
+    /// suggests the closest name (exit 2), no machine at all exits 1.
+    static func select(_ machines: [Machine], named name: String?) throws -> [Machine] {
+        var selected = machines
+        if let name {
+            selected = machines.filter { $0.name == name }
+            if selected.isEmpty {
+                throw CLIError.usage(Render.unknownMachine(name, known: machines.map(\.name)))
+            }
+        }
+        guard !selected.isEmpty else {
+            Output.stderr("error: no state machine found in the given paths")
+            throw ExitCode(ExitStatus.failed)
+        }
+        return selected
     }
 
     final class Box<T>: @unchecked Sendable {
