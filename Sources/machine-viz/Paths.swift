@@ -94,7 +94,7 @@ struct Paths: ParsableCommand {
                 for (m, cover) in zip(machines, covers) {
                     files.append((Render.fileName(TestSkeletonWriter.typeName(m.name) + "PathTests", "swift"), Data(writer.write(m, cover: cover).utf8)))
                 }
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                try Output.createFolder(dir)
                 for (name, data) in files { try Output.atomicWrite(data, to: URL(fileURLWithPath: dir).appendingPathComponent(name)) }
             } else {
                 guard machines.count == 1 else {
