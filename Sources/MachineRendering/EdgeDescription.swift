@@ -14,14 +14,7 @@ public struct EdgeDescription: Sendable {
 
     public init(edge: Edge, rule: Rule?) {
         let outcomes = rule?.outcomes(for: edge) ?? []
-        let patterns = outcomes.compactMap(\.pattern).uniqued()
-        if edge.input == "*" {
-            trigger = rule?.trigger ?? "(no input)"
-        } else if !patterns.isEmpty {
-            trigger = patterns.map(Self.cleanPattern).joined(separator: " | ")
-        } else {
-            trigger = edge.input
-        }
+        trigger = edge.input == "*" ? rule?.trigger ?? "(no input)" : edge.trigger
         let guards = outcomes.compactMap(\.guardText).uniqued()
         guardText = rule?.guardText ?? (guards.isEmpty ? nil : guards.joined(separator: " || "))
         var effect: Effect?
@@ -50,13 +43,5 @@ public struct EdgeDescription: Sendable {
 
     static func abbreviate(_ s: String, _ n: Int) -> String {
         s.count <= n ? s : String(s.prefix(n - 1)) + "…"
-    }
-
-    /// `let .finished(.success(url))` → `finished(.success(url))`.
-    static func cleanPattern(_ text: String) -> String {
-        var t = text
-        for prefix in ["let ", "var ", "case "] where t.hasPrefix(prefix) { t.removeFirst(prefix.count) }
-        if t.hasPrefix(".") { t.removeFirst() }
-        return t
     }
 }
