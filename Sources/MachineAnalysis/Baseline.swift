@@ -78,6 +78,18 @@ public struct Baseline: Codable, Hashable, Sendable {
         }
     }
 
+    /// The entries no violation matches any more: findings that were fixed, or whose machine, check
+    /// or subject was renamed. Each violation accounts for one entry with its key.
+    public func staleEntries(in violations: [Violation]) -> [Entry] {
+        var present: [String: Int] = [:]
+        for v in violations { present[Self.entry(v).key, default: 0] += 1 }
+        return findings.filter { e in
+            guard let n = present[e.key], n > 0 else { return true }
+            present[e.key] = n - 1
+            return false
+        }
+    }
+
     public func jsonData() throws -> Data { try StableJSON.data(self) }
 
     public static func decode(_ data: Data) throws -> Baseline {

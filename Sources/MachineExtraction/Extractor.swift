@@ -454,7 +454,7 @@ final class ExtractionContext {
     /// of one feature writing one field). An initial state that is not one of the states is dropped.
     func add(_ machine: Machine, stateEnum: EnumInfo?, declaration: String? = nil, key: String? = nil, mergeable: Bool = false,
              at node: (any SyntaxProtocol)? = nil) {
-        var m = machine
+        var m = Self.withoutBackticks(machine)
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
         if let initial = m.initial, !m.states.contains(initial) {
@@ -480,4 +480,28 @@ final class ExtractionContext {
     lazy var moduleByPath: [String: String] = Dictionary(files.map { ($0.path, $0.module) }, uniquingKeysWith: { a, _ in a })
     /// Ids of machines that a feature may write from several reducer blocks.
     var mergeableIDs = Set<String>()
+
+    /// `` `default` `` and `default` are one name: recognisers read names through
+    /// `SyntaxHelpers.caseReference` and `SymbolIndex`, which drop the backticks; this catches any
+    /// other path, so no state is declared twice and reported unreachable in one spelling.
+    static func withoutBackticks(_ machine: Machine) -> Machine {
+        func clean(_ s: String) -> String { s.contains("`") ? s.replacingOccurrences(of: "`", with: "") : s }
+        guard machine.states.contains(where: { $0.contains("`") }) || machine.inputs.contains(where: { $0.contains("`") })
+                || machine.rules.contains(where: { r in r.pairs.contains { $0.from.contains("`") || $0.input.contains("`") } || r.targets.contains { $0.contains("`") } })
+        else { return machine }
+        var m = machine
+        m.states = m.states.map(clean).uniqued()
+        m.inputs = m.inputs.map(clean).uniqued()
+        m.initial = m.initial.map(clean)
+        m.terminal = m.terminal.map(clean).uniqued()
+        m.stateLocations = Dictionary(m.stateLocations.map { (clean($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        m.inputLocations = Dictionary(m.inputLocations.map { (clean($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        for i in m.rules.indices {
+            for j in m.rules[i].outcomes.indices {
+                m.rules[i].outcomes[j].pairs = m.rules[i].outcomes[j].pairs.map { Pair(from: clean($0.from), input: clean($0.input)) }.uniqued()
+                if case .state(let s) = m.rules[i].outcomes[j].target { m.rules[i].outcomes[j].target = .state(clean(s)) }
+            }
+        }
+        return m
+    }
 }

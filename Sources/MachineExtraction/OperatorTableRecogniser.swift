@@ -157,7 +157,7 @@ struct OperatorTableRecogniser: Recogniser {
         var names: [String] = []
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.base == nil { names.append(node.declName.baseName.text) }
+            if node.base == nil { names.append(node.declName.baseName.text.replacingOccurrences(of: "`", with: "")) }
             return .visitChildren
         }
     }

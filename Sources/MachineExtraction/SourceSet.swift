@@ -45,13 +45,25 @@ public struct SourceSet: Sendable {
 
     public init() {}
 
-    /// Reads every path; unreadable paths and non-Swift files become diagnostics, never crashes.
-    /// Files are read and parsed on `jobs` threads (default: the machine's cores); the result does not
-    /// depend on the job count nor on the order the paths are given in (files are taken in path order).
-    public static func load(paths: [String], excluding excluded: [String] = [], jobs: Int? = nil) -> SourceSet {
+    /// Reads every path; unreadable paths, folders without Swift files and files named explicitly
+    /// that are not `.swift` files become diagnostics, never crashes.
+    /// With `stdinPath`, the source is read from standard input instead and reported under that path.
+    /// Files are read and parsed on `jobs` threads (default: the machine's cores), in path order
+    /// whatever the order of `paths`: the result depends neither on the job count nor on that order.
+    /// `progress` is called with (files read, files to read) as files are read.
+    public static func load(paths: [String], excluding excluded: [String] = [], jobs: Int? = nil, stdinPath: String? = nil,
+                            progress: (@Sendable (Int, Int) -> Void)? = nil) -> SourceSet {
         var set = SourceSet()
+        if let stdinPath {
+            set.add(path: stdinPath, data: FileHandle.standardInput.readDataToEndOfFile())
+            return set
+        }
         let found = listed(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
-        let loaded = Parallel.map(found.map(\.path), jobs: jobs ?? Parallel.defaultJobs) { path in read(path) }
+        let counter = Counter()
+        let loaded = Parallel.map(found.map(\.path), jobs: jobs ?? Parallel.defaultJobs) { path -> (ParsedFile?, [Diagnostic]) in
+            if let progress { progress(counter.next(), found.count) }
+            return read(path)
+        }
         var modules = ModuleMap()
         for ((file, diagnostics), entry) in zip(loaded, found) {
             if let file {
@@ -61,6 +73,13 @@ public struct SourceSet: Sendable {
             set.diagnostics += diagnostics
         }
         return set
+    }
+
+    /// Files read so far, counted across threads (for progress only).
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
     }
 
     /// The Swift files under `paths` (folders searched recursively), without excluded ones, each once,
@@ -93,6 +112,14 @@ public struct SourceSet: Sendable {
                     }
                     if url.pathExtension == "swift" { found.append(join(path, url.path.dropFirst(base.path.count))) }
                 }
+                if found.isEmpty {
+                    diagnostics.append(Diagnostic(severity: .warning, message: "no Swift files in \(path)", location: nil))
+                }
+            } else if URL(fileURLWithPath: path).pathExtension != "swift" {
+                diagnostics.append(Diagnostic(severity: .error,
+                    message: "\(path) is not a Swift file (its name does not end in .swift); not read",
+                    location: nil))
+                continue
             } else {
                 found = [path]
             }
@@ -116,13 +143,29 @@ public struct SourceSet: Sendable {
         return f == q || f.hasPrefix(q + "/") || f.contains("/" + q + "/")
     }
 
-    /// Deepest `[` nesting the parser is given. swift-syntax 603's type lookahead (`[T]`, `[N of T]`)
-    /// doubles its work with each level: 18 levels take seconds in a debug build, 22 take a minute.
+    /// Deepest `[` nesting the parser is given; brackets inside a deeper one are blanked. swift-syntax
+    /// 603's lookahead for `[` (an array type or an array literal?) doubles its work with each level
+    /// (docs/benchmark.md#bracket-depth, `machine-viz-bench depth`). Nothing real nests that deep.
     public static let maximumBracketDepth = 12
 
-    /// The deepest nesting of `[` outside string literals and comments.
-    static func squareBracketDepth(_ data: Data) -> Int {
-        var depth = 0, deepest = 0
+    /// A part of a file that is blanked before parsing: bytes `start..<end`, and the deepest nesting in it.
+    struct BlankedRegion: Equatable {
+        var start: Int
+        var end: Int
+        var depth: Int
+    }
+
+    /// The `[` … `]` pairs that open deeper than `limit` (outside string literals and comments): for
+    /// each outermost one, its bytes from the bracket to its match, both included, so that blanking
+    /// them leaves the nesting at `limit` at most. An unclosed one runs to the end of the file.
+    ///
+    /// The parser's lookahead re-reads what is inside the brackets around a blanked region once per
+    /// level (2^depth times), blanks included: a long region is widened to an enclosing bracket
+    /// until 2^depth × its length is within `budget`, so blanking never makes parsing slow.
+    static func tooDeepRegions(_ data: Data, limit: Int, budget: Int = 1 << 20) -> [BlankedRegion] {
+        struct Open { var position: Int; var depth: Int; var parent: Int?; var close: Int? }
+        var opens: [Open] = []
+        var stack: [Int] = []
         var i = data.startIndex
         let end = data.endIndex
         func at(_ k: Int) -> UInt8 { k < end ? data[k] : 0 }
@@ -153,20 +196,97 @@ public struct SourceSet: Sendable {
                 i += 1
                 continue
             }
-            if c == UInt8(ascii: "[") { depth += 1; deepest = max(deepest, depth) }
-            else if c == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            if c == UInt8(ascii: "[") {
+                opens.append(Open(position: i, depth: stack.count + 1, parent: stack.last, close: nil))
+                stack.append(opens.count - 1)
+            } else if c == UInt8(ascii: "]"), let top = stack.popLast() {
+                opens[top].close = i
+            }
             i += 1
         }
-        return deepest
+        func span(_ k: Int) -> (Int, Int) { (opens[k].position, (opens[k].close ?? end - 1) + 1) }
+        var regions: [BlankedRegion] = []
+        var k = 0
+        while k < opens.count {
+            guard opens[k].depth == limit + 1 else { k += 1; continue }
+            var chosen = k
+            var (from, to) = span(k)
+            while opens[chosen].depth > 1, (1 << min(opens[chosen].depth - 1, 40)) * (to - from) > budget, let parent = opens[chosen].parent {
+                chosen = parent
+                (from, to) = span(parent)
+            }
+            var deepest = opens[k].depth
+            while let last = regions.last, last.start >= from {
+                deepest = max(deepest, last.depth)
+                regions.removeLast()
+            }
+            while k < opens.count, opens[k].position < to {
+                deepest = max(deepest, opens[k].depth)
+                k += 1
+            }
+            regions.append(BlankedRegion(start: from, end: to, depth: deepest))
+        }
+        return regions
+    }
+
+    /// The data with every byte of the regions replaced by a space, line breaks kept: byte offsets,
+    /// lines and columns outside the regions stay what they were.
+    static func blank(_ data: Data, _ regions: [BlankedRegion]) -> Data {
+        var bytes = [UInt8](data)
+        let base = data.startIndex
+        for r in regions {
+            for k in r.start..<r.end where bytes[k - base] != UInt8(ascii: "\n") && bytes[k - base] != UInt8(ascii: "\r") {
+                bytes[k - base] = UInt8(ascii: " ")
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// 1-based line of a byte offset.
+    static func line(of offset: Int, in data: Data) -> Int {
+        data[data.startIndex..<min(offset, data.endIndex)].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    /// The text of possibly invalid UTF-8: invalid sequences become U+FFFD (as the compiler reads
+    /// them); with the byte offset of the first one and how many there were.
+    static func decode(_ data: Data) -> (text: String, firstInvalid: Int?, invalidCount: Int) {
+        if let text = String(data: data, encoding: .utf8) { return (text, nil, 0) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = data.startIndex
+        var first: Int?
+        var count = 0
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error(let length):
+                if first == nil { first = offset }
+                count += 1
+                offset += length
+            case .emptyInput: break loop
+            }
+        }
+        return (String(decoding: data, as: UTF8.self), first, count)
+    }
+
+    /// Reads Swift source given as bytes (`--stdin-path`): `path` is the name used in locations.
+    public mutating func add(path: String, data: Data) {
+        let (file, diagnostics) = Self.parse(path, data: data)
+        if let file { files.append(file) }
+        self.diagnostics += diagnostics
     }
 
     /// One file read and parsed, with what went wrong; nil when it is skipped.
     static func read(_ path: String) -> (ParsedFile?, [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
         guard let data = FileManager.default.contents(atPath: path) else {
-            diagnostics.append(Diagnostic(severity: .error, message: "cannot read \(path)", location: nil))
-            return (nil, diagnostics)
+            return (nil, [Diagnostic(severity: .error, message: "cannot read \(path)", location: nil)])
         }
+        return parse(path, data: data)
+    }
+
+    static func parse(_ path: String, data original: Data) -> (ParsedFile?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var data = original
         if data.count > Self.maximumFileSize {
             diagnostics.append(Diagnostic(severity: .warning,
                 message: "skipped \(path): \(data.count) bytes is more than the \(Self.maximumFileSize)-byte limit",
@@ -178,17 +298,23 @@ public struct SourceSet: Sendable {
                                           location: SourceLocation(file: path, line: 1, column: 1)))
             return (nil, diagnostics)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): not valid UTF-8, not Swift source",
-                                          location: SourceLocation(file: path, line: 1, column: 1)))
-            return (nil, diagnostics)
-        }
-        let depth = Self.squareBracketDepth(data)
-        if depth > Self.maximumBracketDepth {
+        let regions = Self.tooDeepRegions(data, limit: Self.maximumBracketDepth)
+        for region in regions.prefix(3) {
+            let first = Self.line(of: region.start, in: data), last = Self.line(of: region.end, in: data)
             diagnostics.append(Diagnostic(severity: .warning,
-                message: "skipped \(path): square brackets nest \(depth) deep (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth",
-                location: SourceLocation(file: path, line: 1, column: 1)))
-            return (nil, diagnostics)
+                message: "skipped \(first == last ? "part of line \(first)" : "lines \(first)-\(last)") of \(path): square brackets nest \(region.depth) deep there (more than \(Self.maximumBracketDepth)); the Swift parser's lookahead is exponential in that depth, so what is inside is read as empty; the rest of the file is read",
+                location: SourceLocation(file: path, line: first, column: 1)))
+        }
+        if regions.count > 3 {
+            diagnostics.append(Diagnostic(severity: .note, message: "\(regions.count - 3) more too-deep regions blanked in \(path)", location: nil))
+        }
+        if !regions.isEmpty { data = Self.blank(data, regions) }
+        let (text, firstInvalid, invalidCount) = Self.decode(data)
+        if let firstInvalid {
+            let line = Self.line(of: firstInvalid, in: data)
+            diagnostics.append(Diagnostic(severity: .warning,
+                message: "\(path) is not valid UTF-8 (\(invalidCount) invalid byte sequence\(invalidCount == 1 ? "" : "s"), the first on line \(line)); read with U+FFFD in their place, as the compiler does",
+                location: SourceLocation(file: path, line: line, column: 1)))
         }
         let file = ParsedFile(path: path, text: text)
         if file.tree.hasError {

@@ -34,6 +34,11 @@ final class SwitchFinder: SyntaxVisitor {
         let elements = Array(node.elements)
         if elements.count == 3, elements[1].is(AssignmentExprSyntax.self) {
             assignments.append((elements[0], elements[2]))
+        } else if elements.count > 3, elements[1].is(AssignmentExprSyntax.self),
+                  let folded = SyntaxHelpers.fold(ExprSyntax(node)).as(InfixOperatorExprSyntax.self),
+                  folded.operator.is(AssignmentExprSyntax.self) {
+            // `x = x == .a ? .b : .a`, `x = a ?? b`: the right side is everything after `=`
+            assignments.append((folded.leftOperand, folded.rightOperand))
         }
         return .visitChildren
     }

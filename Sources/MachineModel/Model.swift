@@ -512,3 +512,20 @@ extension Array where Element: Hashable {
 
     public func appendingUnique(_ other: [Element]) -> [Element] { (self + other).uniqued() }
 }
+
+/// `1 rule`, `2 rules`, `0 rules`: every count the tool prints goes through this.
+public func counted(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+}
+
+/// 64-bit FNV-1a of the text's UTF-8 bytes as 16 hex digits: a stable change detector and key, not a
+/// cryptographic hash.
+public func fnv1a64(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf29ce484222325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100000001b3
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}

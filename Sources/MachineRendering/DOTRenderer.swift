@@ -50,10 +50,10 @@ public struct DOTRenderer: Sendable {
     public func tradeOffs(for machine: Machine) -> [String] {
         let count = drawnEdges(machine).count
         if count > options.hugeEdgeCount {
-            return ["\(count) edges: laid out with sfdp (force-directed) instead of dot, straight edges, no feedback edges"]
+            return ["\(counted(count, "edge")): laid out with sfdp (force-directed) instead of dot, straight edges, no feedback edges"]
         }
         guard count > options.largeEdgeCount else { return [] }
-        return ["\(count) edges: layout effort bounded (straight edges, mclimit, nslimit, searchsize; no feedback edges)"]
+        return ["\(counted(count, "edge")): layout effort bounded (straight edges, mclimit, nslimit, searchsize; no feedback edges)"]
     }
 
     /// Edges drawn after merging parallel ones (one edge per pair of states, one label line per input).
@@ -99,22 +99,16 @@ public struct DOTRenderer: Sendable {
         let parts = EdgeDescription(edge: edge, rule: rule)
         var text = parts.trigger
         if let g = parts.guardText { text += " [\(Self.abbreviate(g, 40))]" }
-        if let effect = parts.effect {
-            var bits: [String] = []
-            if let l = effect.label { bits.append(Self.abbreviate(l, 32)) }
-            if let q = effect.queue { bits.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
-            if let id = effect.id { bits.append("id \(id)") }
-            text += " / " + (bits.isEmpty ? "effect" : bits.joined(separator: ", "))
-            if !effect.emits.isEmpty { text += "\n⇢ sends " + effect.emits.joined(separator: ", ") }
+        if let effect = parts.effectText(labelLimit: 32) {
+            text += " / " + effect
+            if !parts.sends.isEmpty { text += "\n⇢ sends " + parts.sends.joined(separator: ", ") }
         }
         if !parts.cancels.isEmpty { text += "\n✕ cancels " + parts.cancels.joined(separator: ", ") }
         if parts.implicit { text += "\n(implicit)" }
         return text
     }
 
-    static func abbreviate(_ s: String, _ n: Int) -> String {
-        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
-    }
+    static func abbreviate(_ s: String, _ n: Int) -> String { EdgeDescription.abbreviate(s, n) }
 
     public func render(_ machine: Machine) -> String {
         let edges = drawnEdges(machine)

@@ -1,8 +1,10 @@
 import MachineModel
 
-/// What to say about one edge, taken from the branches of its rule that produce it: the trigger
-/// (input, or the narrower case pattern), the guard, the effect and what it cancels. Every renderer
-/// labels edges from this, so diagrams, tables and reports agree.
+/// What to say about one edge, taken from the branches of its rule that produce it (never from the
+/// rule as a whole: a `guard … else { return .none }` branch of a rule that runs an effect elsewhere
+/// runs none): the trigger (input, or the narrower case pattern), the guard, the effect and what it
+/// cancels. DOT, Mermaid (through DOT's edges) and Markdown label edges from this alone, so
+/// diagrams, tables and the JSON `noop` flag agree; `RendererAgreementTests` checks it.
 public struct EdgeDescription: Sendable {
     public var trigger: String
     public var guardText: String?
@@ -20,5 +22,26 @@ public struct EdgeDescription: Sendable {
         self.effect = effect
         cancels = outcomes.flatMap(\.cancels).uniqued()
         implicit = rule?.implicit ?? false
+    }
+
+    /// Whether the edge starts or cancels anything.
+    public var acts: Bool { effect != nil || !cancels.isEmpty }
+
+    /// `label, on queue (policy), id x` — or `effect` when the effect has none of these — with the
+    /// label shortened to `labelLimit` characters; nil without an effect.
+    public func effectText(labelLimit: Int? = nil) -> String? {
+        guard let effect else { return nil }
+        var bits: [String] = []
+        if let l = effect.label { bits.append(labelLimit.map { Self.abbreviate(l, $0) } ?? l) }
+        if let q = effect.queue { bits.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
+        if let id = effect.id { bits.append("id \(id)") }
+        return bits.isEmpty ? "effect" : bits.joined(separator: ", ")
+    }
+
+    /// The inputs the effect sends back.
+    public var sends: [String] { effect?.emits ?? [] }
+
+    static func abbreviate(_ s: String, _ n: Int) -> String {
+        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
     }
 }

@@ -68,7 +68,7 @@ public struct HTMLIndexRenderer: Sendable {
             let m = entry.machine
             out.append("<section class=\"machine\" id=\"\(e(Self.anchor(entry.stem)))\">")
             out.append("<h2>\(e(m.name))</h2>")
-            out.append("<p class=\"meta\"><span class=\"dialect\">\(e(m.dialect.rawValue))</span> · <span class=\"location\">\(e(m.location.description))</span> · initial state: \(m.initial.map { "<code>\(e($0))</code>" } ?? "not stated in the code") · \(m.states.count) states, \(m.inputs.count) inputs, \(m.rules.count) rules</p>")
+            out.append("<p class=\"meta\"><span class=\"dialect\">\(e(m.dialect.rawValue))</span> · <span class=\"location\">\(e(m.location.description))</span> · initial state: \(m.initial.map { "<code>\(e($0))</code>" } ?? "not stated in the code") · \(counted(m.states.count, "state")), \(counted(m.inputs.count, "input")), \(counted(m.rules.count, "rule"))</p>")
             out.append("<figure><img src=\"\(e(Self.href(entry.svgFile)))\" alt=\"\(e("State diagram of \(m.name)"))\"/></figure>")
             out.append("<p class=\"links\"><a href=\"\(e(Self.href(entry.markdownFile)))\">Markdown page</a> · <a href=\"\(e(Self.href(entry.mermaidFile)))\">Mermaid source</a> · <a href=\"\(e(Self.href(entry.svgFile)))\">SVG</a></p>")
             if m.findings.isEmpty {

@@ -46,7 +46,7 @@ public struct MarkdownRenderer: Sendable {
         out.append("- Dialect: \(Self.escape(machine.dialect.rawValue))")
         out.append("- Declared at: \(Self.escape(machine.location.description))")
         out.append("- Initial state: \(machine.initial.map(Self.escape) ?? "not stated in the code")")
-        out.append("- \(machine.states.count) states, \(machine.inputs.count) inputs, \(machine.rules.count) rules, \(machine.findings.count) findings")
+        out.append("- \(counted(machine.states.count, "state")), \(counted(machine.inputs.count, "input")), \(counted(machine.rules.count, "rule")), \(counted(machine.findings.count, "finding"))")
         out.append("")
         out.append("## Diagram")
         out.append("")
@@ -124,25 +124,22 @@ public struct MarkdownRenderer: Sendable {
         return out
     }
 
+    /// One edge in a cell, from `EdgeDescription` (the branches behind this edge, not the whole rule).
     func cell(_ edge: Edge, _ rule: Rule?) -> String {
+        let d = EdgeDescription(edge: edge, rule: rule)
         var parts: [String] = []
-        let starts = rule?.effect != nil || !(rule?.cancels.isEmpty ?? true)
         if edge.to != edge.from { parts.append("→ " + Self.escape(edge.to)) }
-        else if starts { parts.append("↺") }
+        else if !edge.noop { parts.append("↺") }
         else { return "·" }
         // a nested pattern narrower than the column's input (`view(.saveTapped)`)
         if edge.trigger != edge.input, edge.input != "*" { parts.append("on " + Self.escape(edge.trigger)) }
-        if let g = rule?.displayGuard { parts.append("[" + Self.escape(g) + "]") }
-        if let effect = rule?.effect {
-            var what: [String] = []
-            if let l = effect.label { what.append(l) }
-            if let q = effect.queue { what.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
-            if let id = effect.id { what.append("id \(id)") }
-            parts.append("/ " + Self.escape(what.isEmpty ? "effect" : what.joined(separator: ", ")))
-            if !effect.emits.isEmpty { parts.append("⇢ sends " + Self.escape(effect.emits.joined(separator: ", "))) }
+        if let g = d.guardText { parts.append("[" + Self.escape(g) + "]") }
+        if let effect = d.effectText() {
+            parts.append("/ " + Self.escape(effect))
+            if !d.sends.isEmpty { parts.append("⇢ sends " + Self.escape(d.sends.joined(separator: ", "))) }
         }
-        if let cancels = rule?.cancels, !cancels.isEmpty { parts.append("✕ cancels " + Self.escape(cancels.joined(separator: ", "))) }
-        if rule?.implicit == true { parts.append("(implicit)") }
+        if !d.cancels.isEmpty { parts.append("✕ cancels " + Self.escape(d.cancels.joined(separator: ", "))) }
+        if d.implicit { parts.append("(implicit)") }
         return parts.joined(separator: " ")
     }
 

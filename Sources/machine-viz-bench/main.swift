@@ -158,6 +158,50 @@ func randomMachine(states n: Int, transitions m: Int, seed: UInt64) -> Machine {
                                       states: states, inputs: inputs, initial: "s0", rules: rules, order: .resolved))
 }
 
+/// CPU time of this process (not wall time): the figure stays right on a loaded machine.
+func cpuTime(_ body: () -> Void) -> Double {
+    var a = timespec(), b = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a)
+    body()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b)
+    return Double(b.tv_sec - a.tv_sec) + Double(b.tv_nsec - a.tv_nsec) / 1e9
+}
+
+func bestCPU(of n: Int, _ body: () -> Void) -> Double { (0..<n).map { _ in cpuTime(body) }.min()! }
+
+/// `machine-viz-bench depth`: parse time of one file holding a literal nested N brackets deep, for the
+/// shapes that nest `[` (array literals, dictionary literals, array types, subscripts), and of a
+/// literal blanked the way `SourceSet` blanks a too-deep region (12 brackets around 6000 blanks), to
+/// choose `SourceSet.maximumBracketDepth`. CPU time, best of 3. Stops a shape once a depth takes 4 s.
+if CommandLine.arguments.dropFirst().first == "depth" {
+    let shapes: [(String, (Int) -> String)] = [
+        ("array literal", { n in "let x = " + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + "\n" }),
+        ("dictionary literal", { n in "let x = " + String(repeating: "[\"k\": ", count: n) + "1" + String(repeating: "]", count: n) + "\n" }),
+        ("array type", { n in "let x: " + String(repeating: "[", count: n) + "Int" + String(repeating: "]", count: n) + " = []\n" }),
+        ("subscripts", { n in "let x = a" + String(repeating: "[b", count: n) + String(repeating: "]", count: n) + "\n" }),
+    ]
+    for (label, blanks) in [("12 deep around 100 blanks", 100), ("12 deep around 6000 blanks", 6000), ("8 deep around 6000 blanks", -6000)] {
+        let n = blanks < 0 ? 8 : 12
+        let source = "let x = " + String(repeating: "[", count: n) + String(repeating: " ", count: abs(blanks)) + String(repeating: "]", count: n) + "\n"
+        print(String(format: "%@: %.4fs", label, bestCPU(of: 3) { _ = Parser.parse(source: source) }))
+    }
+    print("depth  " + shapes.map { $0.0.padding(toLength: 20, withPad: " ", startingAt: 0) }.joined())
+    var stopped = Set<String>()
+    for n in stride(from: 4, through: 40, by: 2) {
+        var row = String(format: "%5d  ", n)
+        for (name, make) in shapes {
+            if stopped.contains(name) { row += "-".padding(toLength: 20, withPad: " ", startingAt: 0); continue }
+            let source = "struct S {}\n" + make(n)
+            let t = bestCPU(of: 3) { _ = Parser.parse(source: source) }
+            if t > 4 { stopped.insert(name) }
+            row += String(format: "%.4fs", t).padding(toLength: 20, withPad: " ", startingAt: 0)
+        }
+        print(row)
+        if stopped.count == shapes.count { break }
+    }
+    exit(0)
+}
+
 // MARK: Child processes
 
 struct ChildRun {

@@ -10,7 +10,7 @@ struct Analyze: ParsableCommand {
         rules, edges and findings, plus diagnostics for what could not be read or extracted. It is \
         written even when an input is unreadable. The text format numbers each machine's findings: \
         `render --finding N` draws the trace of the N-th. Exit status: 0 when no finding has severity error, \
-        1 when one does, 2 when no input could be read.
+        1 when one does, 2 when no input could be read (docs/cli.md lists every status).
 
         Example:
           machine-viz analyze Sources/ > machines.json
@@ -22,14 +22,15 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var inputs: InputOptions
 
-    @Option(help: "Output format: json (the contract of docs/JSON.md) or text.")
+    @Option(help: "Output format: json (the contract of docs/json.md) or text.")
     var format: Format = .json
 
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("analyzing \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let progress = TerminalProgress(quiet: quiet)
+        let result = progress.during("analyzing \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
         let document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
         switch format {
         case .json:
@@ -50,7 +51,7 @@ struct Analyze: ParsableCommand {
             lines += result.diagnostics.map(Output.describe)
             print(lines.joined(separator: "\n"))
         }
-        if result.readFiles == 0 { throw ExitCode(2) }
-        if result.machines.contains(where: { $0.findings.contains { $0.severity == .error } }) { throw ExitCode(1) }
+        try result.requireInput(inputs)
+        if result.machines.contains(where: { $0.findings.contains { $0.severity == .error } }) { throw ExitCode(ExitStatus.failed) }
     }
 }

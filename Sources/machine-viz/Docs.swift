@@ -21,7 +21,7 @@ struct Docs: ParsableCommand {
         it was drawn from (`<!-- machine-viz-dot: fnv1a64 … -->`) and only that fingerprint is compared.
 
         Exit status: 0 written (or, with --check, up to date); 1 out of date (--check) or a render \
-        failed; 2 no readable input.
+        failed; 2 no readable input; 3 a file or the folder could not be written.
 
         Examples:
           machine-viz docs Sources/ --output-dir docs/machines
@@ -61,9 +61,9 @@ struct Docs: ParsableCommand {
 
     func run() throws {
         let progress = TerminalProgress(quiet: quiet)
-        let result = progress.during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let result = progress.during("scanning \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
+        try result.requireInput(inputs)
 
         let plan = DocsPlan(machines: result.machines, diagnostics: result.diagnostics, title: title,
                             showNoops: showNoops, mermaidInMarkdown: markdownDiagram == .mermaid)
@@ -71,13 +71,13 @@ struct Docs: ParsableCommand {
         if check {
             let problems = plan.check(against: dir)
             if problems.isEmpty {
-                if !quiet { Output.stderr("\(outputDir): \(plan.files.count) files up to date") }
+                if !quiet { Output.stderr("\(outputDir): \(Output.count(plan.files.count, "file")) up to date") }
                 return
             }
             print("\(outputDir) is out of date with the code (\(problems.count) file\(problems.count == 1 ? "" : "s")):")
             for p in problems { print("  \(p.kind.rawValue): \(p.file)\(p.detail.map { " (\($0))" } ?? "")") }
             print("Run `machine-viz docs` without --check to update it.")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.failed)
         }
 
         for entry in plan.entries {
@@ -108,16 +108,12 @@ struct Docs: ParsableCommand {
                 } catch let error as Graphviz.RenderError {
                     progress.finish()
                     Output.stderr("error: \(file.name): \(error.message)")
-                    throw ExitCode(1)
+                    throw ExitCode(ExitStatus.failed)
                 }
             }
         }
         progress.finish()
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        } catch {
-            throw ValidationError("cannot create \(outputDir): \(error.localizedDescription)")
-        }
+        try Output.createFolder(outputDir)
         var written = 0
         for file in plan.files {
             guard let data = contents[file.name] else { continue }
@@ -256,15 +252,7 @@ struct DocsPlan {
     static let svgMarker = "<!-- machine-viz-dot: fnv1a64 "
 
     /// FNV-1a (64-bit) of the DOT text: not a cryptographic hash, a change detector.
-    static func fingerprint(dot: String) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in dot.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100000001b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    static func fingerprint(dot: String) -> String { fnv1a64(dot) }
 
     /// The fingerprint an SVG written by `docs` carries, if any.
     static func fingerprint(inSVG data: Data) -> String? {

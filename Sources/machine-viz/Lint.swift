@@ -7,7 +7,7 @@ import MachineRendering
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check machines and report findings for editors and CI (xcode, json, sarif, github-actions, checkstyle, markdown).",
+        abstract: "Check machines and report findings for editors and CI (xcode, json, sarif, github-actions, checkstyle, markdown, junit, gitlab).",
         discussion: """
         Settings come from .machine-viz.yml in the working directory or the nearest parent folder \
         (or --config FILE): included/excluded paths, disabled checks, severity per check, per \
@@ -22,7 +22,9 @@ struct Lint: ParsableCommand {
         state states an invariant of its fields.
 
         Exit status: 0 when clean; 1 when a finding has severity error (with --strict, also warning); \
-        2 when the input or the configuration cannot be used.
+        2 when the input, the configuration or the baseline cannot be used; 3 when the report or the \
+        baseline cannot be written. A baseline entry that no longer matches any finding is reported \
+        as a warning on stderr (write the baseline again to drop it).
 
         Examples:
           machine-viz lint
@@ -31,6 +33,10 @@ struct Lint: ParsableCommand {
           machine-viz lint --reporter sarif --output machine-viz.sarif
           machine-viz lint --write-baseline .machine-viz-baseline.json
           machine-viz lint --baseline .machine-viz-baseline.json --strict
+          machine-viz lint --only-check dead_end_state --only-check unreachable_state
+          machine-viz lint --stdin-path Sources/Door.swift < Sources/Door.swift
+          machine-viz lint --reporter junit -o machine-viz-junit.xml
+          machine-viz lint --reporter gitlab -o gl-code-quality-report.json
         """)
 
     @Argument(help: ArgumentHelp("Swift files or folders to check (default: `included` from the configuration, else the current folder).",
@@ -64,6 +70,14 @@ struct Lint: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the report to this file instead of stdout.", valueName: "file"))
     var output: String?
 
+    @Option(name: .customLong("only-check"), help: ArgumentHelp("Report only this check (repeatable), e.g. --only-check dead_end_state.",
+                                                                valueName: "id"))
+    var onlyChecks: [String] = []
+
+    @Option(help: ArgumentHelp("Read the Swift source from standard input and report it under this path (for editors); no other path is read.",
+                               valueName: "path"))
+    var stdinPath: String?
+
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
@@ -76,31 +90,40 @@ struct Lint: ParsableCommand {
     @Flag(help: "Do not read or write the result cache.")
     var noCache = false
 
+    func validate() throws {
+        if !paths.isEmpty && stdinPath != nil { throw ValidationError("--stdin-path reads standard input: give no other path.") }
+    }
+
     func run() throws {
         // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
         if let reporter, ReporterKind(rawValue: reporter) == nil {
             Output.stderr("error: unknown reporter '\(reporter)'; expected one of: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.usage)
         }
         let outcome: LintPipeline.Outcome
+        let progress = TerminalProgress(quiet: quiet)
         do {
-            outcome = try TerminalProgress(quiet: quiet).during("checking \(paths.isEmpty ? "." : paths.joined(separator: " "))") {
+            outcome = try progress.during("checking \(stdinPath ?? (paths.isEmpty ? "." : paths.joined(separator: " ")))") {
                 try LintPipeline.run(LintPipeline.Request(
                     paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
-                    jobs: performance.resolvedJobs, cache: LintCache.resolve(path: cachePath, disabled: noCache)))
+                    jobs: performance.resolvedJobs, cache: LintCache.resolve(path: cachePath, disabled: noCache),
+                    onlyChecks: onlyChecks, stdinPath: stdinPath, progress: progress))
             }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.usage)
         }
         for line in outcome.notes { Output.stderr(line) }
         for d in outcome.diagnostics { Output.stderr(Output.describe(d)) }
         let kind = reporter.flatMap(ReporterKind.init) ?? outcome.configuration.reporter.flatMap(ReporterKind.init) ?? .xcode
         let report = LintReport(violations: outcome.violations, toolVersion: MachineViz.configuration.version)
         try Output.write(Data(kind.generate(report).utf8), to: output)
-        if outcome.readFiles == 0 { throw ExitCode(2) }
+        if outcome.readFiles == 0 { throw CLIError.noInput(stdinPath.map { [$0] } ?? paths) }
+        if !quiet && TerminalProgress.stderrIsTerminal {
+            Output.stderr("checked \(counted(outcome.readFiles, "file")), \(counted(outcome.machines, "machine")): \(counted(outcome.violations.count, "finding"))")
+        }
         let worst = outcome.violations.map(\.finding.severity).max()
         let strict = self.strict || outcome.configuration.strict == true
-        if worst == .error || (strict && worst == .warning) { throw ExitCode(1) }
+        if worst == .error || (strict && worst == .warning) { throw ExitCode(ExitStatus.failed) }
     }
 }

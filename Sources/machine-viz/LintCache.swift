@@ -15,9 +15,10 @@ struct LintCache {
         var diagnostics: [Diagnostic]
         var machineNames: [String]
         var readFiles: Int
+        var machines: Int
     }
 
-    static let formatVersion = 1
+    static let formatVersion = 2
     /// Entries kept in the folder; older ones are removed when a new one is written.
     static let keptEntries = 16
 

@@ -19,6 +19,11 @@ enum LintPipeline {
         var jobs: Int = Parallel.defaultJobs
         /// Where results of earlier runs are kept (see LintCache); nil: no cache.
         var cache: LintCache?
+        /// `--only-check`: report only these checks (empty: all).
+        var onlyChecks: [String] = []
+        /// `--stdin-path`: read the source from standard input under this name.
+        var stdinPath: String?
+        var progress: TerminalProgress?
     }
 
     struct Outcome {
@@ -28,6 +33,7 @@ enum LintPipeline {
         /// Things worth saying on stderr (unknown machine names in the configuration, baseline counts).
         var notes: [String]
         var readFiles: Int
+        var machines: Int
     }
 
     /// Unusable input: a bad configuration or baseline. Exit status 2.
@@ -47,6 +53,12 @@ enum LintPipeline {
 
     static func run(_ request: Request) throws -> Outcome {
         let configuration = try loadConfiguration(request.configPath)
+        let known = Check.allCases.map(\.rawValue)
+        for id in request.onlyChecks where !known.contains(id) {
+            throw Failure(message: "error: unknown check '\(id)' for --only-check; the checks are: \(known.joined(separator: ", "))")
+        }
+        // checks --only-check leaves out count as disabled: their suppressions are not "unused"
+        let skipped = request.onlyChecks.isEmpty ? [] : known.filter { !request.onlyChecks.contains($0) }
         var baseline: Baseline?
         if let path = request.baselinePath {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -62,7 +74,8 @@ enum LintPipeline {
 
         var cacheKey: String?
         var cached: LintCache.Entry?
-        if let cache = request.cache {
+        // the cache is keyed by the files on disk: source from standard input is never cached
+        if let cache = request.cache, request.stdinPath == nil {
             var ignored: [Diagnostic] = []
             let files = SourceSet.list(paths: paths, excluding: excluded, diagnostics: &ignored)
             let key = LintCache.key(files: files, configurationFile: configuration.file,
@@ -75,7 +88,9 @@ enum LintPipeline {
             entry = cached
         } else {
             let computed: Result<LintCache.Entry, Failure> = Pipeline.onLargeStack {
-                let sources = SourceSet.load(paths: paths, excluding: excluded, jobs: request.jobs)
+                let sources = SourceSet.load(paths: paths, excluding: excluded, jobs: request.jobs, stdinPath: request.stdinPath,
+                                             progress: request.progress?.fileCounter)
+                request.progress?.update("checking machines in \(counted(sources.files.count, "file"))")
                 let extracted = Extractor.extract(sources, jobs: request.jobs)
                 let analyzer = Analyzer()
                 var violations: [Violation] = []
@@ -109,18 +124,19 @@ enum LintPipeline {
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
                                                 diagnostics: extracted.diagnostics + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
-                                                readFiles: sources.files.count))
+                                                readFiles: sources.files.count, machines: extracted.machines.count))
             }
             entry = try computed.get()
             if let cache = request.cache, let cacheKey { cache.store(entry, key: cacheKey) }
         }
-        let analysed = entry.violations
+        // the cached result holds every check; --only-check picks from it
+        let analysed = entry.violations.filter { !skipped.contains($0.finding.check) }
         let readFiles = entry.readFiles
 
         let suppression = SuppressionFilter.apply(entry.suppressions, to: analysed,
-                                                  inactiveChecks: Set(configuration.disabledChecks))
+                                                  inactiveChecks: Set(configuration.disabledChecks + skipped))
         var violations = suppression.kept
-        for finding in configuration.filter(suppression.unused, machine: nil) {
+        for finding in configuration.filter(suppression.unused, machine: nil) where !skipped.contains(finding.check) {
             violations.append(Violation(machine: nil, finding: finding))
         }
         // `lint` with no paths reads `.`: report `Sources/A.swift`, not `./Sources/A.swift`.
@@ -132,16 +148,19 @@ enum LintPipeline {
             notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files")
         }
         if let path = request.writeBaselinePath {
-            do {
-                try Output.atomicWrite(try Baseline(violations: violations).jsonData(), to: URL(fileURLWithPath: path))
-            } catch {
-                throw Failure(message: "\(path): error: cannot write the baseline: \(error.localizedDescription)")
-            }
-            notes.append("wrote \(violations.count) finding\(violations.count == 1 ? "" : "s") to the baseline \(path)")
+            // an unwritable path is an output failure (CLIError.output, exit status 3), said in one line
+            try Output.atomicWrite(try Baseline(violations: violations).jsonData(), to: URL(fileURLWithPath: path))
+            notes.append("wrote \(counted(violations.count, "finding")) to the baseline \(path)")
         }
         if let baseline {
             let fresh = baseline.newViolations(in: violations)
-            notes.append("baseline \(request.baselinePath!): \(violations.count - fresh.count) known finding\(violations.count - fresh.count == 1 ? "" : "s") left out, \(fresh.count) new")
+            notes.append("baseline \(request.baselinePath!): \(counted(violations.count - fresh.count, "known finding")) left out, \(fresh.count) new")
+            // entries of checks this run does not report cannot match: only the others can be stale
+            let stale = baseline.staleEntries(in: violations).filter { !skipped.contains($0.check) && !configuration.disabledChecks.contains($0.check) }
+            if !stale.isEmpty {
+                let listed = stale.prefix(5).map { "\($0.machine.isEmpty ? "" : $0.machine + " ")\($0.check) \($0.subject)" }.joined(separator: "; ")
+                notes.append("\(request.baselinePath!): warning: \(counted(stale.count, "baseline entry", "baseline entries")) no longer \(stale.count == 1 ? "matches" : "match") any finding (fixed or renamed): \(listed)\(stale.count > 5 ? "; …" : ""); write the baseline again (--write-baseline) to drop \(stale.count == 1 ? "it" : "them")")
+            }
             violations = fresh
         }
         let diagnostics = entry.diagnostics.map { d -> Diagnostic in
@@ -150,7 +169,7 @@ enum LintPipeline {
             return d
         }
         return Outcome(configuration: configuration, violations: violations, diagnostics: diagnostics,
-                       notes: notes, readFiles: readFiles)
+                       notes: notes, readFiles: readFiles, machines: entry.machines)
     }
 
     static func tidy(_ path: String) -> String {

@@ -15,11 +15,12 @@ struct List: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let progress = TerminalProgress(quiet: quiet)
+        let result = progress.during("scanning \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
         for m in result.machines {
-            print("\(m.name)\t\(m.dialect)\t\(m.states.count) states, \(m.inputs.count) inputs, \(m.rules.count) rules\t\(m.location)")
+            print("\(m.name)\t\(m.dialect)\t\(Output.count(m.states.count, "state")), \(Output.count(m.inputs.count, "input")), \(Output.count(m.rules.count, "rule"))\t\(m.location)")
         }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
+        try result.requireInput(inputs)
     }
 }

@@ -94,11 +94,11 @@ struct Paths: ParsableCommand {
                 for (m, cover) in zip(machines, covers) {
                     files.append((Render.fileName(TestSkeletonWriter.typeName(m.name) + "PathTests", "swift"), Data(writer.write(m, cover: cover).utf8)))
                 }
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                try Output.createFolder(dir)
                 for (name, data) in files { try Output.atomicWrite(data, to: URL(fileURLWithPath: dir).appendingPathComponent(name)) }
             } else {
                 guard machines.count == 1 else {
-                    throw ValidationError("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR.")
+                    throw CLIError.usage("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR.")
                 }
                 try Output.write(Data(writer.write(machines[0], cover: covers[0]).utf8), to: output)
             }

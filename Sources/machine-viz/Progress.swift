@@ -62,6 +62,11 @@ final class TerminalProgress: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// For `SourceSet.load`: "reading 120/400 files".
+    var fileCounter: (Int, Int) -> Void {
+        { [self] done, total in update("reading \(done + 1)/\(total) file\(total == 1 ? "" : "s")") }
+    }
+
     /// Erases the status line.
     func finish() {
         guard enabled else { return }

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GraphvizRendering
 import MachineAnalysis
 import MachineModel
@@ -11,7 +16,11 @@ struct Render: ParsableCommand {
         discussion: """
         With one machine (or --machine NAME) the diagram goes to stdout or to -o FILE. With several, \
         give --output-dir DIR and each machine is written to DIR/NAME.FORMAT. SVG, PNG and PDF are \
-        rendered in-process by Graphviz (libgvc); output files are written whole or not at all.
+        rendered in-process by Graphviz (libgvc); output files are written whole or not at all. PNG and \
+        PDF are not written to a terminal: give -o FILE.
+
+        Exit status: 0 written; 1 no machine found or Graphviz failed; 2 bad usage, unknown --machine \
+        or no readable input; 3 an output file or folder could not be written.
 
         Examples:
           machine-viz render Door.swift --format svg -o door.svg
@@ -111,12 +120,16 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // PNG and PDF are binary: on a terminal they would scramble it.
+        if format == .png || format == .pdf, output == nil || output == "-", outputDir == nil, isatty(STDOUT_FILENO) == 1 {
+            throw CLIError.usage("\(format.rawValue.uppercased()) is binary and standard output is a terminal: give -o FILE (or redirect the output)")
+        }
         let result = try Pipeline.scan(inputs, quiet: quiet)
         var machines = result.machines
         if let name = product {
             guard let p = result.products.first(where: { $0.name == name }) else {
                 let known = result.products.map(\.name).joined(separator: ", ")
-                throw ValidationError("No struct state '\(name)' with two or more machine fields that can be explored together. Found: \(known.isEmpty ? "none" : known)")
+                throw CLIError.usage("No struct state '\(name)' with two or more machine fields that can be explored together. Found: \(known.isEmpty ? "none" : known)")
             }
             let explored: (explored: [Products.Explored], diagnostics: [Diagnostic])
             do {
@@ -135,12 +148,12 @@ struct Render: ParsableCommand {
             machines = try Pipeline.select(result.machines, named: machine)
         }
         if outputDir == nil && machines.count > 1 && format != .json {
-            throw ValidationError("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR.")
+            throw CLIError.usage("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR")
         }
         var highlight: DOTRenderer.Highlight?
         if trace != nil || finding != nil {
             guard machines.count == 1 else {
-                throw ValidationError("--trace and --finding need one machine; \(machines.count) found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME.")
+                throw CLIError.usage("--trace and --finding need one machine; \(machines.count) found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME.")
             }
             highlight = try Self.highlight(in: machines[0], trace: trace, finding: finding)
         }
@@ -174,17 +187,55 @@ struct Render: ParsableCommand {
                     data = rendering.data
                 } catch let error as Graphviz.RenderError {
                     Output.stderr("error: \(m.name): \(error.message)")
-                    throw ExitCode(1)
+                    throw ExitCode(ExitStatus.failed)
                 }
             }
             files.append((Self.fileName(m.name, format.fileExtension), data))
         }
         if let dir = outputDir {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try Output.createFolder(dir)
             for (name, data) in files { try Output.atomicWrite(data, to: URL(fileURLWithPath: dir).appendingPathComponent(name)) }
         } else {
             try Output.write(files[0].1, to: output)
         }
+    }
+
+    /// "no machine named 'x'; did you mean 'y'?", with the names there are when there are few.
+    static func unknownMachine(_ name: String, known: [String]) -> String {
+        var message = "no machine named '\(name)'"
+        if known.isEmpty { return message + "; no machine was found in the given paths" }
+        if let closest = closest(to: name, in: known) { message += "; did you mean '\(closest)'?" }
+        if known.count <= 12 { message += " (machines: \(known.joined(separator: ", ")))" }
+        else { message += " (`machine-viz list` prints all \(known.count))" }
+        return message
+    }
+
+    /// The name nearest to `name`: one that ends in `.name` or equals it ignoring case, else the
+    /// smallest edit distance (ignoring case) when it is at most a third of the name's length.
+    static func closest(to name: String, in names: [String]) -> String? {
+        let lower = name.lowercased()
+        if let exact = names.first(where: { $0.lowercased() == lower || $0.lowercased().hasSuffix("." + lower) }) { return exact }
+        let scored = names.map { candidate -> (String, Int) in
+            let c = candidate.lowercased()
+            let field = c.split(separator: ".").last.map(String.init) ?? c
+            return (candidate, min(editDistance(lower, c), editDistance(lower, field)))
+        }
+        guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }),
+              best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        var previous = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in stride(from: 1, through: y.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return x.isEmpty ? y.count : previous[y.count]
     }
 
     /// The finding `--trace check:subject` or `--finding N` names, with its trace; an error listing the
@@ -207,7 +258,7 @@ struct Render: ParsableCommand {
         let asked = trace ?? "finding \(finding!)"
         let why = chosen == nil ? "machine '\(machine.name)' has no finding \(trace == nil ? "number \(finding!)" : "'\(asked)'")"
             : "the finding '\(chosen!.check):\(chosen!.subject)' of machine '\(machine.name)' has no trace"
-        throw ValidationError(available.isEmpty ? "\(why); it has no finding with a trace."
+        throw CLIError.usage(available.isEmpty ? "\(why); it has no finding with a trace."
             : "\(why). Findings with a trace:\n" + available.joined(separator: "\n"))
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import MachineAnalysis
 import MachineModel
 import MachineRendering
@@ -43,6 +46,35 @@ final class ReporterTests: XCTestCase {
     func testGitHubActions() { Golden.assertMatches(ReporterKind.githubActions.generate(Self.report), "lint.github-actions.txt") }
     func testCheckstyle() { Golden.assertMatches(ReporterKind.checkstyle.generate(Self.report), "lint.checkstyle.xml") }
     func testMarkdown() { Golden.assertMatches(ReporterKind.markdown.generate(Self.report), "lint.markdown.md") }
+    func testJUnit() { Golden.assertMatches(ReporterKind.junit.generate(Self.report), "lint.junit.xml") }
+    func testGitLab() { Golden.assertMatches(ReporterKind.gitlab.generate(Self.report), "lint.gitlab.json") }
+
+    func testJUnitIsWellFormedXMLWithOneCasePerFinding() throws {
+        let xml = try XMLDocument(data: Data(ReporterKind.junit.generate(Self.report).utf8))
+        XCTAssertEqual(try xml.nodes(forXPath: "//testcase").count, 5)
+        XCTAssertEqual(try xml.nodes(forXPath: "//failure").count, 4, "errors and warnings fail")
+        XCTAssertEqual(try xml.nodes(forXPath: "//skipped").count, 1, "the note does not")
+        XCTAssertEqual(try xml.nodes(forXPath: "/testsuites/testsuite").count, 2, "one suite per file")
+        let clean = try XMLDocument(data: Data(ReporterKind.junit.generate(Self.empty).utf8))
+        XCTAssertEqual(try clean.nodes(forXPath: "//testcase").count, 1)
+        XCTAssertEqual(try clean.nodes(forXPath: "//failure").count, 0)
+    }
+
+    func testGitLabIssuesHaveUniqueFingerprintsAndKnownSeverities() throws {
+        let issues = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ReporterKind.gitlab.generate(Self.report).utf8)) as? [[String: Any]])
+        XCTAssertEqual(issues.count, 5)
+        XCTAssertEqual(Set(issues.compactMap { $0["fingerprint"] as? String }).count, 5)
+        XCTAssertEqual(issues.compactMap { $0["severity"] as? String }.sorted(), ["critical", "info", "minor", "minor", "minor"])
+        // two findings with one key (same machine, check and subject) still get two fingerprints
+        let twice = LintReport(violations: [Self.report.violations[0], {
+            var v = Self.report.violations[0]
+            v.finding.location.line += 10
+            return v
+        }()], toolVersion: "0.1.0")
+        let prints = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ReporterKind.gitlab.generate(twice).utf8)) as? [[String: Any]])
+            .compactMap { $0["fingerprint"] as? String }
+        XCTAssertEqual(Set(prints).count, 2)
+    }
 
     func testEmptyReports() {
         for kind in ReporterKind.allCases {

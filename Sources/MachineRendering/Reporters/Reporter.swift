@@ -36,6 +36,8 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     case githubActions = "github-actions"
     case checkstyle
     case markdown
+    case junit
+    case gitlab
 
     public var identifier: String { rawValue }
 
@@ -48,6 +50,8 @@ public enum ReporterKind: String, CaseIterable, Sendable {
         case .githubActions: "::warning workflow commands that annotate a GitHub Actions run"
         case .checkstyle: "Checkstyle XML (Jenkins, GitLab, Danger)"
         case .markdown: "a Markdown summary table for a pull-request comment"
+        case .junit: "JUnit XML test report (GitLab, Jenkins, CI dashboards)"
+        case .gitlab: "GitLab Code Quality JSON for the merge-request widget"
         }
     }
 
@@ -59,6 +63,8 @@ public enum ReporterKind: String, CaseIterable, Sendable {
         case .githubActions: GitHubActionsReporter.generate(report)
         case .checkstyle: CheckstyleReporter.generate(report)
         case .markdown: MarkdownReporter.generate(report)
+        case .junit: JUnitReporter.generate(report)
+        case .gitlab: GitLabReporter.generate(report)
         }
     }
 }
