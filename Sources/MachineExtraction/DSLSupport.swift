@@ -10,6 +10,16 @@ enum DSLSupport {
         return all.first { $0.file === file } ?? all.first
     }
 
+    /// A top-level function by name, in file order.
+    static func topLevelFunction(_ name: String, in files: [ParsedFile], where accept: (FunctionDeclSyntax) -> Bool = { _ in true }) -> FunctionDeclSyntax? {
+        for file in files {
+            for item in file.tree.statements {
+                if let f = item.item.as(FunctionDeclSyntax.self), f.name.text == name, accept(f) { return f }
+            }
+        }
+        return nil
+    }
+
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
     static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
         let callee = call.calledExpression

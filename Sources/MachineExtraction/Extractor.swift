@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Everything shaped like a machine and what became of it (CandidatePass).
+    public var candidates: [Candidate] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -39,8 +41,10 @@ public enum Extractor {
         }
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         disambiguateNames(&machines)
-        let diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines, diagnostics: &diagnostics)
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
+        result.candidates = candidates
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
         return result
@@ -154,7 +158,6 @@ final class ExtractionContext {
     func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let type = index.types[info.qualifiedName] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
-        let domain = Domain(states: info.caseNames, inputs: [])
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
             guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { continue }
             let body: CodeBlockItemListSyntax
@@ -164,31 +167,23 @@ final class ExtractionContext {
                 guard let getter = list.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements else { continue }
                 body = getter
             }
-            // a body that is one expression is a condition; otherwise its `return true/false` branches
-            let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [], returnsState: true)
-            let interpreter = ReducerInterpreter(spec: spec, file: property.file, effects: effectReader(inputs: [], inputType: nil))
-            if body.count == 1, let only = body.first, let expr = only.item.as(ExprSyntax.self) ?? only.item.as(ExpressionStmtSyntax.self)?.expression,
-               !expr.is(SwitchExprSyntax.self), !expr.is(IfExprSyntax.self) {
-                let pred = interpreter.eval(expr, ReducerInterpreter.Ctx(pairs: domain.all, slot: 0))
-                result[property.name] = (Set(domain.stateNames(pred.yes)), Set(domain.stateNames(pred.maybe)))
-                continue
-            }
-            var yes = Set<String>(), no = Set<String>(), maybe = Set<String>()
-            for rule in interpreter.run(body, at: property.location) {
-                for outcome in rule.outcomes {
-                    let states = Set(outcome.pairs.map(\.from))
-                    switch outcome.target {
-                    case .unknown("true") where outcome.guardText == nil: yes.formUnion(states)
-                    case .unknown("false") where outcome.guardText == nil: no.formUnion(states)
-                    default: maybe.formUnion(states)
-                    }
-                }
-            }
-            // a case that returns true on one path and false on another depends on data
-            maybe.formUnion(yes.intersection(no))
-            result[property.name] = (yes.subtracting(maybe), maybe)
+            let evaluator = predicateEvaluator(values: info.caseNames, subjects: ["self"], file: property.file)
+            let verdict = evaluator.block(body, Set(info.caseNames)).result
+            result[property.name] = (verdict.yes, verdict.maybe)
         }
         return result
+    }
+
+    /// The predicate evaluator of this run: names resolve through the project's declarations, and
+    /// `s.isX` reads the computed `Bool` properties of the subject's enum when `stateEnum` is given.
+    func predicateEvaluator(values: [String], subjects: Set<String>, file: ParsedFile, stateEnum: EnumInfo? = nil) -> PredicateEvaluator {
+        let evaluator = PredicateEvaluator(values: values, subjects: subjects, file: file, index: index)
+        if let stateEnum {
+            evaluator.property = { [unowned self] name in
+                self.predicates(of: stateEnum)[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) }
+            }
+        }
+        return evaluator
     }
 
     // MARK: Facts about the whole project, gathered in one pass

@@ -493,7 +493,7 @@ final class ReducerInterpreter {
             switch op {
             case "&&": return eval(infix.leftOperand, ctx).and(eval(infix.rightOperand, ctx))
             case "||": return eval(infix.leftOperand, ctx).or(eval(infix.rightOperand, ctx))
-            case "==", "!=", "===", "!==":
+            case "==", "!=", "===", "!==", "~=":
                 let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
                 guard let p else { return .unknown(d) }
                 return op.hasPrefix("!") ? p.negated(d) : p
@@ -510,27 +510,29 @@ final class ReducerInterpreter {
         if spec.stateKind == .bool, isState(SyntaxHelpers.path(expr)) {
             return stateAtom(["true"], refutable: false, ctx)
         }
-        // `state.canPause`: a computed property of the state's enum, evaluated per case
-        if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
-           let predicate = spec.enumPredicates[member.declName.baseName.text] {
-            if case .state(let v)? = ctx.target {
-                return predicate.yes.contains(v) ? .always(d) : predicate.maybe.contains(v) ? .unknown(d) : .never(d)
-            }
-            if case .unknown? = ctx.target { return .unknown(d) }
-            return Pred(yes: d.set(states: predicate.yes), maybe: d.set(states: predicate.maybe))
-        }
-        // [.a, .b].contains(state)
+        // [.a, .b].contains(action)
         if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "contains", let array = member.base?.as(ArrayExprSyntax.self),
-           let arg = call.arguments.first?.expression {
-            let names = Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name })
-            switch classify(arg) {
-            case .state: return stateAtom(names, refutable: false, ctx)
-            case .input: return inputAtom(names, refutable: false)
-            default: return .unknown(d)
-            }
+           let arg = call.arguments.first?.expression, case .input = classify(arg) {
+            return inputAtom(Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }), refutable: false)
         }
-        return .unknown(d)
+        // a condition on the state alone: `[.a, .b].contains(state)`, `isIdle(state)`, `state.canPause`
+        return statePredicate(expr, ctx) ?? .unknown(d)
+    }
+
+    /// A condition about the state alone, read by the predicate evaluator; nil when it says nothing.
+    func statePredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
+        guard spec.stateKind == .enumeration else { return nil }
+        let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
+        let properties = spec.enumPredicates
+        evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+        let verdict = evaluator.eval(expr)
+        guard verdict != .unknown(evaluator.all) else { return nil }
+        if case .state(let v)? = ctx.target {
+            return verdict.yes.contains(v) ? .always(d) : verdict.maybe.contains(v) ? .unknown(d) : .never(d)
+        }
+        if case .unknown? = ctx.target { return .unknown(d) }
+        return Pred(yes: d.set(states: verdict.yes), maybe: d.set(states: verdict.maybe))
     }
 
     /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.

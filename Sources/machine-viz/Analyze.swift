@@ -24,12 +24,16 @@ struct Analyze: ParsableCommand {
     @Option(help: "Output format: json (the contract of docs/JSON.md) or text.")
     var format: Format = .json
 
+    @Flag(help: "Add `candidates` to the JSON document: everything shaped like a machine and what became of it (as `list --explain`).")
+    var explain = false
+
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
     func run() throws {
         let result = TerminalProgress(quiet: quiet).during("analyzing \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
-        let document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
+        var document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
+        if explain { document.candidates = result.candidates }
         switch format {
         case .json:
             FileHandle.standardOutput.write(try document.jsonData())

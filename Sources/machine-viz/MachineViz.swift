@@ -66,6 +66,7 @@ enum Pipeline {
         var machines: [Machine]
         var diagnostics: [Diagnostic]
         var readFiles: Int
+        var candidates: [Candidate] = []
     }
 
     static func run(_ inputs: InputOptions) -> Result {
@@ -74,7 +75,7 @@ enum Pipeline {
             let extracted = Extractor.extract(sources)
             let analyzer = Analyzer()
             return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
-                          readFiles: sources.files.count)
+                          readFiles: sources.files.count, candidates: extracted.candidates)
         }
     }
 
