@@ -171,7 +171,8 @@ enum CandidatePass {
 
     /// What became of each candidate. Candidates that became no machine and have no diagnostic inside
     /// them get a note saying why (added to `diagnostics`).
-    static func explain(_ found: [Found], machines: [Machine], diagnostics: inout [Diagnostic]) -> [Candidate] {
+    static func explain(_ found: [Found], machines: [Machine], built: [SyntaxIdentifier: [SourceLocation]],
+                        diagnostics: inout [Diagnostic]) -> [Candidate] {
         var result: [Candidate] = []
         for f in found {
             let spans = f.ranges.map { node -> (String, Int, Int) in
@@ -179,9 +180,9 @@ enum CandidatePass {
             }
             func inside(_ l: SourceLocation) -> Bool { spans.contains { l.file == $0.0 && l.line >= $0.1 && l.line <= $0.2 } }
             let location = f.file.location(of: f.node)
+            let builtHere = Set(built[f.node.id] ?? [])
             let covered = machines.filter { m in
-                inside(m.location) || m.rules.contains { inside($0.location) }
-                    || (f.shape.hasSuffix("(…)") && m.location.file == f.file.path && (m.name == f.name || m.name.hasPrefix(f.name + "@")))
+                inside(m.location) || m.rules.contains { inside($0.location) } || builtHere.contains(m.location)
             }
             if !covered.isEmpty {
                 result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .machine, machines: covered.map(\.id).uniqued()))

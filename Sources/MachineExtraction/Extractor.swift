@@ -42,7 +42,8 @@ public enum Extractor {
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         disambiguateNames(&machines)
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
-        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines, diagnostics: &diagnostics)
+        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
+                                               built: context.constructionMachines, diagnostics: &diagnostics)
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.candidates = candidates
         result.diagnostics += commands.diagnostics
@@ -132,14 +133,27 @@ final class ExtractionContext {
         var current = node.parent
         while let c = current {
             if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
+                pendingConstruction = call.id
                 return (SyntaxHelpers.enclosingBindingName(call), s, call)
             }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
-        guard let name, let call = constructions[name] else { return nil }
+        guard let name, let all = facts.allConstructions[name], !all.isEmpty else { return nil }
+        // the construction nearest the node: in its function, else in its file, else the first one
+        let root = node.root.id
+        let function = SyntaxHelpers.enclosingFunction(node).map { Syntax($0).id }
+        let sameFile = all.filter { $0.root.id == root }
+        let call = sameFile.first { c in function != nil && SyntaxHelpers.enclosingFunction(c).map { Syntax($0).id } == function }
+            ?? sameFile.first ?? all[0]
+        pendingConstruction = call.id
         return (SyntaxHelpers.enclosingBindingName(call), initialArgument(call), call)
     }
+
+    /// The construction the last `construction(referencing:around:)` returned, until `add` links it to
+    /// the machine it builds (`constructionMachines`, read by CandidatePass).
+    var pendingConstruction: SyntaxIdentifier?
+    var constructionMachines: [SyntaxIdentifier: [SourceLocation]] = [:]
 
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
     /// return true; default: return false }`, `if case .a = self { return true }; return false`,
@@ -207,6 +221,7 @@ final class ExtractionContext {
 
     final class ProjectFacts: SyntaxVisitor {
         var constructions: [String: FunctionCallExprSyntax] = [:]
+        var allConstructions: [String: [FunctionCallExprSyntax]] = [:]
         var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
         var inoutCalledNames = Set<String>()
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
@@ -225,6 +240,7 @@ final class ExtractionContext {
                 let names = ReferenceFinder()
                 for argument in node.arguments { names.walk(argument.expression) }
                 for name in names.names where constructions[name] == nil { constructions[name] = node }
+                for name in names.names.uniqued() { allConstructions[name, default: []].append(node) }
             }
             if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
                 if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { inoutCalledNames.insert(ref.baseName.text) }
@@ -303,6 +319,8 @@ final class ExtractionContext {
         var m = machine
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
+        if let call = pendingConstruction { constructionMachines[call, default: []].append(m.location) }
+        pendingConstruction = nil
         machines.append(m)
     }
 }

@@ -109,6 +109,7 @@ struct GameplayKitRecogniser: Recogniser {
                 return r.split(separator: ".").last.map(String.init) == group.items[0].name || e.ownerState != nil
             }
             let first = group.items[0]
+            for c in group.items { context.constructionMachines[c.call.id, default: []].append(first.file.location(of: first.call)) }
             build(name: first.name, location: first.file.location(of: first.call), states: states, constructions: group.items,
                   enters: mine, classes: classes, context: context)
         }

@@ -221,8 +221,7 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
-        var helpers: [String: FunctionDeclSyntax] = [:]
-        for (m, _) in stateType.methods { helpers[m.name.text] = m }
+        let helpers = ReducerSpec.helperTable(stateType.methods.map(\.0))
         let bodyText = c.body.description
         for field in stateType.properties where !field.isStatic && !field.isComputed {
             for target in fieldTargets(field, owner: stateType, context: context) {

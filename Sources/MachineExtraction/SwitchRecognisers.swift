@@ -280,8 +280,7 @@ struct SwitchMethodRecogniser: Recogniser {
             inputEnum = event
             inputNames = event.caseNames
             let domain = Domain(states: stateEnum.caseNames, inputs: inputNames)
-            var helpers: [String: FunctionDeclSyntax] = [:]
-            for (m, _) in type.methods where m.name.text != method.name.text { helpers[m.name.text] = m }
+            let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum))
@@ -293,15 +292,14 @@ struct SwitchMethodRecogniser: Recogniser {
         guard let location, !rules.isEmpty else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
         // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
-        var helpers: [String: FunctionDeclSyntax] = [:]
-        for (m, _) in type.methods { helpers[m.name.text] = m }
         var methodInputs: [String] = []
         for (method, file) in writes.entries where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = method.name.text + "()"
             let domain = Domain(states: stateEnum.caseNames, inputs: [input])
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [],
-                                   helpers: helpers.filter { $0.key != method.name.text }, helperStatePaths: statePaths,
+                                   helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
+                                   helperStatePaths: statePaths,
                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum))
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil))
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -340,7 +338,8 @@ struct StateWrites {
     var direct = Set<String>()
     /// Methods that write it themselves or call one that does.
     var writers = Set<String>()
-    /// Writers that no other method of the type calls: the entry points of the writes.
+    /// Writers that can be called from outside the type, or that no other method of it calls: the
+    /// entry points of the writes.
     var entries: [(FunctionDeclSyntax, ParsedFile)] = []
     /// Writes no walk of a method body reaches: inside a closure (run later, by someone else).
     var unfollowed: [Unfollowed] = []
@@ -368,7 +367,11 @@ struct StateWrites {
             }
         }
         let calledByOthers = Set(callees.flatMap { caller, called in called.filter { $0 != caller } })
-        entries = type.methods.filter { m, _ in writers.contains(m.name.text) && !calledByOthers.contains(m.name.text) }
+        // a private method others call is their helper; any other writer can be called from outside
+        entries = type.methods.filter { m, _ in
+            let isPrivate = m.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
+            return writers.contains(m.name.text) && (!isPrivate || !calledByOthers.contains(m.name.text))
+        }
     }
 
     final class WriteFinder: SyntaxVisitor {
