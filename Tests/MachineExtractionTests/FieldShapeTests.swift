@@ -279,4 +279,62 @@ final class PartialMachineTests: XCTestCase {
         XCTAssertEqual(m.transitions, ["low -pull-> rising", "rising -pull-> high", "high -pull-> low"])
         XCTAssertEqual(m.findings.filter { $0.severity == .warning }, [])
     }
+
+    func testOverloadedHelperIsChosenByItsLabelsAndNeverReturningCallsEndThePath() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Reel { case empty, loading, spinning }
+        enum Lever { case pull }
+        final class Slot {
+            private var reel: Reel = .empty
+            func handle(_ l: Lever) {
+                switch (reel, l) {
+                case (.empty, .pull): begin(coins: 1, next: .loading)
+                default: break
+                }
+            }
+            func begin() {}
+            private func begin(coins: Int, next: Reel) { self.reel = next }
+            private func loaded() {
+                switch reel {
+                case .loading: self.reel = .spinning
+                case .empty, .spinning: fatalError("not loading")
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Slot.reel"))
+        XCTAssertEqual(m.transitions, ["empty -pull-> loading", "loading -loaded()-> spinning"])
+        XCTAssertFalse(m.edges.contains { $0.input == "loaded()" && $0.from != "loading" }, "fatalError: no edge")
+    }
+
+    func testStateChangedByACallWhoseResultIsKeptAndByAPublicMethodOthersCall() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Gate { case shut, ajar, open
+            mutating func nudge() -> Bool {
+                switch self {
+                case .shut: self = .ajar; return true
+                case .ajar: self = .open; return true
+                case .open: return false
+                }
+            }
+            mutating func slam() { self = .shut }
+        }
+        enum Wind { case gust }
+        final class Yard {
+            private var gate: Gate = .shut
+            func on(_ w: Wind) {
+                switch w {
+                case .gust:
+                    let moved = self.gate.nudge()
+                    if !moved { close() }
+                }
+            }
+            func close() { self.gate.slam() }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Yard.gate"))
+        XCTAssertEqual(m.inputs, ["gust", "close()"])
+        XCTAssertTrue(m.transitions.isSuperset(of: ["shut -gust-> ajar", "ajar -gust-> open", "open -close()-> shut", "ajar -close()-> shut"]))
+        XCTAssertEqual(m.findings.filter { $0.severity == .warning }, [])
+    }
 }
