@@ -195,6 +195,28 @@ final class CandidateShapeTests: XCTestCase {
     }
 }
 
+extension CandidateShapeTests {
+    func testATableIsBuiltByTheConstructionInItsOwnFunction() throws {
+        let result = try explain("""
+        import Harvest
+        enum Bulb { case off, on }
+        enum Press { case toggle }
+        func firstScenario() {
+            let mappings: [Harvester<Press, Bulb>.Mapping] = [ .toggle | .off => .on ]
+            let harvester = Harvester(state: .off, inputs: presses, mapping: .reduce(.first, mappings), scheduler: queue)
+        }
+        func secondScenario() {
+            let mappings: [Harvester<Press, Bulb>.Mapping] = [ .toggle | .on => .off ]
+            let harvester = Harvester(state: .on, inputs: presses, mapping: .reduce(.first, mappings), scheduler: queue)
+        }
+        """)
+        XCTAssertEqual(result.machines.map(\.initial), ["off", "on"], "each table's own construction gives its initial state")
+        let constructions = result.candidates.filter { $0.shape == "Harvester(…)" }
+        XCTAssertEqual(constructions.count, 2)
+        XCTAssertTrue(constructions.allSatisfy { $0.outcome == .machine && $0.machines.count == 1 })
+    }
+}
+
 final class PartialMachineTests: XCTestCase {
     func testOtherMethodsWritingTheStateAreFollowedAsInputs() throws {
         let (machines, _) = try Fixture.analyze(source: """
