@@ -51,13 +51,13 @@ public enum Extractor {
         return result
     }
 
-    /// Two machines with one name: the same machine seen twice (two `Reduce` blocks of one feature
-    /// writing one field) is one machine with both rule sets; different machines that share a variable
-    /// name in two files get the file and line appended.
+    /// Two machines with one name: the same machine seen twice in one file (two `Reduce` blocks of one
+    /// feature writing one field) is one machine with both rule sets; different machines that share a
+    /// name get the file and line appended (to the id too, until ids are computed from declarations).
     static func disambiguateNames(_ machines: inout [Machine]) {
         var merged: [Machine] = []
         for m in machines {
-            if let i = merged.firstIndex(where: { $0.name == m.name && $0.dialect == m.dialect && $0.states == m.states
+            if let i = merged.firstIndex(where: { $0.name == m.name && $0.location.file == m.location.file && $0.dialect == m.dialect && $0.states == m.states
                                                   && $0.inputs == m.inputs && $0.order == .resolved && m.order == .resolved }) {
                 let offset = merged[i].rules.count
                 merged[i].rules += m.rules.map { r in var r = r; r.id += offset; return r }
@@ -72,6 +72,7 @@ public enum Extractor {
         for m in machines { counts[m.name, default: 0] += 1 }
         for i in machines.indices where counts[machines[i].name]! > 1 {
             let file = URL(fileURLWithPath: machines[i].location.file).deletingPathExtension().lastPathComponent
+            if machines[i].id == machines[i].name { machines[i].id += "@\(file):\(machines[i].location.line)" }
             machines[i].name += "@\(file):\(machines[i].location.line)"
         }
     }
