@@ -217,6 +217,28 @@ extension CandidateShapeTests {
     }
 }
 
+extension CandidateShapeTests {
+    func testMachinesOfOneNameInTwoFilesStayTwoWithDistinctIds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mv-two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "enum Hatch { case shut, open }\nenum Knock { case knock }\n".write(to: dir.appendingPathComponent("Types.swift"), atomically: true, encoding: .utf8)
+        for (file, target) in [("First.swift", "open"), ("Second.swift", "shut")] {
+            try """
+            func step(_ h: Hatch, _ k: Knock) -> Hatch? {
+                switch (h, k) {
+                case (.shut, .knock): return .\(target)
+                default: return nil
+                }
+            }
+            """.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let result = Extractor.extract(paths: [dir.path])
+        XCTAssertEqual(result.machines.count, 2, "two functions in two files are two machines, not one with both rule sets")
+        XCTAssertEqual(Set(result.machines.map(\.id)).count, 2)
+    }
+}
+
 final class PartialMachineTests: XCTestCase {
     func testOtherMethodsWritingTheStateAreFollowedAsInputs() throws {
         let (machines, _) = try Fixture.analyze(source: """
