@@ -213,21 +213,8 @@ struct GameplayKitRecogniser: Recogniser {
         return nil
     }
 
-    /// The initializer of a local (in an enclosing block) or a stored variable.
     func valueOf(variable name: String, around node: Syntax, context: ExtractionContext) -> ExprSyntax? {
-        var current = node.parent
-        while let c = current {
-            if let block = c.as(CodeBlockItemListSyntax.self) {
-                for item in block {
-                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
-                    for b in decl.bindings {
-                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
-                    }
-                }
-            }
-            current = c.parent
-        }
-        return context.index.bindings[name]?.first(where: { $0.initializer != nil })?.initializer
+        DSLSupport.value(of: name, around: node, index: context.index)
     }
 
     func method(_ name: String, of className: String, classes: [String: StateClass]) -> (FunctionDeclSyntax, ParsedFile, String)? {

@@ -272,19 +272,7 @@ final class PredicateEvaluator {
     /// The initializer of a local variable in an enclosing block, else of a variable or property of the project.
     func resolveValue(_ e: ExprSyntax) -> ExprSyntax? {
         guard let name = referencedName(e), !subjects.contains(name) else { return nil }
-        var current = e.parent
-        while let c = current {
-            if let block = c.as(CodeBlockItemListSyntax.self) {
-                for item in block {
-                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
-                    for b in decl.bindings {
-                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
-                    }
-                }
-            }
-            current = c.parent
-        }
-        return index?.bindings[name]?.first(where: { $0.initializer != nil })?.initializer
+        return DSLSupport.value(of: name, around: Syntax(e), index: index)
     }
 
     /// A function of the project by name, with its first parameter's name and its body.
