@@ -10,6 +10,8 @@ public struct ExtractionResult: Sendable {
     public var suppressions: [Suppression] = []
     /// Everything shaped like a machine and what became of it (CandidatePass).
     public var candidates: [Candidate] = []
+    /// Struct states whose machine fields are explored together, in source order.
+    public var products: [ProductMachine] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -48,7 +50,29 @@ public enum Extractor {
         result.candidates = candidates
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
+        result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
         return result
+    }
+
+    /// Products as machines: reducers of one feature over the same fields are joined (their rules are
+    /// alternatives); other name clashes get `@File:line`.
+    static func disambiguateNames(_ products: [ProductMachine]) -> [ProductMachine] {
+        var merged: [ProductMachine] = []
+        for p in products {
+            if let i = merged.firstIndex(where: { $0.name == p.name && $0.fields == p.fields && $0.inputs == p.inputs }) {
+                merged[i].rules += p.rules
+                merged[i].invariants = merged[i].invariants.appendingUnique(p.invariants)
+            } else {
+                merged.append(p)
+            }
+        }
+        var counts: [String: Int] = [:]
+        for p in merged { counts[p.name, default: 0] += 1 }
+        for i in merged.indices where counts[merged[i].name]! > 1 {
+            let file = URL(fileURLWithPath: merged[i].location.file).deletingPathExtension().lastPathComponent
+            merged[i].name += "@\(file):\(merged[i].location.line)"
+        }
+        return merged
     }
 
     /// Two machines with one name: the same machine seen twice in one file (two `Reduce` blocks of one
@@ -87,6 +111,7 @@ final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
     var machines: [Machine] = []
+    var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()

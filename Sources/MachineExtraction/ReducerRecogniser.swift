@@ -223,11 +223,61 @@ struct ReducerRecogniser: Recogniser {
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
         let helpers = ReducerSpec.helperTable(stateType.methods.map(\.0))
         let bodyText = c.body.description
+        var productFields: [ProductInterpreter.Field] = []
         for field in stateType.properties where !field.isStatic && !field.isComputed {
             for target in fieldTargets(field, owner: stateType, context: context) {
-                buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
-                           bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+                let built = buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
+                                       bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+                if let built { productFields.append(built) }
             }
+        }
+        buildProduct(productFields, c: c, stateType: stateType, name: machineOwner, inputs: inputs, reader: reader,
+                     helpers: helpers, location: location, context: context)
+    }
+
+    /// The fields that are machines, explored together (`ProductMachine`), when there are two or more.
+    func buildProduct(_ fields: [ProductInterpreter.Field], c: Candidate, stateType: TypeInfo, name: String, inputs: [String],
+                      reader: EffectReader, helpers: [String: FunctionDeclSyntax], location: SourceLocation, context: ExtractionContext) {
+        let invariants = ProductInvariants.stated(in: stateType, context: context)
+        guard fields.count >= 2 else {
+            if let first = invariants.first {
+                context.warn("invariant on \(name): the state has \(fields.count) field\(fields.count == 1 ? "" : "s") that \(fields.count == 1 ? "is a machine" : "are machines"); invariants need two or more",
+                             at: first.location)
+            }
+            return
+        }
+        let interpreter = ProductInterpreter(fields: fields, stateParam: c.stateParam, actionParam: c.actionParam, effects: reader,
+                                             file: c.file, helpers: helpers)
+        switch interpreter.run(c.body, inputs: inputs, at: location) {
+        case .failure(let stop):
+            context.warn("\(name): the fields are not explored together (\(stop.reason)); each field is still its own machine",
+                         at: stop.location, severity: .note)
+        case .success(var rules):
+            // TCA clears a presented optional by itself after the reducer ran (`.ifLet(\.$alert, action: \.alert)`:
+            // a dismissal, or any button of an ephemeral alert): the branches for that input also write nil
+            for f in fields where f.kind == .optional {
+                for input in implicitDismissals(c, field: f.name) {
+                    var handled = false
+                    for i in rules.indices where rules[i].inputs.contains(input) {
+                        handled = true
+                        var own = rules[i]
+                        own.inputs = [input]
+                        own.writes[f.name] = "nil"
+                        rules[i].inputs.removeAll { $0 == input }
+                        rules.append(own)
+                    }
+                    rules.removeAll { $0.inputs.isEmpty }
+                    if !handled {
+                        rules.append(ProductMachine.Rule(location: location, inputs: [input], requires: [f.name: ["some"]], writes: [f.name: "nil"]))
+                    }
+                }
+            }
+            var product = ProductMachine(
+                name: name, dialect: c.dialect, location: location,
+                fields: fields.map { ProductMachine.Field(name: $0.name, states: $0.states, initial: $0.initial) },
+                inputs: inputs, rules: rules)
+            product.invariants = invariants.map(\.text)
+            context.products.append(product)
         }
     }
 
@@ -273,9 +323,11 @@ struct ReducerRecogniser: Recogniser {
         return nil
     }
 
+    /// Adds the field's machine; returns the field for the product when it is a plain field (not a collection's items).
+    @discardableResult
     func buildField(_ t: FieldTarget, c: Candidate, stateType: TypeInfo, machineOwner: String, helpers: [String: FunctionDeclSyntax],
                     scan: SwitchFinder, bodyText: String, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
-                    location: SourceLocation, context: ExtractionContext) {
+                    location: SourceLocation, context: ExtractionContext) -> ProductInterpreter.Field? {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
         // the reducer's body and the functions it hands `&state` to, with the names the state has there
@@ -298,7 +350,7 @@ struct ReducerRecogniser: Recogniser {
         } || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
         let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
         let presented = t.suffix.isEmpty && !implicitDismissals(c, field: field.name).isEmpty
-        guard assigned || (t.kind == .enumeration && switched) || presented else { return }
+        guard assigned || (t.kind == .enumeration && switched) || presented else { return nil }
         let domain = Domain(states: t.states, inputs: inputs)
         // a collection's items start when they are inserted: no initial state
         let initialValue = t.suffix.isEmpty ? initialFieldValue(field, kind: t.kind, stateType: stateType, context: context) : nil
@@ -317,6 +369,8 @@ struct ReducerRecogniser: Recogniser {
                             states: t.states, inputs: inputs, initial: initialValue, rules: rules + implicit, order: .resolved,
                             stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
                     stateEnum: t.fieldEnum)
+        guard t.suffix.isEmpty else { return nil }
+        return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: initialValue)
     }
 
     /// An enum state inferred from what the body switches on and assigns, when no type is written.

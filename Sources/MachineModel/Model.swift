@@ -299,6 +299,8 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
     case dataDependentTarget = "data_dependent_target"
     case unusedInput = "unused_input"
     case duplicateKey = "duplicate_key"
+    /// A combination of a struct state's fields that is reachable but breaks a stated invariant.
+    case invariantViolation = "invariant_violation"
     /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
     case unusedSuppression = "unused_suppression"
 
@@ -308,7 +310,7 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
         switch self {
         // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
         case .duplicateKey: .error
-        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression: .warning
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression, .invariantViolation: .warning
         case .dataDependentTarget, .unusedInput: .note
         }
     }
