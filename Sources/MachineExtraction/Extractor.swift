@@ -81,10 +81,13 @@ public enum Extractor {
     static func disambiguateNames(_ machines: inout [Machine]) {
         var merged: [Machine] = []
         for m in machines {
-            if let i = merged.firstIndex(where: { $0.name == m.name && $0.location.file == m.location.file && $0.dialect == m.dialect && $0.states == m.states
+            // one field read from two blocks has one location; an optional's values may differ per block
+            if let i = merged.firstIndex(where: { $0.name == m.name && $0.location.file == m.location.file && $0.dialect == m.dialect && ($0.states == m.states || $0.location == m.location)
                                                   && $0.inputs == m.inputs && $0.order == .resolved && m.order == .resolved }) {
+                merged[i].states = merged[i].states.appendingUnique(m.states)
                 let offset = merged[i].rules.count
                 merged[i].rules += m.rules.map { r in var r = r; r.id += offset; return r }
+                merged[i].rules = withoutRepeatedImplicitRules(merged[i].rules)
                 merged[i].initial = merged[i].initial ?? m.initial
                 merged[i].terminal = merged[i].terminal.appendingUnique(m.terminal)
             } else {
@@ -99,6 +102,28 @@ public enum Extractor {
             if machines[i].id == machines[i].name { machines[i].id += "@\(file):\(machines[i].location.line)" }
             machines[i].name += "@\(file):\(machines[i].location.line)"
         }
+    }
+}
+
+/// The rules of one machine read from several blocks (two `Reduce`s of one feature): each block added
+/// the framework's implicit edges; keep each (state, trigger) once, and no button dismissal that an
+/// explicit case of another block handles (it decides where that button leads).
+func withoutRepeatedImplicitRules(_ rules: [Rule]) -> [Rule] {
+    func key(_ pair: Pair, _ outcome: Outcome) -> String { "\(pair.from)\u{0}\(outcome.trigger(for: pair.input))" }
+    let explicit = Set(rules.filter { !$0.implicit }.flatMap { r in
+        r.outcomes.filter { $0.pattern?.narrows == true }.flatMap { o in o.pairs.map { key($0, o) } }
+    })
+    var seen = Set<String>()
+    return rules.compactMap { rule in
+        guard rule.implicit else { return rule }
+        var r = rule
+        r.outcomes = rule.outcomes.compactMap { o in
+            var kept = o
+            let button = o.pattern?.arguments.first?.value.name == "presented"
+            kept.pairs = o.pairs.filter { !(button && explicit.contains(key($0, o))) && seen.insert(key($0, o)).inserted }
+            return kept.pairs.isEmpty ? nil : kept
+        }
+        return r.outcomes.isEmpty ? nil : r
     }
 }
 

@@ -377,7 +377,7 @@ final class PredicateEvaluator {
         }
         switch PatternAtom(pattern) {
         case .any: return .all(all)
-        case .cases(let names, let refutable):
+        case .cases(let names, let refutable, _):
             let known = names.intersection(all)
             note(known, pattern)
             return refutable ? Verdict(maybe: known) : .all(known)

@@ -20,7 +20,7 @@ final class ProductInterpreter {
 
     struct Ctx {
         var inputs: [String]
-        var pattern: String?
+        var pattern: InputPattern?
         var requires: [String: Set<String>] = [:]
         var writes: [String: String] = [:]
         var guards: [String] = []
@@ -110,7 +110,7 @@ final class ProductInterpreter {
         return (with(inside), with(outside))
     }
 
-    func restrictInput(_ c: Ctx, _ names: Set<String>, refutable: Bool, pattern: String?) -> (yes: [Ctx], no: [Ctx]) {
+    func restrictInput(_ c: Ctx, _ names: Set<String>, refutable: Bool, pattern: InputPattern?) -> (yes: [Ctx], no: [Ctx]) {
         var yes = c
         yes.inputs = c.inputs.filter(names.contains)
         if refutable, let pattern { yes.pattern = pattern }
@@ -260,8 +260,8 @@ final class ProductInterpreter {
             }
             return (yes, no)
         }
-        guard case .cases(let names, let refutable) = atom else { return unknown(c, "\(s.compactText) ~ \(text)") }
-        if isInput(s) { return restrictInput(c, names, refutable: refutable, pattern: text) }
+        guard case .cases(let names, let refutable, let tree) = atom else { return unknown(c, "\(s.compactText) ~ \(text)") }
+        if isInput(s) { return restrictInput(c, names, refutable: refutable, pattern: tree) }
         if let f = field(s) {
             let mapped = Set(names.map { normalized($0, f) })
             if refutable && !mapped.contains("nil") {

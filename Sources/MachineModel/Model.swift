@@ -123,11 +123,12 @@ public struct Outcome: Hashable, Sendable {
     public var cancels: [String]
     /// Source text of the data condition that selects this branch, if any.
     public var guardText: String?
-    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`).
-    public var pattern: String?
+    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`);
+    /// it applies to the pairs whose input is the pattern's root case.
+    public var pattern: InputPattern?
 
     public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
-                pattern: String? = nil) {
+                pattern: InputPattern? = nil) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
@@ -136,9 +137,17 @@ public struct Outcome: Hashable, Sendable {
         self.pattern = pattern
     }
 
-    /// Whether this branch produces the edge `from --input--> to`.
-    public func produces(from: String, input: String, to: String) -> Bool {
+    /// The trigger of this branch's edges for an input: its pattern's text when it narrows the input,
+    /// else the input (`view(.saveTapped)`, `response(.failure)`, `reset`).
+    public func trigger(for input: String) -> String {
+        if let pattern, pattern.narrows, pattern.name == input { return pattern.trigger }
+        return input
+    }
+
+    /// Whether this branch produces the edge `from --input--> to` (fired by `trigger`, when given).
+    public func produces(from: String, input: String, to: String, trigger: String? = nil) -> Bool {
         guard pairs.contains(Pair(from: from, input: input)) else { return false }
+        if let trigger, trigger != self.trigger(for: input) { return false }
         switch target {
         case .state(let s): return s == to
         case .stay: return from == to
@@ -190,7 +199,7 @@ public struct Rule: Hashable, Sendable {
     public var cancels: [String] { outcomes.flatMap(\.cancels).uniqued() }
     /// The branches behind one edge of this rule.
     public func outcomes(for edge: Edge) -> [Outcome] {
-        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to) }
+        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to, trigger: edge.trigger) }
     }
 
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
@@ -221,7 +230,7 @@ extension Rule: Codable {
         if let trigger { try c.encode(trigger, forKey: .trigger) }
         let unknown = outcomes.compactMap { if case .unknown(let e) = $0.target { e } else { nil } }
         if !unknown.isEmpty { try c.encode(unknown, forKey: .dataDependent) }
-        let patterns = outcomes.compactMap(\.pattern).uniqued()
+        let patterns = outcomes.compactMap { $0.pattern?.narrows == true ? $0.pattern!.trigger : nil }.uniqued()
         if !patterns.isEmpty { try c.encode(patterns, forKey: .patterns) }
     }
 

@@ -23,7 +23,7 @@ public struct ProductMachine: Codable, Hashable, Sendable {
         public var location: SourceLocation
         public var inputs: [String]
         /// The case pattern when it narrows the input (`view(.saveTapped)`).
-        public var pattern: String?
+        public var pattern: InputPattern?
         /// Per field, the values the branch is taken in; a field not named may have any value.
         public var requires: [String: [String]]
         /// Per field, its value after the branch; a field not named keeps its value.
@@ -33,7 +33,7 @@ public struct ProductMachine: Codable, Hashable, Sendable {
         public var effect: Effect?
         public var cancels: [String]
 
-        public init(location: SourceLocation, inputs: [String], pattern: String? = nil, requires: [String: [String]] = [:],
+        public init(location: SourceLocation, inputs: [String], pattern: InputPattern? = nil, requires: [String: [String]] = [:],
                     writes: [String: String] = [:], guardText: String? = nil, effect: Effect? = nil, cancels: [String] = []) {
             self.location = location
             self.inputs = inputs
