@@ -108,11 +108,21 @@ public struct Analyzer: Sendable {
 
     // MARK: Checks
 
+    /// On a partial machine reachability is only as good as what was read: a note, not a warning.
+    func reachabilitySeverity(_ check: Check, _ machine: Machine) -> Severity {
+        machine.partial ? .note : check.defaultSeverity
+    }
+
+    func partialNote(_ machine: Machine) -> String {
+        guard machine.partial else { return "" }
+        return " (the machine is partial: its state is also written at \(machine.unreadWrites.count) place(s) the tool does not follow)"
+    }
+
     func unreachable(_ machine: Machine, _ graph: Graph) -> [Finding] {
         guard machine.initial != nil, !graph.anyTargetReachable else { return [] }
         return machine.states.filter { graph.distance[$0] == nil }.map { state in
-            Finding(check: Check.unreachableState.rawValue, severity: Check.unreachableState.defaultSeverity,
-                    message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it",
+            Finding(check: Check.unreachableState.rawValue, severity: reachabilitySeverity(.unreachableState, machine),
+                    message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
                     location: machine.stateLocations[state] ?? machine.location, subject: state)
         }
     }
@@ -125,8 +135,9 @@ public struct Analyzer: Sendable {
             guard witness != nil || entered.contains(state), !machine.terminal.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
-            return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,
-                           message: "state '\(state)' is reachable but no input leads out of it; mark it terminal if that is intended",
+            return Finding(check: Check.deadEndState.rawValue, severity: reachabilitySeverity(.deadEndState, machine),
+                           message: "state '\(state)' is reachable but no input leads out of it; mark it terminal if that is intended"
+                               + partialNote(machine),
                            location: machine.stateLocations[state] ?? machine.location, subject: state, trace: witness)
         }
     }

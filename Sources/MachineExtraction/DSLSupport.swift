@@ -4,6 +4,33 @@ import SwiftSyntax
 
 /// Small syntax helpers shared by the DSL recognisers (SwiftState, Tinder, dictionary tables, GameplayKit).
 enum DSLSupport {
+    /// The initializer of a local variable (in an enclosing block), else of a variable or property of the project.
+    static func value(of name: String, around node: Syntax, index: SymbolIndex?) -> ExprSyntax? {
+        var current = node.parent
+        while let c = current {
+            if let block = c.as(CodeBlockItemListSyntax.self) {
+                for item in block {
+                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
+                    for b in decl.bindings {
+                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
+                    }
+                }
+            }
+            current = c.parent
+        }
+        return index?.binding(named: name, at: node, where: { $0.initializer != nil })?.initializer
+    }
+
+    /// A top-level function by name, in file order.
+    static func topLevelFunction(_ name: String, in files: [ParsedFile], where accept: (FunctionDeclSyntax) -> Bool = { _ in true }) -> FunctionDeclSyntax? {
+        for file in files {
+            for item in file.tree.statements {
+                if let f = item.item.as(FunctionDeclSyntax.self), f.name.text == name, accept(f) { return f }
+            }
+        }
+        return nil
+    }
+
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
     static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
         let callee = call.calledExpression

@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Everything shaped like a machine and what became of it (CandidatePass).
+    public var candidates: [Candidate] = []
     /// Struct states whose machine fields are explored together, in source order.
     public var products: [ProductMachine] = []
 }
@@ -48,8 +50,11 @@ public enum Extractor {
         }
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         disambiguate(&machines, mergeable: context.mergeableIDs)
-        let diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
+                                               built: context.constructionMachines, diagnostics: &diagnostics)
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
+        result.candidates = candidates
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
         result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
@@ -237,20 +242,30 @@ final class ExtractionContext {
         var current = node.parent
         while let c = current {
             if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
+                pendingConstruction = call.id
                 return (DSLSupport.storageName(call), s, call)
             }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
-        // elsewhere: a construction that mentions the name, in this file, else in this module when only
-        // one there does (a variable of another file or module with the same name is another variable)
-        guard let name, let all = constructions[name] else { return nil }
+        // elsewhere: a construction that mentions the name: in the node's function, else in its file, else
+        // in this module when only one there does (a variable of another file or module with the same
+        // name is another variable)
+        guard let name, let all = constructions[name], !all.isEmpty else { return nil }
         let file = index.scope(of: node)?.file
         let here = all.filter { index.scope(of: $0)?.file === file }
         let module = all.filter { index.scope(of: $0)?.file.module == file?.module }
-        guard let call = here.first ?? (module.count == 1 ? module[0] : nil) else { return nil }
+        let function = SyntaxHelpers.enclosingFunction(node).map { Syntax($0).id }
+        let inFunction = here.first { c in function != nil && SyntaxHelpers.enclosingFunction(c).map { Syntax($0).id } == function }
+        guard let call = inFunction ?? here.first ?? (module.count == 1 ? module[0] : nil) else { return nil }
+        pendingConstruction = call.id
         return (DSLSupport.storageName(call), initialArgument(call), call)
     }
+
+    /// The construction the last `construction(referencing:around:)` returned, until `add` links it to
+    /// the machine it builds (`constructionMachines`, read by CandidatePass).
+    var pendingConstruction: SyntaxIdentifier?
+    var constructionMachines: [SyntaxIdentifier: [SourceLocation]] = [:]
 
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
     /// return true; default: return false }`, `if case .a = self { return true }; return false`,
@@ -269,7 +284,6 @@ final class ExtractionContext {
     func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let type = index.types[info.key] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
-        let domain = Domain(states: info.caseNames, inputs: [])
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
             guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { continue }
             let body: CodeBlockItemListSyntax
@@ -279,31 +293,23 @@ final class ExtractionContext {
                 guard let getter = list.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements else { continue }
                 body = getter
             }
-            // a body that is one expression is a condition; otherwise its `return true/false` branches
-            let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [], returnsState: true)
-            let interpreter = ReducerInterpreter(spec: spec, file: property.file, effects: effectReader(inputs: [], inputType: nil))
-            if body.count == 1, let only = body.first, let expr = only.item.as(ExprSyntax.self) ?? only.item.as(ExpressionStmtSyntax.self)?.expression,
-               !expr.is(SwitchExprSyntax.self), !expr.is(IfExprSyntax.self) {
-                let pred = interpreter.eval(expr, ReducerInterpreter.Ctx(pairs: domain.all, slot: 0))
-                result[property.name] = (Set(domain.stateNames(pred.yes)), Set(domain.stateNames(pred.maybe)))
-                continue
-            }
-            var yes = Set<String>(), no = Set<String>(), maybe = Set<String>()
-            for rule in interpreter.run(body, at: property.location) {
-                for outcome in rule.outcomes {
-                    let states = Set(outcome.pairs.map(\.from))
-                    switch outcome.target {
-                    case .unknown("true") where outcome.guardText == nil: yes.formUnion(states)
-                    case .unknown("false") where outcome.guardText == nil: no.formUnion(states)
-                    default: maybe.formUnion(states)
-                    }
-                }
-            }
-            // a case that returns true on one path and false on another depends on data
-            maybe.formUnion(yes.intersection(no))
-            result[property.name] = (yes.subtracting(maybe), maybe)
+            let evaluator = predicateEvaluator(values: info.caseNames, subjects: ["self"], file: property.file)
+            let verdict = evaluator.block(body, Set(info.caseNames)).result
+            result[property.name] = (verdict.yes, verdict.maybe)
         }
         return result
+    }
+
+    /// The predicate evaluator of this run: names resolve through the project's declarations, and
+    /// `s.isX` reads the computed `Bool` properties of the subject's enum when `stateEnum` is given.
+    func predicateEvaluator(values: [String], subjects: Set<String>, file: ParsedFile, stateEnum: EnumInfo? = nil) -> PredicateEvaluator {
+        let evaluator = PredicateEvaluator(values: values, subjects: subjects, file: file, index: index)
+        if let stateEnum {
+            evaluator.property = { [unowned self] name in
+                self.predicates(of: stateEnum)[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) }
+            }
+        }
+        return evaluator
     }
 
     // MARK: Facts about the whole project, gathered in one pass
@@ -474,6 +480,8 @@ final class ExtractionContext {
         }
         m.id = key ?? SymbolIndex.id(module: module, path: path ?? name)
         if mergeable { mergeableIDs.insert(m.id) }
+        if let call = pendingConstruction { constructionMachines[call, default: []].append(m.location) }
+        pendingConstruction = nil
         machines.append(m)
     }
 

@@ -44,12 +44,13 @@ struct GameplayKitRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         let classes = stateClasses(context)
         guard !classes.isEmpty else { return }
+        let machineTypes = Self.machineClasses(context).union(["GKStateMachine"])
         var constructions: [Construction] = []
         var enters: [EnterCall] = []
         for file in context.files {
             for call in DSLSupport.calls(in: file.tree) {
                 guard let name = DSLSupport.calleeName(call) else { continue }
-                if name == "GKStateMachine", let arg = SyntaxHelpers.argument(call, "states") {
+                if machineTypes.contains(name), let arg = SyntaxHelpers.argument(call, "states") {
                     let states = resolveStates(arg, around: Syntax(call), classes: classes, file: file, context: context)
                     let storage = DSLSupport.storageName(call) ?? "stateMachine@\(file.location(of: call).line)"
                     let owner = SyntaxHelpers.enclosingTypeNames(call).last
@@ -108,6 +109,7 @@ struct GameplayKitRecogniser: Recogniser {
                 return r.split(separator: ".").last.map(String.init) == group.items[0].name || e.ownerState != nil
             }
             let first = group.items[0]
+            for c in group.items { context.constructionMachines[c.call.id, default: []].append(first.file.location(of: first.call)) }
             build(name: first.name, location: first.file.location(of: first.call), states: states, constructions: group.items,
                   enters: mine, classes: classes, context: context)
         }
@@ -119,6 +121,30 @@ struct GameplayKitRecogniser: Recogniser {
         var name: String
         var superclass: String?
         var type: TypeInfo
+    }
+
+    /// Subclasses of `GKStateMachine` in the given files (directly or through project classes): a
+    /// `Game(states: [...])` builds a machine as `GKStateMachine(states:)` does.
+    static func machineClasses(_ context: ExtractionContext) -> Set<String> {
+        subclasses(of: "GKStateMachine", context)
+    }
+
+    static func subclasses(of root: String, _ context: ExtractionContext) -> Set<String> {
+        var result = Set<String>()
+        var changed = true
+        var rounds = 0
+        while changed, rounds < 16 {
+            changed = false
+            rounds += 1
+            for type in context.index.typeOrder where type.kind == "class" && !result.contains(type.name) {
+                let names = type.inherited.map { SymbolIndex.bareTypeName($0).split(separator: ".").last.map(String.init) ?? "" }
+                if names.contains(where: { $0 == root || result.contains($0) }) {
+                    result.insert(type.name)
+                    changed = true
+                }
+            }
+        }
+        return result
     }
 
     /// GKState subclasses in the given files (directly or through project classes), by name.
@@ -187,21 +213,8 @@ struct GameplayKitRecogniser: Recogniser {
         return nil
     }
 
-    /// The initializer of a local (in an enclosing block) or a stored variable.
     func valueOf(variable name: String, around node: Syntax, context: ExtractionContext) -> ExprSyntax? {
-        var current = node.parent
-        while let c = current {
-            if let block = c.as(CodeBlockItemListSyntax.self) {
-                for item in block {
-                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
-                    for b in decl.bindings {
-                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
-                    }
-                }
-            }
-            current = c.parent
-        }
-        return context.index.binding(named: name, at: node, where: { $0.initializer != nil })?.initializer
+        DSLSupport.value(of: name, around: node, index: context.index)
     }
 
     func method(_ name: String, of className: String, classes: [String: StateClass]) -> (FunctionDeclSyntax, ParsedFile, String)? {
@@ -231,246 +244,32 @@ struct GameplayKitRecogniser: Recogniser {
 
     // MARK: isValidNextState
 
-    /// Which targets a Boolean condition admits: surely, or depending on data.
-    struct Verdict {
-        var yes: Set<String> = []
-        var maybe: Set<String> = []
-        var possible: Set<String> { yes.union(maybe) }
-
-        func or(_ o: Verdict) -> Verdict {
-            let y = yes.union(o.yes)
-            return Verdict(yes: y, maybe: maybe.union(o.maybe).subtracting(y))
+    /// `X.Type` (a class parameter) or `X` / `X?` (an instance) → X.
+    func typeName(_ text: String, instance: Bool) -> String? {
+        var text = text
+        if instance {
+            while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+        } else {
+            guard text.hasSuffix(".Type") else { return nil }
+            text.removeLast(5)
         }
-        func and(_ o: Verdict) -> Verdict {
-            let y = yes.intersection(o.yes)
-            return Verdict(yes: y, maybe: possible.intersection(o.possible).subtracting(y))
-        }
-        func not(_ all: Set<String>) -> Verdict {
-            Verdict(yes: all.subtracting(yes).subtracting(maybe), maybe: maybe)
-        }
-        func restricted(_ s: Set<String>) -> Verdict { Verdict(yes: yes.intersection(s), maybe: maybe.intersection(s)) }
+        return text.split(separator: ".").last.map(String.init)
     }
 
-    final class Evaluator {
-        let recogniser: GameplayKitRecogniser
-        let param: String
-        let states: [String]
-        let all: Set<String>
-        let classes: [String: StateClass]
-        let file: ParsedFile
-        /// Whether the parameter is a class (`is X.Type`, `== X.self`) or an instance (`is X`).
-        let instance: Bool
-        var mentions: [String: SourceLocation] = [:]
-        var unknownTexts: [String] = []
-        var depth = 0
-
-        init(_ r: GameplayKitRecogniser, param: String, states: [String], classes: [String: StateClass], file: ParsedFile, instance: Bool) {
-            recogniser = r
-            self.param = param
-            self.states = states
-            self.all = Set(states)
-            self.classes = classes
-            self.file = file
-            self.instance = instance
+    /// The shared predicate evaluator over the machine's classes: `X.self` names a class, `is X.Type`
+    /// (`is X` for an instance) names X and its subclasses, `super.isValidNextState(c)` is left to the caller.
+    func evaluator(param: String, states: [String], classes: [String: StateClass], file: ParsedFile, instance: Bool,
+                   context: ExtractionContext) -> PredicateEvaluator {
+        let e = context.predicateEvaluator(values: states, subjects: [param], file: file)
+        e.literal = { expr in self.classArgument(expr) }
+        e.typeTest = { text in self.typeName(text, instance: instance).map { self.descendants(of: $0, in: states, classes: classes) } }
+        let all = Set(states)
+        e.special = { call in
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "super",
+                  member.declName.baseName.text == "isValidNextState" else { return nil }
+            return .all(all)   // resolved by the caller (see `allowed`)
         }
-
-        func isParam(_ e: ExprSyntax) -> Bool { SyntaxHelpers.path(e) == param }
-
-        func note(_ names: Set<String>, _ node: some SyntaxProtocol) {
-            for n in names where mentions[n] == nil { mentions[n] = file.location(of: node) }
-        }
-
-        func typeName(_ t: TypeSyntax) -> String? {
-            var text = t.trimmedDescription
-            if instance {
-                while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-            } else {
-                guard text.hasSuffix(".Type") else { return nil }
-                text.removeLast(5)
-            }
-            return text.split(separator: ".").last.map(String.init)
-        }
-
-        func eval(_ raw: ExprSyntax) -> Verdict {
-            let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
-            if let infix = e.as(InfixOperatorExprSyntax.self) {
-                let op = infix.operator.trimmedDescription
-                switch op {
-                case "||": return eval(infix.leftOperand).or(eval(infix.rightOperand))
-                case "&&": return eval(infix.leftOperand).and(eval(infix.rightOperand))
-                case "==", "===", "!=", "!==":
-                    var other: ExprSyntax?
-                    if isParam(infix.leftOperand) { other = infix.rightOperand } else if isParam(infix.rightOperand) { other = infix.leftOperand }
-                    if let other {
-                        if SyntaxHelpers.unwrap(other).is(NilLiteralExprSyntax.self) {
-                            return op.hasPrefix("!") ? Verdict(yes: all) : Verdict()
-                        }
-                        if let cls = recogniser.classArgument(other) ?? (instance ? nil : nil) {
-                            let v = Verdict(yes: all.contains(cls) ? [cls] : [])
-                            note(v.yes, other)
-                            return op.hasPrefix("!") ? v.not(all) : v
-                        }
-                    }
-                    return unknown(e)
-                default:
-                    return unknown(e)
-                }
-            }
-            if let isExpr = e.as(IsExprSyntax.self), isParam(isExpr.expression), let name = typeName(isExpr.type) {
-                let v = Verdict(yes: recogniser.descendants(of: name, in: states, classes: classes))
-                note(v.yes, isExpr)
-                return v
-            }
-            if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
-                return eval(prefix.expression).not(all)
-            }
-            if let b = e.as(BooleanLiteralExprSyntax.self) {
-                return b.literal.text == "true" ? Verdict(yes: all) : Verdict()
-            }
-            if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
-                // super.isValidNextState(c)
-                if member.base?.trimmedDescription == "super", member.declName.baseName.text == "isValidNextState" {
-                    return .init(yes: all)   // resolved by the caller (see `allowed`)
-                }
-                // [A.self, B.self].contains { $0 == c } / .contains(where:) / .contains(ObjectIdentifier(c))
-                if member.declName.baseName.text == "contains", let base = member.base, let array = SyntaxHelpers.unwrap(base).as(ArrayExprSyntax.self) {
-                    let names = array.elements.compactMap { recogniser.classArgument($0.expression) }
-                    if names.count == array.elements.count, call.compactText.contains(param) {
-                        let v = Verdict(yes: Set(names).intersection(all))
-                        note(v.yes, array)
-                        return v
-                    }
-                }
-            }
-            return unknown(e)
-        }
-
-        func unknown(_ e: ExprSyntax) -> Verdict {
-            unknownTexts.append(e.compactText)
-            return Verdict(maybe: all)
-        }
-
-        /// What a body returns `true` for, over the targets still undecided when it starts.
-        func block(_ items: CodeBlockItemListSyntax, _ start: Set<String>) -> (result: Verdict, rest: Set<String>) {
-            depth += 1
-            defer { depth -= 1 }
-            var current = start
-            var result = Verdict()
-            guard depth < 32 else { return (Verdict(maybe: start), []) }
-            for (i, item) in items.enumerated() {
-                if current.isEmpty { break }
-                switch item.item {
-                case .stmt(let stmt):
-                    if let r = stmt.as(ReturnStmtSyntax.self) {
-                        if let value = r.expression { result = result.or(eval(value).restricted(current)) }
-                        current = []
-                    } else if let g = stmt.as(GuardStmtSyntax.self) {
-                        let c = conditions(g.conditions)
-                        let elseSet = current.subtracting(c.yes)
-                        let (r, _) = block(g.body.statements, elseSet)
-                        result = result.or(demote(r, c.maybe))
-                        current = current.intersection(c.possible)
-                    } else if let e = stmt.as(ExpressionStmtSyntax.self) {
-                        (result, current) = expression(e.expression, current, result, last: i == items.count - 1)
-                    }
-                case .expr(let e):
-                    (result, current) = expression(e, current, result, last: i == items.count - 1 && items.count == 1)
-                case .decl:
-                    continue
-                }
-            }
-            return (result, current)
-        }
-
-        func expression(_ raw: ExprSyntax, _ current: Set<String>, _ result: Verdict, last: Bool) -> (Verdict, Set<String>) {
-            let e = SyntaxHelpers.unwrap(raw)
-            if let i = e.as(IfExprSyntax.self) {
-                let (r, rest) = ifExpr(i, current)
-                return (result.or(r), rest)
-            }
-            if let sw = e.as(SwitchExprSyntax.self) {
-                let (r, rest) = switchExpr(sw, current)
-                return (result.or(r), rest)
-            }
-            if last {
-                // single-expression body: an implicit return
-                return (result.or(eval(e).restricted(current)), [])
-            }
-            return (result, current)
-        }
-
-        func conditions(_ list: ConditionElementListSyntax) -> Verdict {
-            var v = Verdict(yes: all)
-            for element in list {
-                if case .expression(let e) = element.condition { v = v.and(eval(e)) }
-                else if case .optionalBinding(let b) = element.condition, let value = b.initializer?.value,
-                        let asExpr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(value)).as(AsExprSyntax.self), isParam(asExpr.expression),
-                        let name = asExpr.type.trimmedDescription.split(separator: ".").last.map(String.init) {
-                    v = v.and(Verdict(yes: recogniser.descendants(of: name, in: states, classes: classes)))
-                } else {
-                    v = v.and(Verdict(maybe: all))
-                    unknownTexts.append(element.compactText)
-                }
-            }
-            return v
-        }
-
-        func demote(_ r: Verdict, _ maybe: Set<String>) -> Verdict {
-            Verdict(yes: r.yes.subtracting(maybe), maybe: r.maybe.union(r.yes.intersection(maybe)))
-        }
-
-        func ifExpr(_ node: IfExprSyntax, _ current: Set<String>) -> (Verdict, Set<String>) {
-            let c = conditions(node.conditions)
-            let thenSet = current.intersection(c.possible)
-            let (r1, f1) = block(node.body.statements, thenSet)
-            let elseSet = current.subtracting(c.yes)
-            var r2 = Verdict()
-            var f2 = elseSet
-            switch node.elseBody {
-            case .ifExpr(let e): (r2, f2) = ifExpr(e, elseSet)
-            case .codeBlock(let b): (r2, f2) = block(b.statements, elseSet)
-            case nil: break
-            }
-            return (demote(r1, c.maybe).or(demote(r2, c.maybe)), f1.union(f2))
-        }
-
-        func switchExpr(_ sw: SwitchExprSyntax, _ current: Set<String>) -> (Verdict, Set<String>) {
-            guard isParam(sw.subject) else {
-                unknownTexts.append("switch \(sw.subject.compactText)")
-                return (Verdict(maybe: current), [])
-            }
-            var remaining = current
-            var result = Verdict()
-            var rest = Set<String>()
-            for element in sw.cases {
-                guard case .switchCase(let sc) = element else { continue }
-                var matched = Set<String>()
-                switch sc.label {
-                case .default:
-                    matched = remaining
-                case .case(let label):
-                    for item in label.caseItems {
-                        if let isPattern = item.pattern.as(IsTypePatternSyntax.self), let name = typeName(isPattern.type) {
-                            let d = recogniser.descendants(of: name, in: states, classes: classes)
-                            note(d, isPattern)
-                            matched.formUnion(d)
-                        } else if let expr = item.pattern.as(ExpressionPatternSyntax.self), let cls = recogniser.classArgument(expr.expression) {
-                            note([cls], expr)
-                            matched.insert(cls)
-                        } else {
-                            unknownTexts.append(item.compactText)
-                            matched.formUnion(remaining)
-                        }
-                    }
-                }
-                matched.formIntersection(remaining)
-                remaining.subtract(matched)
-                let (r, f) = block(sc.statements, matched)
-                result = result.or(r)
-                rest.formUnion(f)
-            }
-            return (result, rest.union(remaining))
-        }
+        return e
     }
 
     struct Allowance {
@@ -487,7 +286,7 @@ struct GameplayKitRecogniser: Recogniser {
             return states.map { Allowance(target: $0, sure: true, location: loc, guardText: nil) }
         }
         let param = method.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text } ?? "stateClass"
-        let evaluator = Evaluator(self, param: param, states: states, classes: classes, file: file, instance: false)
+        let evaluator = self.evaluator(param: param, states: states, classes: classes, file: file, instance: false, context: context)
         var (verdict, _) = evaluator.block(body.statements, Set(states))
         // super.isValidNextState: the ancestor's answer (or everything) for what the override leaves to it
         if body.compactText.contains("super.isValidNextState"), let sup = classes[owner]?.superclass {
@@ -509,10 +308,11 @@ struct GameplayKitRecogniser: Recogniser {
     // MARK: Effects
 
     /// Functions a `didEnter(from:)` / `willExit(to:)` body calls when the other state is `other`.
-    func effectCalls(_ method: String, of cls: String, other: String, states: [String], classes: [String: StateClass]) -> [String] {
+    func effectCalls(_ method: String, of cls: String, other: String, states: [String], classes: [String: StateClass],
+                     context: ExtractionContext) -> [String] {
         guard let (f, file, _) = self.method(method, of: cls, classes: classes), let body = f.body else { return [] }
         let param = f.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text } ?? "_"
-        let evaluator = Evaluator(self, param: param, states: states, classes: classes, file: file, instance: true)
+        let evaluator = self.evaluator(param: param, states: states, classes: classes, file: file, instance: true, context: context)
         var names: [String] = []
         func walk(_ items: CodeBlockItemListSyntax, depth: Int) -> Bool {   // false: the path left
             guard depth < 16 else { return true }
@@ -540,7 +340,7 @@ struct GameplayKitRecogniser: Recogniser {
                     }
                     continue
                 }
-                if let e = expr.map(SyntaxHelpers.unwrap), let sw = e.as(SwitchExprSyntax.self), evaluator.isParam(sw.subject) {
+                if let e = expr.map(SyntaxHelpers.unwrap), let sw = e.as(SwitchExprSyntax.self), evaluator.isSubject(sw.subject) {
                     var done = false
                     for element in sw.cases where !done {
                         guard case .switchCase(let sc) = element else { continue }
@@ -549,7 +349,7 @@ struct GameplayKitRecogniser: Recogniser {
                         case .default: matches = true
                         case .case(let label):
                             for ci in label.caseItems {
-                                if let p = ci.pattern.as(IsTypePatternSyntax.self), let n = evaluator.typeName(p.type) {
+                                if let p = ci.pattern.as(IsTypePatternSyntax.self), let n = typeName(p.type.trimmedDescription, instance: true) {
                                     if descendants(of: n, in: states, classes: classes).contains(other) { matches = true }
                                 } else if let b = ci.pattern.as(ValueBindingPatternSyntax.self), b.compactText.contains(" as ") {
                                     let typeText = b.compactText.components(separatedBy: " as ").last ?? ""
@@ -589,8 +389,8 @@ struct GameplayKitRecogniser: Recogniser {
                 }.map(\.caller).uniqued()
                 let trigger = callers.isEmpty ? "enter(\(a.target).self)" : callers.joined(separator: ", ")
                 var effect: Effect?
-                let exit = effectCalls("willExit", of: from, other: a.target, states: states, classes: classes)
-                let enter = effectCalls("didEnter", of: a.target, other: from, states: states, classes: classes)
+                let exit = effectCalls("willExit", of: from, other: a.target, states: states, classes: classes, context: context)
+                let enter = effectCalls("didEnter", of: a.target, other: from, states: states, classes: classes, context: context)
                 if !exit.isEmpty { effect = Effect(label: "willExit: " + exit.prefix(3).joined(separator: ", ")) }
                 if !enter.isEmpty {
                     let e = Effect(label: "didEnter: " + enter.prefix(3).joined(separator: ", "))

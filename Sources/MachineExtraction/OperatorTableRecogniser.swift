@@ -95,7 +95,7 @@ struct OperatorTableRecogniser: Recogniser {
             }
             var guardText: String?
             let fromStates: [String]
-            if let set = fromSet(row.from, domain: domain, context: context, guardText: &guardText) {
+            if let set = fromSet(row.from, domain: domain, context: context, file: file, guardText: &guardText) {
                 fromStates = set
             } else {
                 context.warn("cannot tell which states `\(row.from.compactText)` accepts; the row is assumed to apply in every state",
@@ -162,64 +162,18 @@ struct OperatorTableRecogniser: Recogniser {
         }
     }
 
-    /// The states a from-side accepts: a case, `any`, `[.a, .b].contains`, a closure or a named predicate.
-    func fromSet(_ expr: ExprSyntax, domain: Domain, context: ExtractionContext, guardText: inout String?) -> [String]? {
+    /// The states a from-side accepts: a case, `any`, or a predicate (PredicateEvaluator). A predicate it
+    /// can only partly read gives every state it may accept, with its text as the guard.
+    func fromSet(_ expr: ExprSyntax, domain: Domain, context: ExtractionContext, file: ParsedFile, guardText: inout String?) -> [String]? {
         if isAny(expr) { return domain.states }
         if let r = SyntaxHelpers.caseReference(expr), domain.stateIndex[r.name] != nil { return [r.name] }
-        var e = SyntaxHelpers.unwrap(expr)
-        var depth = 0
-        while let ref = e.as(DeclReferenceExprSyntax.self), depth < 4 {
-            depth += 1
-            if let b = context.index.binding(named: ref.baseName.text, at: ref), let i = b.initializer {
-                e = SyntaxHelpers.unwrap(i)
-            } else if let f = context.index.methodsByName[ref.baseName.text]?.first?.0
-                        ?? FunctionFinder.find(ref.baseName.text, in: context.files) {
-                return predicateStates(body: f.body?.statements, parameter: f.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text },
-                                       domain: domain, context: context, guardText: &guardText)
-            } else {
-                return nil
-            }
+        let evaluator = context.predicateEvaluator(values: domain.states, subjects: [], file: file)
+        guard let verdict = evaluator.predicate(expr) else { return nil }
+        if !verdict.maybe.isEmpty {
+            guardText = expr.compactText
+            context.warn("the predicate `\(expr.compactText.prefix(60))` is only partly read (`\(evaluator.unknownTexts.uniqued().joined(separator: "`, `").prefix(80))`); "
+                         + "the row is taken to apply in every state it may accept, guarded by it", at: file.location(of: expr), severity: .note)
         }
-        // [.a, .b].contains
-        if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "contains",
-           let array = member.base?.as(ArrayExprSyntax.self) {
-            let names = array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }
-            return names.filter { domain.stateIndex[$0] != nil }
-        }
-        if let closure = e.as(ClosureExprSyntax.self) {
-            let param = SyntaxHelpers.closureParameterNames(closure).first ?? "$0"
-            return predicateStates(body: closure.statements, parameter: param, domain: domain, context: context, guardText: &guardText)
-        }
-        return nil
-    }
-
-    func predicateStates(body: CodeBlockItemListSyntax?, parameter: String?, domain: Domain, context: ExtractionContext, guardText: inout String?) -> [String]? {
-        guard let body, let parameter else { return nil }
-        var expr: ExprSyntax?
-        if body.count == 1, let only = body.first {
-            if let e = only.item.as(ExprSyntax.self) { expr = e }
-            if let r = only.item.as(ReturnStmtSyntax.self) { expr = r.expression }
-            if let s = only.item.as(ExpressionStmtSyntax.self) { expr = s.expression }
-        }
-        guard let expr else { return nil }
-        let predicateDomain = Domain(states: domain.states, inputs: [])
-        let spec = ReducerSpec(domain: predicateDomain, statePaths: [parameter, "$0"], inputPaths: [])
-        let file = context.files[0]
-        let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil))
-        let ctx = ReducerInterpreter.Ctx(pairs: predicateDomain.all, slot: 0)
-        let pred = interpreter.eval(expr, ctx)
-        if !pred.maybe.isEmpty { guardText = expr.compactText }
-        return predicateDomain.stateNames(pred.possible)
-    }
-
-    enum FunctionFinder {
-        static func find(_ name: String, in files: [ParsedFile]) -> FunctionDeclSyntax? {
-            for file in files {
-                for item in file.tree.statements {
-                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text == name { return f }
-                }
-            }
-            return nil
-        }
+        return domain.states.filter(verdict.possible.contains)
     }
 }

@@ -50,6 +50,27 @@ struct Arrival {
     var presented: [String: Set<String>]?
 }
 
+extension ReducerSpec {
+    /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
+    /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
+    static func helperTable(_ methods: [FunctionDeclSyntax]) -> [String: FunctionDeclSyntax] {
+        var table: [String: FunctionDeclSyntax] = [:]
+        var counts: [String: Int] = [:]
+        for m in methods { counts[m.name.text, default: 0] += 1 }
+        for m in methods {
+            let labels = m.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
+            table["\(m.name.text)(\(labels))"] = table["\(m.name.text)(\(labels))"] ?? m
+            if counts[m.name.text] == 1 { table[m.name.text] = m }
+        }
+        return table
+    }
+
+    /// The full name a call uses: `start(bytes:newState:)`, `advance()`, `feed(_:)`.
+    static func key(_ name: String, _ call: FunctionCallExprSyntax) -> String {
+        "\(name)(\(call.arguments.map { "\($0.label?.text ?? "_"):" }.joined()))"
+    }
+}
+
 /// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
 /// branch that applies to a set of (state, input) pairs and leads to a target. Cases of a `switch`
 /// over the state or input are the rules; first match is resolved here, so later catch-alls only get
@@ -183,7 +204,12 @@ final class ReducerInterpreter {
         work += 1
         guard work < Self.workLimit else { return Flow() }
         switch item.item {
-        case .decl:
+        case .decl(let decl):
+            // `let action = self.state.advance()`: the call may change the state
+            if let v = decl.as(VariableDeclSyntax.self), v.bindings.count == 1,
+               let call = v.bindings.first?.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self) {
+                return Flow(next: execCall(call, ctx))
+            }
             return Flow(next: [ctx])
         case .stmt(let stmt):
             return execStmt(stmt, ctx)
@@ -261,8 +287,12 @@ final class ReducerInterpreter {
         return Flow(next: [ctx])
     }
 
+    /// Standard library functions that return `Never`: the path they are on does not happen.
+    static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
+
     func execCall(_ call: FunctionCallExprSyntax, _ ctx: Ctx) -> [Ctx] {
         let callee = call.calledExpression
+        if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         // `mutate(&state)`: walk the function with its parameter standing for the state
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1
@@ -276,7 +306,10 @@ final class ReducerInterpreter {
            let method = spec.enumMethods[member.declName.baseName.text], let body = method.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            return withPaths(["self"], inputs: []) { execBlock(body.statements, [ctx]).next }
+            // its `return` goes back to the caller
+            returnSinks.append([])
+            let next = withPaths(["self"], inputs: []) { execBlock(body.statements, [ctx]).next }
+            return merged(next + returnSinks.removeLast())
         }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
            member.declName.baseName.text == "toggle", spec.stateKind == .bool {
@@ -289,7 +322,8 @@ final class ReducerInterpreter {
            path == "self" || spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
             helperName = member.declName.baseName.text
         }
-        if let name = helperName, let helper = spec.helpers[name], let body = helper.body, helperDepth < 4 {
+        if let name = helperName, let helper = spec.helpers[ReducerSpec.key(name, call)] ?? spec.helpers[name], let body = helper.body,
+           helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
             // the helper's parameters stand for the call's arguments (`transition(to: .loading)`)
@@ -302,7 +336,9 @@ final class ReducerInterpreter {
             }
             substitutions.append(bound)
             defer { substitutions.removeLast() }
-            return withHelperPaths { execBlock(body.statements, [ctx]).next }
+            returnSinks.append([])
+            let next = withHelperPaths { execBlock(body.statements, [ctx]).next }
+            return merged(next + returnSinks.removeLast())
         }
         return [ctx]
     }
@@ -600,7 +636,7 @@ final class ReducerInterpreter {
             switch op {
             case "&&": return eval(infix.leftOperand, ctx).and(eval(infix.rightOperand, ctx))
             case "||": return eval(infix.leftOperand, ctx).or(eval(infix.rightOperand, ctx))
-            case "==", "!=", "===", "!==":
+            case "==", "!=", "===", "!==", "~=":
                 let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
                 guard let p else { return .unknown(d) }
                 return op.hasPrefix("!") ? p.negated(d) : p
@@ -617,27 +653,29 @@ final class ReducerInterpreter {
         if spec.stateKind == .bool, isState(SyntaxHelpers.path(expr)) {
             return stateAtom(["true"], refutable: false, ctx)
         }
-        // `state.canPause`: a computed property of the state's enum, evaluated per case
-        if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
-           let predicate = spec.enumPredicates[member.declName.baseName.text] {
-            if case .state(let v)? = ctx.target {
-                return predicate.yes.contains(v) ? .always(d) : predicate.maybe.contains(v) ? .unknown(d) : .never(d)
-            }
-            if case .unknown? = ctx.target { return .unknown(d) }
-            return Pred(yes: d.set(states: predicate.yes), maybe: d.set(states: predicate.maybe))
-        }
-        // [.a, .b].contains(state)
+        // [.a, .b].contains(action)
         if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "contains", let array = member.base?.as(ArrayExprSyntax.self),
-           let arg = call.arguments.first?.expression {
-            let names = Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name })
-            switch classify(arg) {
-            case .state: return stateAtom(names, refutable: false, ctx)
-            case .input: return inputAtom(names, refutable: false)
-            default: return .unknown(d)
-            }
+           let arg = call.arguments.first?.expression, case .input = classify(arg) {
+            return inputAtom(Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }), refutable: false)
         }
-        return .unknown(d)
+        // a condition on the state alone: `[.a, .b].contains(state)`, `isIdle(state)`, `state.canPause`
+        return statePredicate(expr, ctx) ?? .unknown(d)
+    }
+
+    /// A condition about the state alone, read by the predicate evaluator; nil when it says nothing.
+    func statePredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
+        guard spec.stateKind == .enumeration else { return nil }
+        let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
+        let properties = spec.enumPredicates
+        evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+        let verdict = evaluator.eval(expr)
+        guard verdict != .unknown(evaluator.all) else { return nil }
+        if case .state(let v)? = ctx.target {
+            return verdict.yes.contains(v) ? .always(d) : verdict.maybe.contains(v) ? .unknown(d) : .never(d)
+        }
+        if case .unknown? = ctx.target { return .unknown(d) }
+        return Pred(yes: d.set(states: verdict.yes), maybe: d.set(states: verdict.maybe))
     }
 
     /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.
@@ -745,6 +783,8 @@ final class ReducerInterpreter {
             n.target = spec.resetTarget
             return [n]
         }
+        // `action = self.state.advance()`: the call may change the state
+        if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctx) }
         return [ctx]
     }
 

@@ -251,8 +251,7 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
-        var helpers: [String: FunctionDeclSyntax] = [:]
-        for (m, _) in stateType.methods { helpers[m.name.text] = m }
+        let helpers = ReducerSpec.helperTable(stateType.methods.map(\.0))
         let bodyText = c.body.description
         // what every field's check needs, computed once per reducer rather than once per field
         let facts = CandidateFacts(c, scan: scan, bodyText: bodyText, stateType: stateType, context: context)

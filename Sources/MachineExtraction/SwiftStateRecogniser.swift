@@ -587,7 +587,7 @@ struct SwiftStateRecogniser: Recogniser {
         var file = r.file
         if closure == nil, let arg = r.call.arguments.first?.expression, let ref = SyntaxHelpers.unwrap(arg).as(DeclReferenceExprSyntax.self) {
             // a named function or closure variable
-            if let f = OperatorTableRecogniser.FunctionFinder.find(ref.baseName.text, in: context.files)
+            if let f = DSLSupport.topLevelFunction(ref.baseName.text, in: context.files)
                 ?? context.index.methodsByName[ref.baseName.text]?.first?.0 {
                 body = f.body?.statements
                 params = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }

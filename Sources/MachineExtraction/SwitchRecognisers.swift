@@ -275,20 +275,13 @@ struct SwitchMethodRecogniser: Recogniser {
         var inputEnum: EnumInfo?
         var location: SourceLocation?
         var inputNames: [String] = []
-        let assigners = Set(type.methods.filter { m, _ in
-            m.body.map { SwitchFinder.scan($0).assignments.contains { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") } } ?? false
-        }.map { $0.0.name.text })
-        guard !assigners.isEmpty else { return }
+        // written directly (`p = …`, `p.advance()` of a mutating method of its enum) or through another method
+        let enumMethods = context.mutatingMethods(of: stateEnum)
+        let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
+        guard !writes.direct.isEmpty else { return }
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
-            guard let body = method.body else { continue }
+            guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
-            // it assigns the property, itself or through another method of the type (`transition(to:)`)
-            let callsAssigner = scan.calls.contains { call in
-                let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-                    ?? call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedDescription == "self" ? $0.declName.baseName.text : nil }
-                return callee.map(assigners.contains) ?? false
-            }
-            guard scan.assignments.contains(where: { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") }) || callsAssigner else { continue }
             guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText
@@ -298,20 +291,147 @@ struct SwitchMethodRecogniser: Recogniser {
             inputEnum = event
             inputNames = event.caseNames
             let domain = Domain(states: stateEnum.caseNames, inputs: inputNames)
-            var helpers: [String: FunctionDeclSyntax] = [:]
-            for (m, _) in type.methods where m.name.text != method.name.text { helpers[m.name.text] = m }
+            let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
-                                   helpers: helpers, helperStatePaths: statePaths)
+                                   helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
+                                   enumPredicates: context.predicates(of: stateEnum))
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method))
             rules += interpreter.run(body.statements, at: file.location(of: method))
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
         }
         guard let location, !rules.isEmpty else { return }
+        // Other methods of the type that write the property are inputs of their own (`reset()`): each is
+        // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
+        var methodInputs: [String] = []
+        for (method, file) in writes.entries where !context.claimed.contains(method.id) {
+            guard let body = method.body else { continue }
+            let input = method.name.text + "()"
+            let domain = Domain(states: stateEnum.caseNames, inputs: [input])
+            let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [],
+                                   helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
+                                   helperStatePaths: statePaths,
+                                   enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil))
+            let walked = interpreter.run(body.statements, at: file.location(of: method))
+            // a method that never changes the state adds nothing
+            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
+            rules += walked
+            methodInputs.append(input)
+        }
+        inputNames += methodInputs
         let initial = context.initialState(property.initializer, states: stateEnum.caseNames)
-        let machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
+        var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        if !writes.unfollowed.isEmpty {
+            machine.partial = true
+            machine.unreadWrites = writes.unfollowed.map(\.location)
+            for w in writes.unfollowed {
+                context.warn("'\(machine.name)' is also written here (\(w.why)), where the tool does not follow; the machine is partial",
+                             at: w.location, severity: .note)
+            }
+        }
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)")
+    }
+}
+
+/// Where a stored state property is written in the methods of its type: directly (`self.p = …`,
+/// `p = …`, `&p`), through a mutating method of the state's enum (`p.advance()`) or through another
+/// method of the type that does (`start(newState: .x)`).
+struct StateWrites {
+    struct Unfollowed {
+        var location: SourceLocation
+        var why: String
+    }
+
+    /// Methods that write the property themselves.
+    var direct = Set<String>()
+    /// Methods that write it themselves or call one that does.
+    var writers = Set<String>()
+    /// Writers that can be called from outside the type, or that no other method of it calls: the
+    /// entry points of the writes.
+    var entries: [(FunctionDeclSyntax, ParsedFile)] = []
+    /// Writes no walk of a method body reaches: inside a closure (run later, by someone else).
+    var unfollowed: [Unfollowed] = []
+
+    init(property: String, enumMethods: Set<String>, type: TypeInfo) {
+        var callees: [String: Set<String>] = [:]
+        for (method, file) in type.methods {
+            guard let body = method.body else { continue }
+            let finder = WriteFinder(property: property, enumMethods: enumMethods)
+            finder.walk(body)
+            if !finder.writes.isEmpty { direct.insert(method.name.text) }
+            callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
+            for w in finder.closureWrites {
+                unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a closure in \(method.name.text)()"))
+            }
+        }
+        // writers: the direct ones and every method calling one
+        writers = direct
+        var changed = true
+        while changed {
+            changed = false
+            for (name, called) in callees where !writers.contains(name) && !called.isDisjoint(with: writers) {
+                writers.insert(name)
+                changed = true
+            }
+        }
+        let calledByOthers = Set(callees.flatMap { caller, called in called.filter { $0 != caller } })
+        // a private method others call is their helper; any other writer can be called from outside
+        entries = type.methods.filter { m, _ in
+            let isPrivate = m.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
+            return writers.contains(m.name.text) && (!isPrivate || !calledByOthers.contains(m.name.text))
+        }
+    }
+
+    final class WriteFinder: SyntaxVisitor {
+        let property: String
+        let enumMethods: Set<String>
+        var writes: [Syntax] = []
+        var closureWrites: [Syntax] = []
+        var calledOutsideClosures = Set<String>()
+        var closureDepth = 0
+
+        init(property: String, enumMethods: Set<String>) {
+            self.property = property
+            self.enumMethods = enumMethods
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        func found(_ node: some SyntaxProtocol) {
+            if closureDepth > 0 { closureWrites.append(Syntax(node)) } else { writes.append(Syntax(node)) }
+        }
+
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            closureDepth += 1
+            return .visitChildren
+        }
+        override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+        override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+            let elements = Array(node.elements)
+            if elements.count == 3, elements[1].is(AssignmentExprSyntax.self), SyntaxHelpers.path(elements[0]) == property { found(node) }
+            return .visitChildren
+        }
+        override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.operator.is(AssignmentExprSyntax.self), SyntaxHelpers.path(node.leftOperand) == property { found(node) }
+            return .visitChildren
+        }
+        override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+            if SyntaxHelpers.path(node.expression) == property { found(node) }
+            return .visitChildren
+        }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let callee = node.calledExpression
+            if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
+                if SyntaxHelpers.path(base) == property, enumMethods.contains(member.declName.baseName.text) { found(node) }
+                if base.trimmedDescription == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }
+            } else if let ref = callee.as(DeclReferenceExprSyntax.self), closureDepth == 0 {
+                calledOutsideClosures.insert(ref.baseName.text)
+            }
+            return .visitChildren
+        }
     }
 }

@@ -412,6 +412,12 @@ public struct Machine: Codable, Hashable, Sendable {
     public var stateLocations: [String: SourceLocation]
     /// Where each input is declared.
     public var inputLocations: [String: SourceLocation]
+    /// The state is also written where the extractor does not follow (another method, a closure, a
+    /// helper, another type): the machine holds only what it read. It is drawn marked partial, and
+    /// its reachability findings are notes, not warnings.
+    public var partial: Bool = false
+    /// The writes of the state that were not read (set with `partial`).
+    public var unreadWrites: [SourceLocation] = []
 
     public init(name: String, id: String? = nil, dialect: Dialect, location: SourceLocation, states: [String], inputs: [String],
                 initial: String?, rules: [Rule], order: RuleOrder, terminal: [String] = [],
@@ -435,6 +441,7 @@ public struct Machine: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case name, id, dialect, location, states, inputs, internalInputs, initial, rules, edges, findings, order, terminal
+        case partial, unreadWrites
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -452,6 +459,10 @@ public struct Machine: Codable, Hashable, Sendable {
         try c.encode(findings, forKey: .findings)
         try c.encode(order, forKey: .order)
         try c.encode(terminal, forKey: .terminal)
+        if partial {
+            try c.encode(true, forKey: .partial)
+            try c.encode(unreadWrites, forKey: .unreadWrites)
+        }
     }
 
     public init(from decoder: Decoder) throws {
@@ -469,6 +480,8 @@ public struct Machine: Codable, Hashable, Sendable {
         findings = try c.decode([Finding].self, forKey: .findings)
         order = try c.decodeIfPresent(RuleOrder.self, forKey: .order) ?? .resolved
         terminal = try c.decodeIfPresent([String].self, forKey: .terminal) ?? []
+        partial = try c.decodeIfPresent(Bool.self, forKey: .partial) ?? false
+        unreadWrites = try c.decodeIfPresent([SourceLocation].self, forKey: .unreadWrites) ?? []
         stateLocations = [:]
         inputLocations = [:]
     }
@@ -480,6 +493,8 @@ public struct AnalysisDocument: Codable, Hashable, Sendable {
     public var schemaVersion: Int
     public var machines: [Machine]
     public var diagnostics: [Diagnostic]
+    /// Everything shaped like a machine and what became of it (`analyze --explain` only).
+    public var candidates: [Candidate]?
 
     public init(machines: [Machine], diagnostics: [Diagnostic]) {
         self.schemaVersion = 2

@@ -25,13 +25,17 @@ struct Analyze: ParsableCommand {
     @Option(help: "Output format: json (the contract of docs/json.md) or text.")
     var format: Format = .json
 
+    @Flag(help: "Add `candidates` to the JSON document: everything shaped like a machine and what became of it (as `list --explain`).")
+    var explain = false
+
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
     func run() throws {
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("analyzing \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
-        let document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
+        var document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
+        if explain { document.candidates = result.candidates }
         switch format {
         case .json:
             FileHandle.standardOutput.write(try document.jsonData())

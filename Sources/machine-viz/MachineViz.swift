@@ -125,6 +125,7 @@ enum Pipeline {
         var machines: [Machine]
         var diagnostics: [Diagnostic]
         var readFiles: Int
+        var candidates: [Candidate] = []
         /// Struct states whose machine fields can be explored together (`render --product`).
         var products: [ProductMachine] = []
 
@@ -143,7 +144,7 @@ enum Pipeline {
             let extracted = Extractor.extract(sources, jobs: inputs.performance.resolvedJobs)
             let analyzer = Analyzer()
             return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
-                          readFiles: sources.files.count, products: extracted.products)
+                          readFiles: sources.files.count, candidates: extracted.candidates, products: extracted.products)
         }
     }
 

@@ -1,0 +1,384 @@
+import Foundation
+import MachineExtraction
+import MachineModel
+import XCTest
+
+/// Shapes met in real repositories during field testing (issue 8 part C), each written again with
+/// made-up identifiers.
+final class PredicateShapeTests: XCTestCase {
+    /// A table row's from-side written as any of the predicate spellings real tables use.
+    func rowMachine(_ predicate: String, extra: String = "") throws -> Machine {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Harvest
+        enum Kettle { case cold, warm, boiling, cracked }
+        enum Dial { case heat, cool, drop }
+        \(extra)
+        let kettleRows: [Harvester<Dial, Kettle>.Mapping] = [
+            .heat | .cold => .warm,
+            .heat | .warm => .boiling,
+            .cool | \(predicate) => .cold,
+            .drop | .cold => .cracked,
+        ]
+        let kettle = Harvester<Dial, Kettle>(state: .cold, inputs: dials, mapping: .reduce(.first, kettleRows), scheduler: queue)
+        """)
+        return try XCTUnwrap(machines.first)
+    }
+
+    func testArrayLiteralWithQualifiedAndDotElements() throws {
+        let m = try rowMachine("isHot", extra: "let isHot: (Kettle) -> Bool = [Kettle.warm, .boiling].contains")
+        XCTAssertEqual(m.transitions.filter { $0.contains("cool") }, Set(["warm -cool-> cold", "boiling -cool-> cold"]))
+    }
+
+    func testSetLiteralContains() throws {
+        let m = try rowMachine("Set<Kettle>([.warm, .boiling]).contains")
+        XCTAssertEqual(m.transitions.filter { $0.contains("cool") }, Set(["warm -cool-> cold", "boiling -cool-> cold"]))
+    }
+
+    func testClosureWithTypedParameterAndNotEqual() throws {
+        let m = try rowMachine("intact", extra: "let intact = { (k: Kettle) -> Bool in k != .cracked && k != .cold }")
+        XCTAssertEqual(m.transitions.filter { $0.contains("cool") }, Set(["warm -cool-> cold", "boiling -cool-> cold"]))
+        XCTAssertNil(m.rules[2].guardText, "fully read: no guard, no over-approximation")
+    }
+
+    func testFunctionWithSwitchReturningBool() throws {
+        let m = try rowMachine("isHot", extra: """
+        func isHot(_ k: Kettle) -> Bool {
+            switch k {
+            case .warm, .boiling: return true
+            default: return false
+            }
+        }
+        """)
+        XCTAssertEqual(m.transitions.filter { $0.contains("cool") }, Set(["warm -cool-> cold", "boiling -cool-> cold"]))
+    }
+
+    func testPatternMatchOperatorAndIfCase() throws {
+        let m = try rowMachine("{ .warm ~= $0 || isBoiling($0) }", extra: """
+        func isBoiling(_ k: Kettle) -> Bool {
+            if case .boiling = k { return true }
+            return false
+        }
+        """)
+        XCTAssertEqual(m.transitions.filter { $0.contains("cool") }, Set(["warm -cool-> cold", "boiling -cool-> cold"]))
+    }
+
+    func testUnreadablePredicateIsMarkedAsAnOverApproximation() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        import Harvest
+        enum Kettle { case cold, warm }
+        enum Dial { case heat, cool }
+        let rows: [Harvester<Dial, Kettle>.Mapping] = [
+            .heat | .cold => .warm,
+            .cool | { $0 == .warm && thermometer.reading > 80 } => .cold,
+        ]
+        """)
+        let m = try XCTUnwrap(machines.first)
+        XCTAssertEqual(m.transitions, ["cold -heat-> warm", "warm -cool-> cold"], "only the states it may accept")
+        XCTAssertEqual(m.rules[1].guardText, "{ $0 == .warm && thermometer.reading > 80 }")
+        XCTAssertTrue(diagnostics.contains { $0.severity == .note && $0.message.contains("only partly read") })
+    }
+
+    func testComputedPropertyAndPredicateFunctionInASwitchMethodGuard() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Pump { case idle, priming, running, jammed
+            var isMoving: Bool {
+                switch self {
+                case .priming, .running: true
+                default: false
+                }
+            }
+        }
+        enum PumpEvent { case start, stop, jam }
+        func isStuck(_ p: Pump) -> Bool { [Pump.jammed].contains(p) }
+        struct Station {
+            var pump: Pump = .idle
+            mutating func handle(_ e: PumpEvent) {
+                switch e {
+                case .start:
+                    if isStuck(pump) { return }
+                    if !pump.isMoving { pump = .priming }
+                case .stop:
+                    if pump.isMoving { pump = .idle }
+                case .jam:
+                    pump = .jammed
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Station.pump"))
+        XCTAssertEqual(m.transitions, [
+            "idle -start-> priming", "priming -stop-> idle", "running -stop-> idle",
+            "idle -jam-> jammed", "priming -jam-> jammed", "running -jam-> jammed",
+        ])
+        XCTAssertTrue(m.rules.allSatisfy { $0.displayGuard == nil }, "every condition is decided per state")
+    }
+}
+
+final class CandidateShapeTests: XCTestCase {
+    func explain(_ source: String) throws -> ExtractionResult {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mv-candidates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("Candidates.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return Extractor.extract(paths: [file.path])
+    }
+
+    func testGameplayKitMachineSubclassIsFound() throws {
+        let result = try explain("""
+        import GameplayKit
+        class Lobby: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { c == Round.self } }
+        class Round: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { c == Lobby.self } }
+        class Tournament: GKStateMachine {}
+        final class Arena {
+            let flow = Tournament(states: [Lobby(), Round()])
+            func begin() { flow.enter(Lobby.self) }
+        }
+        """)
+        let m = try XCTUnwrap(result.machines.first)
+        XCTAssertEqual(m.dialect, .gameplaykit)
+        XCTAssertEqual(m.states, ["Lobby", "Round"])
+        XCTAssertEqual(m.initial, "Lobby")
+        let candidate = try XCTUnwrap(result.candidates.first { $0.shape == "Tournament(…)" })
+        XCTAssertEqual(candidate.outcome, .machine)
+        XCTAssertEqual(candidate.machines, [m.id])
+    }
+
+    func testEveryCandidateEndsAsAMachineOrADiagnostic() throws {
+        let result = try explain("""
+        import ComposableArchitecture
+        @Reducer struct Counter {
+            struct State { var count = 0 }
+            enum Action { case increment }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    state.count += 1
+                    return .none
+                }
+            }
+        }
+        enum Valve { case shut, open }
+        final class Pipe {
+            private var valve: Valve = .shut
+            func toggle() {
+                switch valve {
+                case .shut: valve = .open
+                case .open: valve = .shut
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(result.machines, [])
+        XCTAssertEqual(result.candidates.map(\.shape), ["@Reducer", "switch over a state property"])
+        for c in result.candidates {
+            XCTAssertEqual(c.outcome, .diagnostic)
+            XCTAssertNotNil(c.reason)
+            XCTAssertTrue(result.diagnostics.contains { $0.message == c.reason }, "the reason is a diagnostic too")
+        }
+        XCTAssertEqual(result.candidates[1].name, "Pipe.valve")
+    }
+
+    func testOrdinarySwitchesAreNoCandidates() throws {
+        let result = try explain("""
+        enum Mode { case fast, slow }
+        struct Reader {
+            let mode: Mode
+            func delay() -> Int {
+                switch mode {
+                case .fast: return 1
+                case .slow: return 5
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(result.candidates, [], "a switch over a property nothing assigns is no machine")
+    }
+}
+
+extension CandidateShapeTests {
+    func testATableIsBuiltByTheConstructionInItsOwnFunction() throws {
+        let result = try explain("""
+        import Harvest
+        enum Bulb { case off, on }
+        enum Press { case toggle }
+        func firstScenario() {
+            let mappings: [Harvester<Press, Bulb>.Mapping] = [ .toggle | .off => .on ]
+            let harvester = Harvester(state: .off, inputs: presses, mapping: .reduce(.first, mappings), scheduler: queue)
+        }
+        func secondScenario() {
+            let mappings: [Harvester<Press, Bulb>.Mapping] = [ .toggle | .on => .off ]
+            let harvester = Harvester(state: .on, inputs: presses, mapping: .reduce(.first, mappings), scheduler: queue)
+        }
+        """)
+        XCTAssertEqual(result.machines.map(\.initial), ["off", "on"], "each table's own construction gives its initial state")
+        let constructions = result.candidates.filter { $0.shape == "Harvester(…)" }
+        XCTAssertEqual(constructions.count, 2)
+        XCTAssertTrue(constructions.allSatisfy { $0.outcome == .machine && $0.machines.count == 1 })
+    }
+}
+
+extension CandidateShapeTests {
+    func testMachinesOfOneNameInTwoFilesStayTwoWithDistinctIds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mv-two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "enum Hatch { case shut, open }\nenum Knock { case knock }\n".write(to: dir.appendingPathComponent("Types.swift"), atomically: true, encoding: .utf8)
+        for (file, target) in [("First.swift", "open"), ("Second.swift", "shut")] {
+            try """
+            func step(_ h: Hatch, _ k: Knock) -> Hatch? {
+                switch (h, k) {
+                case (.shut, .knock): return .\(target)
+                default: return nil
+                }
+            }
+            """.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let result = Extractor.extract(paths: [dir.path])
+        XCTAssertEqual(result.machines.count, 2, "two functions in two files are two machines, not one with both rule sets")
+        XCTAssertEqual(Set(result.machines.map(\.id)).count, 2)
+    }
+}
+
+final class PartialMachineTests: XCTestCase {
+    func testOtherMethodsWritingTheStateAreFollowedAsInputs() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Stage { case waiting, reading, finished }
+        enum Chunk { case head, body }
+        final class Parser {
+            private var stage: Stage = .waiting
+            func feed(_ chunk: Chunk) {
+                switch (stage, chunk) {
+                case (.waiting, .head): stage = .reading
+                case (.reading, .body): break
+                default: break
+                }
+            }
+            func messageEnded() {
+                switch stage {
+                case .reading: self.stage = .finished
+                default: break
+                }
+            }
+            func reset() { self.restart(to: .waiting) }
+            private func restart(to next: Stage) { self.stage = next }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Parser.stage"))
+        XCTAssertFalse(m.partial)
+        XCTAssertEqual(m.inputs, ["head", "body", "messageEnded()", "reset()"])
+        XCTAssertTrue(m.transitions.isSuperset(of: ["waiting -head-> reading", "reading -messageEnded()-> finished", "finished -reset()-> waiting"]))
+        XCTAssertFalse(m.findingKeys.contains("unreachable_state finished"))
+        XCTAssertFalse(m.findingKeys.contains("dead_end_state finished"))
+    }
+
+    func testAWriteInAClosureMakesTheMachinePartialAndItsReachabilityNotes() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Link { case down, up, closing, closed }
+        enum Signal { case connect }
+        final class Channel {
+            private var link: Link = .down
+            func handle(_ s: Signal) {
+                switch (link, s) {
+                case (.down, .connect): link = .up
+                default: break
+                }
+            }
+            func close() {
+                loop.execute { self.link = .closing }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Channel.link"))
+        XCTAssertTrue(m.partial)
+        XCTAssertEqual(m.unreadWrites.map(\.line), [12])
+        let reachability = m.findings.filter { $0.check == "unreachable_state" || $0.check == "dead_end_state" }
+        XCTAssertFalse(reachability.isEmpty)
+        XCTAssertTrue(reachability.allSatisfy { $0.severity == .note })
+        XCTAssertTrue(diagnostics.contains { $0.location?.line == 12 && $0.message.contains("partial") })
+    }
+
+    func testMutatingMethodOfTheStateEnumIsFollowed() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Tide { case low, rising, high
+            mutating func advance() {
+                switch self {
+                case .low: self = .rising
+                case .rising: self = .high
+                case .high: self = .low
+                }
+            }
+        }
+        enum Moon { case pull, rest }
+        struct Harbour {
+            var tide: Tide = .low
+            mutating func on(_ m: Moon) {
+                switch m {
+                case .pull: tide.advance()
+                case .rest: break
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Harbour.tide"))
+        XCTAssertEqual(m.transitions, ["low -pull-> rising", "rising -pull-> high", "high -pull-> low"])
+        XCTAssertEqual(m.findings.filter { $0.severity == .warning }, [])
+    }
+
+    func testOverloadedHelperIsChosenByItsLabelsAndNeverReturningCallsEndThePath() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Reel { case empty, loading, spinning }
+        enum Lever { case pull }
+        final class Slot {
+            private var reel: Reel = .empty
+            func handle(_ l: Lever) {
+                switch (reel, l) {
+                case (.empty, .pull): begin(coins: 1, next: .loading)
+                default: break
+                }
+            }
+            func begin() {}
+            private func begin(coins: Int, next: Reel) { self.reel = next }
+            private func loaded() {
+                switch reel {
+                case .loading: self.reel = .spinning
+                case .empty, .spinning: fatalError("not loading")
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Slot.reel"))
+        XCTAssertEqual(m.transitions, ["empty -pull-> loading", "loading -loaded()-> spinning"])
+        XCTAssertFalse(m.edges.contains { $0.input == "loaded()" && $0.from != "loading" }, "fatalError: no edge")
+    }
+
+    func testStateChangedByACallWhoseResultIsKeptAndByAPublicMethodOthersCall() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Gate { case shut, ajar, open
+            mutating func nudge() -> Bool {
+                switch self {
+                case .shut: self = .ajar; return true
+                case .ajar: self = .open; return true
+                case .open: return false
+                }
+            }
+            mutating func slam() { self = .shut }
+        }
+        enum Wind { case gust }
+        final class Yard {
+            private var gate: Gate = .shut
+            func on(_ w: Wind) {
+                switch w {
+                case .gust:
+                    let moved = self.gate.nudge()
+                    if !moved { close() }
+                }
+            }
+            func close() { self.gate.slam() }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Yard.gate"))
+        XCTAssertEqual(m.inputs, ["gust", "close()"])
+        XCTAssertTrue(m.transitions.isSuperset(of: ["shut -gust-> ajar", "ajar -gust-> open", "open -close()-> shut", "ajar -close()-> shut"]))
+        XCTAssertEqual(m.findings.filter { $0.severity == .warning }, [])
+    }
+}
