@@ -135,17 +135,19 @@ enum CandidatePass {
             let typeNames = SyntaxHelpers.enclosingTypeNames(node)
             guard !typeNames.isEmpty else { return .visitChildren }
             let qualified = typeNames.joined(separator: ".")
+            // the type the switch is written in, resolved where it is written
+            let enclosing = context.index.type(qualified, in: context.index.scope(of: node))
             let subject = SyntaxHelpers.unwrap(node.subject)
             let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
             for part in parts {
                 guard let path = SyntaxHelpers.path(part), !path.contains(".") else { continue }
                 if path == "self" {
-                    guard let info = context.index.enumsByQualifiedName[qualified], !info.cases.isEmpty,
+                    guard let info = enclosing?.enumInfo, !info.cases.isEmpty,
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
                           SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedDescription == "self" }) else { continue }
                     add(key: qualified + ".self", shape: "switch over self", name: qualified, node: node, function: function,
                         reason: "the method that switches over it takes no event parameter of an enum type declared in the given files")
-                } else if let type = context.index.types[qualified],
+                } else if let type = enclosing,
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
                           type.methods.contains(where: { m, _ in

@@ -52,7 +52,7 @@ public struct SourceSet: Sendable {
     /// whatever the order of `paths`: the result depends neither on the job count nor on that order.
     /// `progress` is called with (files read, files to read) as files are read.
     public static func load(paths: [String], excluding excluded: [String] = [], jobs: Int? = nil, stdinPath: String? = nil,
-                            progress: (@Sendable (Int, Int) -> Void)? = nil) -> SourceSet {
+                            progress: ((Int, Int) -> Void)? = nil) -> SourceSet {
         var set = SourceSet()
         if let stdinPath {
             set.add(path: stdinPath, data: FileHandle.standardInput.readDataToEndOfFile())
