@@ -38,6 +38,10 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out, added to the configuration's `excluded` (repeatable).", valueName: "path"))
     var excluded: [String] = []
 
+    /// Set by the command plugin (see `InputOptions.defaultPaths`): read when no path is given.
+    @Option(name: .customLong("default-path"), help: .private)
+    var defaultPaths: [String] = []
+
     @Option(help: ArgumentHelp(
         "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: `reporter` from the configuration, else xcode).",
         discussion: ReporterKind.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"),
@@ -75,7 +79,7 @@ struct Lint: ParsableCommand {
         do {
             outcome = try TerminalProgress(quiet: quiet).during("checking \(paths.isEmpty ? "." : paths.joined(separator: " "))") {
                 try LintPipeline.run(LintPipeline.Request(
-                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+                    paths: paths.isEmpty ? defaultPaths : paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
             }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)

@@ -14,6 +14,8 @@ enum LintPipeline {
         var paths: [String]
         var excluded: [String]
         var configPath: String?
+        /// Without `configPath`: look for .machine-viz.yml in the working directory and its parents.
+        var findConfiguration = true
         var baselinePath: String?
         var writeBaselinePath: String?
     }
@@ -32,8 +34,8 @@ enum LintPipeline {
         var message: String
     }
 
-    static func loadConfiguration(_ path: String?) throws -> Configuration {
-        guard let path = path ?? Configuration.find() else { return Configuration() }
+    static func loadConfiguration(_ path: String?, find: Bool = true) throws -> Configuration {
+        guard let path = path ?? (find ? Configuration.find() : nil) else { return Configuration() }
         do {
             return try Configuration.load(path, knownChecks: Check.allCases.map(\.rawValue),
                                           knownReporters: ReporterKind.allCases.map(\.rawValue))
@@ -43,7 +45,7 @@ enum LintPipeline {
     }
 
     static func run(_ request: Request) throws -> Outcome {
-        let configuration = try loadConfiguration(request.configPath)
+        let configuration = try loadConfiguration(request.configPath, find: request.findConfiguration)
         var baseline: Baseline?
         if let path = request.baselinePath {
             guard let data = FileManager.default.contents(atPath: path) else {

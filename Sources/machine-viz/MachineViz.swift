@@ -49,12 +49,18 @@ struct MachineViz: ParsableCommand {
 struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Swift files or folders to read (folders are searched recursively for .swift files).",
                                  valueName: "path"))
-    var paths: [String]
+    var paths: [String] = []
 
     @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out (repeatable).", valueName: "path"))
     var excluded: [String] = []
 
-    func validate() throws {
+    /// Set by the command plugin: the source files of the package's targets, read when no path is given.
+    /// The tool, not the plugin, tells paths from option values (`--baseline FILE` is not a path to read).
+    @Option(name: .customLong("default-path"), help: .private)
+    var defaultPaths: [String] = []
+
+    mutating func validate() throws {
+        if paths.isEmpty { paths = defaultPaths }
         if paths.isEmpty { throw ValidationError("Give at least one Swift file or folder.") }
     }
 }
