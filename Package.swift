@@ -5,8 +5,9 @@ import PackageDescription
 // already uses (TCA and other macro packages bring their own swift-syntax range). The newest
 // swift-syntax (603, the parser of Swift 6.3) is what a plain `swift build` resolves and what parses
 // the newest syntax (`nonisolated(nonsending)`, raw identifiers) without spurious errors; CI also
-// compiles against the lowest versions (swift-syntax 600.0.1, Yams 5.0.1) through
-// examples/LegacyDependencySample. See docs/architecture.md.
+// compiles against the lowest swift-syntax (600.0.1) through examples/PluginSample. Yams 5 lacks
+// APIs the configuration reader uses (`Node.alias`, `YamlError.duplicatedKeysInMapping`' Sendable
+// form), hence 6.0.0. See docs/architecture.md.
 let package = Package(
     name: "machine-viz",
     platforms: [.macOS(.v13)],
@@ -22,7 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", "1.5.0"..<"2.0.0"),
-        .package(url: "https://github.com/jpsim/Yams.git", "5.0.1"..<"7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", "6.0.0"..<"7.0.0"),
     ],
     targets: [
         .systemLibrary(

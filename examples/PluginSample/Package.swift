@@ -7,8 +7,8 @@ import PackageDescription
 //   swift package --allow-writing-to-package-directory machine-viz docs
 //
 // Like an app that already depends on TCA or on a macro package, it requires an older swift-syntax
-// (600) and Yams 5 itself: machine-viz's version ranges must resolve next to them, and machine-viz
-// then builds against swift-syntax 600.0.1 and Yams 5.0.1 (the lowest versions it supports).
+// (600) itself: machine-viz's version range must resolve next to it, and machine-viz then builds
+// against swift-syntax 600.0.1 (the lowest version it supports).
 // EndToEndTests/PackageAdoptionTests builds this package and runs both plugins on it.
 let package = Package(
     name: "PluginSample",
@@ -16,7 +16,6 @@ let package = Package(
     dependencies: [
         .package(name: "machine-viz", path: "../.."),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"601.0.0"),
-        .package(url: "https://github.com/jpsim/Yams.git", "5.0.0"..<"6.0.0"),
     ],
     targets: [
         .target(
@@ -25,11 +24,10 @@ let package = Package(
             exclude: ["Generated"],
             plugins: [.plugin(name: "MachineVizBuildToolPlugin", package: "machine-viz")]
         ),
-        // The app's own use of swift-syntax and Yams.
+        // The app's own use of swift-syntax.
         .target(name: "SampleSupport", dependencies: [
             .product(name: "SwiftParser", package: "swift-syntax"),
             .product(name: "SwiftSyntax", package: "swift-syntax"),
-            .product(name: "Yams", package: "Yams"),
         ]),
         // Test targets are not read by the command plugin unless named with --target.
         .testTarget(name: "TurnstileTests", dependencies: ["Turnstile"]),
