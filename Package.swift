@@ -6,8 +6,8 @@ import PackageDescription
 // swift-syntax (603, the parser of Swift 6.3) is what a plain `swift build` resolves and what parses
 // the newest syntax (`nonisolated(nonsending)`, raw identifiers) without spurious errors; CI also
 // compiles against the lowest swift-syntax (600.0.1) through examples/PluginSample. Yams 5 lacks
-// APIs the configuration reader uses (`Node.alias`, `YamlError.duplicatedKeysInMapping`' Sendable
-// form), hence 6.0.0. See docs/architecture.md.
+// APIs the configuration reader uses (`Node.alias`, the Sendable `YamlError.duplicatedKeysInMapping`
+// of 6.0), hence 6.0.0. See docs/architecture.md.
 let package = Package(
     name: "machine-viz",
     platforms: [.macOS(.v13)],
