@@ -1,27 +1,5 @@
 import MachineModel
 
-/// Check ids, as they appear in JSON, lint output and configuration.
-public enum Check: String, CaseIterable, Sendable {
-    case unreachableState = "unreachable_state"
-    case deadEndState = "dead_end_state"
-    case overlappingRules = "overlapping_rules"
-    case shadowedRule = "shadowed_rule"
-    case dataDependentTarget = "data_dependent_target"
-    case unusedInput = "unused_input"
-    case duplicateKey = "duplicate_key"
-    /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
-    case unusedSuppression = "unused_suppression"
-
-    public var defaultSeverity: Severity {
-        switch self {
-        // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
-        case .duplicateKey: .error
-        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression: .warning
-        case .dataDependentTarget, .unusedInput: .note
-        }
-    }
-}
-
 /// Turns a machine's rules into edges and findings. Pure: the same machine gives the same result.
 public struct Analyzer: Sendable {
     public init() {}
@@ -30,6 +8,7 @@ public struct Analyzer: Sendable {
     /// Findings that extractors attached already (e.g. `duplicate_key`) are kept.
     public func analyze(_ input: Machine) -> Machine {
         var machine = input
+        machine.internalInputs = Self.internalInputs(of: machine)
         let resolution = resolve(machine)
         machine.edges = resolution.edges
         let graph = Graph(machine: machine, anyTargetFrom: resolution.unknownTargetStates)
@@ -42,6 +21,14 @@ public struct Analyzer: Sendable {
         findings += unusedInputs(machine)
         machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
         return machine
+    }
+
+    /// The inputs some effect of the machine sends back, in declaration order, unless configuration
+    /// already said which inputs are internal.
+    static func internalInputs(of machine: Machine) -> [String] {
+        guard machine.internalInputs.isEmpty else { return machine.internalInputs }
+        let sent = Set(machine.rules.flatMap { $0.outcomes.compactMap(\.effect).flatMap(\.emits) })
+        return machine.inputs.filter(sent.contains)
     }
 
     // MARK: Rule order
@@ -91,11 +78,13 @@ public struct Analyzer: Sendable {
             for (rule, outcome) in firing {
                 result.winners.insert(rule.id)
                 let starts = outcome.effect != nil || !outcome.cancels.isEmpty
+                let trigger = outcome.trigger(for: pair.input)
                 switch outcome.target {
                 case .state(let to):
-                    edges.append(Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts))
+                    edges.append(Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts,
+                                      trigger: trigger))
                 case .stay:
-                    edges.append(Edge(from: pair.from, input: pair.input, to: pair.from, rule: rule.id, noop: !starts))
+                    edges.append(Edge(from: pair.from, input: pair.input, to: pair.from, rule: rule.id, noop: !starts, trigger: trigger))
                 case .failure:
                     break
                 case .unknown:
@@ -103,10 +92,10 @@ public struct Analyzer: Sendable {
                 }
             }
         }
-        // One edge per (from, input, to, rule); it is a no-op only if every branch behind it is.
+        // One edge per (from, trigger, to, rule); it is a no-op only if every branch behind it is.
         var index: [String: Int] = [:]
         for edge in edges {
-            let key = "\(edge.from)\u{0}\(edge.input)\u{0}\(edge.to)\u{0}\(edge.rule)"
+            let key = "\(edge.from)\u{0}\(edge.trigger)\u{0}\(edge.to)\u{0}\(edge.rule)"
             if let i = index[key] {
                 result.edges[i].noop = result.edges[i].noop && edge.noop
             } else {
@@ -129,13 +118,16 @@ public struct Analyzer: Sendable {
     }
 
     func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
-        machine.states.compactMap { state in
-            guard let witness = graph.witness(to: state), !machine.terminal.contains(state),
+        // with no initial state, a state some transition enters counts as reachable (no witness then)
+        let entered = machine.initial == nil ? Set(machine.edges.filter { $0.from != $0.to }.map(\.to)) : []
+        return machine.states.compactMap { state in
+            let witness = graph.trace(to: state)
+            guard witness != nil || entered.contains(state), !machine.terminal.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
             return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,
                            message: "state '\(state)' is reachable but no input leads out of it; mark it terminal if that is intended",
-                           location: machine.stateLocations[state] ?? machine.location, subject: state, witness: witness)
+                           location: machine.stateLocations[state] ?? machine.location, subject: state, trace: witness)
         }
     }
 
@@ -151,7 +143,7 @@ public struct Analyzer: Sendable {
         return Finding(check: Check.overlappingRules.rawValue, severity: Check.overlappingRules.defaultSeverity,
                        message: "input '\(overlap.pair.input)' in state '\(overlap.pair.from)' matches rules with different targets (\(lines)); \(why)",
                        location: (overlap.rules.dropFirst().first ?? overlap.rules[0]).location, subject: subject,
-                       witness: graph.witness(to: overlap.pair.from).map { $0 + [overlap.pair.input] })
+                       trace: graph.trace(through: overlap.pair))
     }
 
     func shadowed(_ machine: Machine, _ resolution: Resolution) -> [Finding] {
@@ -166,9 +158,11 @@ public struct Analyzer: Sendable {
 
     func dataDependent(_ machine: Machine, _ graph: Graph) -> [Finding] {
         var findings: [Finding] = []
+        // branches on different nested patterns (`.response(.success)`, `.response(.failure)`) are different triggers
+        struct Key: Hashable { var pair: Pair; var trigger: String }
         for rule in machine.rules {
-            var targets: [Pair: [String]] = [:]
-            var order: [Pair] = []
+            var targets: [Key: [String]] = [:]
+            var order: [Key] = []
             for outcome in rule.outcomes {
                 let name: String? = switch outcome.target {
                 case .state(let s): s
@@ -177,12 +171,14 @@ public struct Analyzer: Sendable {
                 }
                 guard let name else { continue }
                 for pair in outcome.pairs {
-                    if targets[pair] == nil { order.append(pair) }
-                    if !targets[pair, default: []].contains(name) { targets[pair, default: []].append(name) }
+                    let key = Key(pair: pair, trigger: outcome.trigger(for: pair.input))
+                    if targets[key] == nil { order.append(key) }
+                    if !targets[key, default: []].contains(name) { targets[key, default: []].append(name) }
                 }
             }
-            for pair in order {
-                let names = targets[pair]!
+            for key in order {
+                let pair = key.pair
+                let names = targets[key]!
                 let computed = names.contains { $0.hasPrefix("(") }
                 guard names.count > 1 || computed else { continue }
                 let what = computed ? "a state computed at run time" : names.map { "'\($0)'" }.joined(separator: " or ")
@@ -190,7 +186,7 @@ public struct Analyzer: Sendable {
                     check: Check.dataDependentTarget.rawValue, severity: Check.dataDependentTarget.defaultSeverity,
                     message: "input '\(pair.input)' in state '\(pair.from)' leads to \(what), chosen by payload or environment",
                     location: rule.location, subject: "\(pair.from)/\(pair.input)",
-                    witness: graph.witness(to: pair.from).map { $0 + [pair.input] }))
+                    trace: graph.trace(through: pair)))
             }
         }
         return findings

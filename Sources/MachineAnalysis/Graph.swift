@@ -39,15 +39,29 @@ public struct Graph: Sendable {
         self.anyTargetReachable = anyTargetFrom.contains { distance[$0] != nil }
     }
 
-    /// The shortest input sequence from the initial state to `state`, or nil when unreachable.
-    public func witness(to state: String) -> [String]? {
+    /// The shortest sequence of steps from the initial state to `state`, or nil when unreachable.
+    public func trace(to state: String) -> [TraceStep]? {
+        edges(to: state)?.map { TraceStep(input: $0.input, trigger: $0.trigger, state: $0.to) }
+    }
+
+    /// The edges of the shortest path from the initial state to `state`, or nil when unreachable.
+    public func edges(to state: String) -> [Edge]? {
         guard distance[state] != nil else { return nil }
-        var path: [String] = []
+        var path: [Edge] = []
         var current = state
         while let edge = parent[current] {
-            path.append(edge.input)
+            path.append(edge)
             current = edge.from
         }
         return path.reversed()
+    }
+
+    /// The trace to `pair.from` followed by the pair's input (the step stays in `from` unless one
+    /// of the pair's edges leaves it).
+    public func trace(through pair: Pair) -> [TraceStep]? {
+        guard let head = trace(to: pair.from) else { return nil }
+        let edge = (outgoing[pair.from] ?? []).first { $0.input == pair.input && $0.to != pair.from }
+            ?? (outgoing[pair.from] ?? []).first { $0.input == pair.input }
+        return head + [TraceStep(input: pair.input, trigger: edge?.trigger, state: edge?.to ?? pair.from)]
     }
 }

@@ -12,17 +12,22 @@ import Yams
 ///   dead_end_state: error
 /// strict: true
 /// reporter: github-actions
+/// invariants: ["isLoading implies phase == .loading"]
+/// product_budget: 10000
 /// machines:
 ///   lockMappings:
 ///     initial: locked
 ///     terminal: [servicing]
 ///     ignored: [jammed]
+///   SearchFeature:
+///     invariants: ["alert != nil implies phase == .failed"]
 /// ```
 public struct Configuration: Equatable, Sendable {
     public static let fileName = ".machine-viz.yml"
     /// Every key the file may hold, in the order docs/configuration.md describes them.
-    public static let keys = ["included", "excluded", "disabled_checks", "severity", "strict", "reporter", "machines"]
-    public static let machineKeys = ["initial", "terminal", "ignored"]
+    public static let keys = ["included", "excluded", "disabled_checks", "severity", "strict", "reporter", "invariants",
+                              "product_budget", "machines"]
+    public static let machineKeys = ["initial", "terminal", "ignored", "invariants"]
 
     /// The file the settings came from; nil for the defaults.
     public var file: String?
@@ -33,6 +38,10 @@ public struct Configuration: Equatable, Sendable {
     public var strict: Bool?
     public var reporter: String?
     public var machines: [String: MachineSettings] = [:]
+    /// Invariants for every struct state whose machine fields include all the fields they name.
+    public var invariants: [Invariant] = []
+    /// Most combinations of a struct state's fields explored (`ProductExplorer.defaultBudget` when nil).
+    public var productBudget: Int?
 
     public init() {}
 
@@ -131,6 +140,12 @@ public struct Configuration: Equatable, Sendable {
                     throw reader.error(value, key: key, unknownValue: name, known: knownReporters, kind: "reporter")
                 }
                 config.reporter = name
+            case "invariants":
+                config.invariants = try reader.invariants(value, key: key)
+            case "product_budget":
+                let text = try reader.scalar(value, key: key)
+                guard let n = Int(text), n > 0 else { throw reader.fail(value, key: key, "'\(text)' is not a positive whole number") }
+                config.productBudget = n
             case "machines":
                 for (nameNode, settingsNode) in try reader.entries(try reader.mapping(value, key: key, what: "a map from machine name to its settings")) {
                     let name = try reader.scalar(nameNode, key: key)
@@ -165,6 +180,13 @@ public struct Configuration: Equatable, Sendable {
         for state in settings.ignored { try check(state, "ignored") }
         m.terminal = m.terminal.appendingUnique(settings.terminal)
         return m
+    }
+
+    /// The invariants that apply to a struct state: its own (`machines.NAME.invariants`), then the
+    /// top-level ones that name only fields it has.
+    public func invariants(for product: ProductMachine) -> [Invariant] {
+        let fields = Set(product.fields.map(\.name))
+        return (machines[product.name]?.invariants ?? []) + invariants.filter { Set($0.fields).isSubset(of: fields) }
     }
 
     /// Machine names the file mentions that are not among `names` (worth a warning: a typo or a rename).
@@ -206,6 +228,8 @@ public struct MachineSettings: Equatable, Sendable {
     public var terminal: [String] = []
     /// States whose findings are not reported.
     public var ignored: [String] = []
+    /// Invariants of a struct state's fields (the entry is named like the feature, `SearchFeature`).
+    public var invariants: [Invariant] = []
     /// Line of each key in the file, for error messages.
     public var lines: [String: Int] = [:]
 
@@ -318,6 +342,15 @@ struct Reader {
         }
     }
 
+    func invariants(_ node: Node, key: String) throws -> [Invariant] {
+        let texts = try strings(node, key: key)
+        return try texts.enumerated().map { i, text in
+            do { return try Invariant(text) } catch let e as Invariant.ParseError {
+                throw fail(element(node, i) ?? node, key: key, e.message)
+            }
+        }
+    }
+
     func element(_ node: Node, _ i: Int) -> Node? {
         if case .sequence(let seq) = node, i < seq.count { return seq[i] }
         return nil
@@ -326,13 +359,14 @@ struct Reader {
     func machine(_ node: Node, name: String) throws -> MachineSettings {
         var settings = MachineSettings()
         let path = "machines.\(name)"
-        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal and ignored settings")) {
+        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal, ignored and invariants settings")) {
             let key = keyNode.string ?? ""
             settings.lines[key] = value.mark?.line ?? keyNode.mark?.line
             switch key {
             case "initial": settings.initial = try scalar(value, key: "\(path).initial")
             case "terminal": settings.terminal = try strings(value, key: "\(path).terminal")
             case "ignored": settings.ignored = try strings(value, key: "\(path).ignored")
+            case "invariants": settings.invariants = try invariants(value, key: "\(path).invariants")
             default: throw error(keyNode, key: "\(path).\(key)", unknownValue: key, known: Configuration.machineKeys, kind: "machine setting")
             }
         }

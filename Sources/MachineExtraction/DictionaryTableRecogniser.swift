@@ -172,7 +172,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 }
             }
         }
-        var machine = Machine(name: name ?? "table@\(file.location(of: dict).line)", dialect: "dictionary-table",
+        var machine = Machine(name: name ?? "table@\(file.location(of: dict).line)", dialect: .dictionaryTable,
                               location: file.location(of: dict), states: states, inputs: inputs, initial: initial,
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))

@@ -607,7 +607,7 @@ struct GameplayKitRecogniser: Recogniser {
         }
         var stateLocations: [String: SourceLocation] = [:]
         for s in states { stateLocations[s] = classes[s]?.type.location }
-        let machine = Machine(name: name, dialect: "gameplaykit", location: location, states: states, inputs: [],
+        let machine = Machine(name: name, dialect: .gameplaykit, location: location, states: states, inputs: [],
                               initial: initial, rules: rules, order: .resolved, stateLocations: stateLocations)
         context.add(machine, stateEnum: nil)
     }

@@ -130,7 +130,7 @@ struct OperatorTableRecogniser: Recogniser {
         let order: RuleOrder = (built?.call.arguments.compactText.contains(".all") ?? false) ? .allMatch : .firstMatch
         let name = built?.binding ?? bindingName ?? "table@\(file.location(of: table).line)"
         let machine = Machine(
-            name: name, dialect: "operator-table", location: file.location(of: table), states: states, inputs: inputs,
+            name: name, dialect: .operatorTable, location: file.location(of: table), states: states, inputs: inputs,
             initial: context.initialState(built?.initial, states: states), rules: rules, order: order,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum)

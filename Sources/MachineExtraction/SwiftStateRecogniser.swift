@@ -335,7 +335,7 @@ struct SwiftStateRecogniser: Recogniser {
         }
         let initialState = context.initialState(initial, states: states)
             ?? initial.flatMap { DSLSupport.literalName($0) }.flatMap { states.contains($0) ? $0 : nil }
-        let machine = Machine(name: name, dialect: "swiftstate", location: location, states: states, inputs: events,
+        let machine = Machine(name: name, dialect: .swiftstate, location: location, states: states, inputs: events,
                               initial: initialState, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
         context.add(machine, stateEnum: stateEnum)

@@ -61,7 +61,7 @@ enum PatternNames {
     }
 
     static func caseNames(_ atom: PatternAtom) -> [String] {
-        if case .cases(let n, _) = atom { return n.sorted() }
+        if case .cases(let n, _, _) = atom { return n.sorted() }
         return []
     }
 }
@@ -170,7 +170,7 @@ struct MappingFunctionRecogniser: Recogniser {
             let rules = interpreter.run(c.body, at: file.location(of: c.node))
             let built = context.construction(referencing: c.name, around: c.node)
             let machine = Machine(
-                name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: "mapping-function",
+                name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
                 location: file.location(of: c.node), states: states, inputs: inputs,
                 initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -226,7 +226,7 @@ struct SwitchMethodRecogniser: Recogniser {
             context.claimed.insert(method.id)
         }
         guard let location, !rules.isEmpty else { return }
-        context.add(Machine(name: type.name, dialect: "switch-method", location: location, states: stateEnum.caseNames,
+        context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                             inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum)
@@ -298,7 +298,7 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         guard let location, !rules.isEmpty else { return }
         let initial = context.initialState(property.initializer, states: stateEnum.caseNames)
-        let machine = Machine(name: "\(type.name).\(property.name)", dialect: "switch-method", location: location,
+        let machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum)

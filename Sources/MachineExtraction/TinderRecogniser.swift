@@ -152,7 +152,7 @@ struct TinderRecogniser: Recogniser {
         guard !rules.isEmpty else { return }
         let initial = initialState(top, call: call, states: states, file: file, context: context)
         let name = DSLSupport.storageName(call) ?? "stateMachine@\(file.location(of: call).line)"
-        let machine = Machine(name: name, dialect: "tinder", location: file.location(of: call), states: states, inputs: inputs,
+        let machine = Machine(name: name, dialect: .tinder, location: file.location(of: call), states: states, inputs: inputs,
                               initial: initial, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
         context.add(machine, stateEnum: stateEnum)

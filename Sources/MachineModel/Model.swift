@@ -43,18 +43,39 @@ public struct Diagnostic: Codable, Hashable, Sendable {
 /// The effect a rule starts: what it is called in the code, which inputs it sends back,
 /// the queue it runs on and that queue's policy, and its id.
 public struct Effect: Codable, Hashable, Sendable {
+    /// How often an effect can deliver: `once` (a request), or `stream` (a timer, a `for await` loop, a
+    /// long-lived publisher: it can send again and again until it is cancelled).
+    public enum Kind: String, Codable, Hashable, Sendable {
+        case once, stream
+    }
+
     public var label: String?
     public var emits: [String]
     public var queue: String?
     public var policy: String?
     public var id: String?
+    public var kind: Kind
 
-    public init(label: String? = nil, emits: [String] = [], queue: String? = nil, policy: String? = nil, id: String? = nil) {
+    public init(label: String? = nil, emits: [String] = [], queue: String? = nil, policy: String? = nil, id: String? = nil,
+                kind: Kind = .once) {
         self.label = label
         self.emits = emits
         self.queue = queue
         self.policy = policy
         self.id = id
+        self.kind = kind
+    }
+
+    enum CodingKeys: String, CodingKey { case label, emits, queue, policy, id, kind }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        label = try c.decodeIfPresent(String.self, forKey: .label)
+        emits = try c.decodeIfPresent([String].self, forKey: .emits) ?? []
+        queue = try c.decodeIfPresent(String.self, forKey: .queue)
+        policy = try c.decodeIfPresent(String.self, forKey: .policy)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
+        kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .once
     }
 
     /// Two effects of one rule joined (`+`, `.merge`, branches of one case).
@@ -66,7 +87,8 @@ public struct Effect: Codable, Hashable, Sendable {
             emits: emits.appendingUnique(other.emits),
             queue: queue ?? other.queue,
             policy: policy ?? other.policy,
-            id: id ?? other.id)
+            id: id ?? other.id,
+            kind: kind == .stream || other.kind == .stream ? .stream : .once)
     }
 }
 
@@ -101,11 +123,12 @@ public struct Outcome: Hashable, Sendable {
     public var cancels: [String]
     /// Source text of the data condition that selects this branch, if any.
     public var guardText: String?
-    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`).
-    public var pattern: String?
+    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`);
+    /// it applies to the pairs whose input is the pattern's root case.
+    public var pattern: InputPattern?
 
     public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
-                pattern: String? = nil) {
+                pattern: InputPattern? = nil) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
@@ -114,9 +137,17 @@ public struct Outcome: Hashable, Sendable {
         self.pattern = pattern
     }
 
-    /// Whether this branch produces the edge `from --input--> to`.
-    public func produces(from: String, input: String, to: String) -> Bool {
+    /// The trigger of this branch's edges for an input: its pattern's text when it narrows the input,
+    /// else the input (`view(.saveTapped)`, `response(.failure)`, `reset`).
+    public func trigger(for input: String) -> String {
+        if let pattern, pattern.narrows, pattern.name == input { return pattern.trigger }
+        return input
+    }
+
+    /// Whether this branch produces the edge `from --input--> to` (fired by `trigger`, when given).
+    public func produces(from: String, input: String, to: String, trigger: String? = nil) -> Bool {
         guard pairs.contains(Pair(from: from, input: input)) else { return false }
+        if let trigger, trigger != self.trigger(for: input) { return false }
         switch target {
         case .state(let s): return s == to
         case .stay: return from == to
@@ -168,7 +199,7 @@ public struct Rule: Hashable, Sendable {
     public var cancels: [String] { outcomes.flatMap(\.cancels).uniqued() }
     /// The branches behind one edge of this rule.
     public func outcomes(for edge: Edge) -> [Outcome] {
-        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to) }
+        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to, trigger: edge.trigger) }
     }
 
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
@@ -199,7 +230,7 @@ extension Rule: Codable {
         if let trigger { try c.encode(trigger, forKey: .trigger) }
         let unknown = outcomes.compactMap { if case .unknown(let e) = $0.target { e } else { nil } }
         if !unknown.isEmpty { try c.encode(unknown, forKey: .dataDependent) }
-        let patterns = outcomes.compactMap(\.pattern).uniqued()
+        let patterns = outcomes.compactMap { $0.pattern?.narrows == true ? $0.pattern!.trigger : nil }.uniqued()
         if !patterns.isEmpty { try c.encode(patterns, forKey: .patterns) }
     }
 
@@ -232,13 +263,29 @@ public struct Edge: Codable, Hashable, Sendable {
     public var rule: Int
     /// The branch neither changes the state nor starts or cancels an effect.
     public var noop: Bool
+    /// The pattern that fires the edge, nested cases and literal arguments kept, bindings dropped
+    /// (`view(.saveTapped)`, `send(didSucceed:true)`); equal to `input` for a plain case.
+    public var trigger: String
 
-    public init(from: String, input: String, to: String, rule: Int, noop: Bool) {
+    public init(from: String, input: String, to: String, rule: Int, noop: Bool, trigger: String? = nil) {
         self.from = from
         self.input = input
         self.to = to
         self.rule = rule
         self.noop = noop
+        self.trigger = trigger ?? input
+    }
+
+    enum CodingKeys: String, CodingKey { case from, input, to, rule, noop, trigger }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        from = try c.decode(String.self, forKey: .from)
+        input = try c.decode(String.self, forKey: .input)
+        to = try c.decode(String.self, forKey: .to)
+        rule = try c.decode(Int.self, forKey: .rule)
+        noop = try c.decodeIfPresent(Bool.self, forKey: .noop) ?? false
+        trigger = try c.decodeIfPresent(String.self, forKey: .trigger) ?? input
     }
 }
 
@@ -252,32 +299,109 @@ public enum RuleOrder: String, Codable, Hashable, Sendable {
     case resolved
 }
 
+/// Check ids, as they appear in JSON, lint output and configuration.
+public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConvertible {
+    case unreachableState = "unreachable_state"
+    case deadEndState = "dead_end_state"
+    case overlappingRules = "overlapping_rules"
+    case shadowedRule = "shadowed_rule"
+    case dataDependentTarget = "data_dependent_target"
+    case unusedInput = "unused_input"
+    case duplicateKey = "duplicate_key"
+    /// A combination of a struct state's fields that is reachable but breaks a stated invariant.
+    case invariantViolation = "invariant_violation"
+    /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
+    case unusedSuppression = "unused_suppression"
+
+    public var description: String { rawValue }
+
+    public var defaultSeverity: Severity {
+        switch self {
+        // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
+        case .duplicateKey: .error
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression, .invariantViolation: .warning
+        case .dataDependentTarget, .unusedInput: .note
+        }
+    }
+}
+
+/// One step of a witness trace: the input that arrived, the pattern it matched, who sent it (the
+/// user or the environment, or an effect in flight), and the state after it.
+public struct TraceStep: Codable, Hashable, Sendable {
+    public enum Origin: String, Codable, Hashable, Sendable { case user, effect }
+
+    public var input: String
+    public var trigger: String
+    public var by: Origin
+    public var state: String
+
+    public init(input: String, trigger: String? = nil, by: Origin = .user, state: String) {
+        self.input = input
+        self.trigger = trigger ?? input
+        self.by = by
+        self.state = state
+    }
+}
+
 public struct Finding: Codable, Hashable, Sendable {
     public var check: String
     public var severity: Severity
     public var message: String
     public var location: SourceLocation
     public var subject: String
-    /// The shortest input sequence from the initial state that reaches the finding's state.
-    public var witness: [String]?
+    /// The shortest sequence of steps from the initial state after which the finding holds.
+    public var trace: [TraceStep]?
 
-    public init(check: String, severity: Severity, message: String, location: SourceLocation, subject: String, witness: [String]? = nil) {
+    public init(check: String, severity: Severity, message: String, location: SourceLocation, subject: String,
+                trace: [TraceStep]? = nil) {
         self.check = check
         self.severity = severity
         self.message = message
         self.location = location
         self.subject = subject
-        self.witness = witness
+        self.trace = trace
     }
+
+    public init(check: Check, message: String, location: SourceLocation, subject: String, trace: [TraceStep]? = nil) {
+        self.init(check: check.rawValue, severity: check.defaultSeverity, message: message, location: location,
+                  subject: subject, trace: trace)
+    }
+
+    /// The inputs of the trace: what a person types to get there.
+    public var witness: [String]? { trace?.map(\.input) }
+}
+
+/// The shape of code a machine was read from (`../docs/dialects.md`).
+public enum Dialect: String, Codable, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    case operatorTable = "operator-table"
+    case mappingFunction = "mapping-function"
+    case actomaton
+    case tca
+    case tcaLegacy = "tca-legacy"
+    case swiftstate
+    case tinder
+    case combineProcessor = "combine-processor"
+    case switchMethod = "switch-method"
+    case dictionaryTable = "dictionary-table"
+    case gameplaykit
+
+    public static func < (a: Dialect, b: Dialect) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { rawValue }
 }
 
 public struct Machine: Codable, Hashable, Sendable {
     public var name: String
-    public var dialect: String
+    /// Stable identity: module + declaration path + field, never a line number. Baselines and
+    /// suppressions key on it.
+    public var id: String
+    public var dialect: Dialect
     public var location: SourceLocation
     public var states: [String]
     public var inputs: [String]
     public var initial: String?
+    /// Inputs that only the machine's own effects send back (set by the analyser from the effects,
+    /// or by configuration).
+    public var internalInputs: [String]
     public var rules: [Rule]
     public var edges: [Edge]
     public var findings: [Finding]
@@ -289,15 +413,17 @@ public struct Machine: Codable, Hashable, Sendable {
     /// Where each input is declared.
     public var inputLocations: [String: SourceLocation]
 
-    public init(name: String, dialect: String, location: SourceLocation, states: [String], inputs: [String],
+    public init(name: String, id: String? = nil, dialect: Dialect, location: SourceLocation, states: [String], inputs: [String],
                 initial: String?, rules: [Rule], order: RuleOrder, terminal: [String] = [],
                 stateLocations: [String: SourceLocation] = [:], inputLocations: [String: SourceLocation] = [:]) {
         self.name = name
+        self.id = id ?? name
         self.dialect = dialect
         self.location = location
         self.states = states
         self.inputs = inputs
         self.initial = initial
+        self.internalInputs = []
         self.rules = rules
         self.edges = []
         self.findings = []
@@ -308,17 +434,19 @@ public struct Machine: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, dialect, location, states, inputs, initial, rules, edges, findings, order, terminal
+        case name, id, dialect, location, states, inputs, internalInputs, initial, rules, edges, findings, order, terminal
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
+        try c.encode(id, forKey: .id)
         try c.encode(dialect, forKey: .dialect)
         try c.encode(location, forKey: .location)
         try c.encode(states, forKey: .states)
         try c.encode(inputs, forKey: .inputs)
         try c.encode(initial, forKey: .initial)
+        try c.encode(internalInputs, forKey: .internalInputs)
         try c.encode(rules, forKey: .rules)
         try c.encode(edges, forKey: .edges)
         try c.encode(findings, forKey: .findings)
@@ -329,11 +457,13 @@ public struct Machine: Codable, Hashable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
-        dialect = try c.decode(String.self, forKey: .dialect)
+        id = try c.decodeIfPresent(String.self, forKey: .id) ?? name
+        dialect = try c.decode(Dialect.self, forKey: .dialect)
         location = try c.decode(SourceLocation.self, forKey: .location)
         states = try c.decode([String].self, forKey: .states)
         inputs = try c.decode([String].self, forKey: .inputs)
         initial = try c.decodeIfPresent(String.self, forKey: .initial)
+        internalInputs = try c.decodeIfPresent([String].self, forKey: .internalInputs) ?? []
         rules = try c.decode([Rule].self, forKey: .rules)
         edges = try c.decode([Edge].self, forKey: .edges)
         findings = try c.decode([Finding].self, forKey: .findings)
@@ -344,14 +474,15 @@ public struct Machine: Codable, Hashable, Sendable {
     }
 }
 
-/// The document `machine-viz analyze --format json` writes (schemaVersion 1).
+/// The document `machine-viz analyze --format json` writes (schemaVersion 2: machine ids, edge
+/// triggers, internal inputs, effect kinds and finding traces).
 public struct AnalysisDocument: Codable, Hashable, Sendable {
     public var schemaVersion: Int
     public var machines: [Machine]
     public var diagnostics: [Diagnostic]
 
     public init(machines: [Machine], diagnostics: [Diagnostic]) {
-        self.schemaVersion = 1
+        self.schemaVersion = 2
         self.machines = machines
         self.diagnostics = diagnostics
     }

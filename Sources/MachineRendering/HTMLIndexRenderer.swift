@@ -56,7 +56,7 @@ public struct HTMLIndexRenderer: Sendable {
                 let count = entry.machine.findings.count
                 let badge = count == 0 ? "<span class=\"badge ok\">no findings</span>"
                     : "<span class=\"badge warn\">\(count) finding\(count == 1 ? "" : "s")</span>"
-                out.append("<li><a href=\"#\(e(Self.anchor(entry.stem)))\">\(e(entry.machine.name))</a> <span class=\"dialect\">\(e(entry.machine.dialect))</span> \(badge)</li>")
+                out.append("<li><a href=\"#\(e(Self.anchor(entry.stem)))\">\(e(entry.machine.name))</a> <span class=\"dialect\">\(e(entry.machine.dialect.rawValue))</span> \(badge)</li>")
             }
             out.append("</ul></nav>")
         } else {
@@ -68,7 +68,7 @@ public struct HTMLIndexRenderer: Sendable {
             let m = entry.machine
             out.append("<section class=\"machine\" id=\"\(e(Self.anchor(entry.stem)))\">")
             out.append("<h2>\(e(m.name))</h2>")
-            out.append("<p class=\"meta\"><span class=\"dialect\">\(e(m.dialect))</span> · <span class=\"location\">\(e(m.location.description))</span> · initial state: \(m.initial.map { "<code>\(e($0))</code>" } ?? "not stated in the code") · \(m.states.count) states, \(m.inputs.count) inputs, \(m.rules.count) rules</p>")
+            out.append("<p class=\"meta\"><span class=\"dialect\">\(e(m.dialect.rawValue))</span> · <span class=\"location\">\(e(m.location.description))</span> · initial state: \(m.initial.map { "<code>\(e($0))</code>" } ?? "not stated in the code") · \(m.states.count) states, \(m.inputs.count) inputs, \(m.rules.count) rules</p>")
             out.append("<figure><img src=\"\(e(Self.href(entry.svgFile)))\" alt=\"\(e("State diagram of \(m.name)"))\"/></figure>")
             out.append("<p class=\"links\"><a href=\"\(e(Self.href(entry.markdownFile)))\">Markdown page</a> · <a href=\"\(e(Self.href(entry.mermaidFile)))\">Mermaid source</a> · <a href=\"\(e(Self.href(entry.svgFile)))\">SVG</a></p>")
             if m.findings.isEmpty {

@@ -149,7 +149,7 @@ func randomMachine(states n: Int, transitions m: Int, seed: UInt64) -> Machine {
         rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "R.swift", line: rules.count + 2, column: 1),
                           outcomes: [Outcome(pairs: [pair], target: .state(states[next(n)]))]))
     }
-    return Analyzer().analyze(Machine(name: "random", dialect: "bench", location: SourceLocation(file: "R.swift", line: 1, column: 1),
+    return Analyzer().analyze(Machine(name: "random", dialect: .operatorTable, location: SourceLocation(file: "R.swift", line: 1, column: 1),
                                       states: states, inputs: inputs, initial: "s0", rules: rules, order: .resolved))
 }
 

@@ -18,7 +18,7 @@ final class GraphvizTests: XCTestCase {
                               outcomes: [Outcome(pairs: [Pair(from: s, input: "next \"one\"")], target: .state(states[(i + 1) % states.count]),
                                                  effect: Effect(label: "log(\"x\")", emits: ["a&b"]), cancels: ["<id>"])]))
         }
-        return Analyzer().analyze(Machine(name: "weird \"machine\"", dialect: "test", location: SourceLocation(file: "H.swift", line: 1, column: 1),
+        return Analyzer().analyze(Machine(name: "weird \"machine\"", dialect: .switchMethod, location: SourceLocation(file: "H.swift", line: 1, column: 1),
                                           states: states, inputs: ["next \"one\""], initial: "idle", rules: rules, order: .resolved))
     }
 

@@ -106,7 +106,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func machine() -> Machine {
-        Machine(name: "lockMappings", dialect: "operator-table", location: SourceLocation(file: "a.swift", line: 1, column: 1),
+        Machine(name: "lockMappings", dialect: .operatorTable, location: SourceLocation(file: "a.swift", line: 1, column: 1),
                 states: ["locked", "unlocked", "servicing", "jammed"], inputs: ["unlock"], initial: nil, rules: [], order: .firstMatch,
                 terminal: ["unlocked"])
     }
@@ -115,7 +115,7 @@ final class ConfigurationTests: XCTestCase {
         let m = try parse(Self.full).apply(to: machine())
         XCTAssertEqual(m.initial, "locked")
         XCTAssertEqual(m.terminal, ["unlocked", "servicing"], "configuration adds to the terminal states the code marks")
-        let other = try parse(Self.full).apply(to: Machine(name: "other", dialect: "x", location: machine().location, states: ["a"],
+        let other = try parse(Self.full).apply(to: Machine(name: "other", dialect: .switchMethod, location: machine().location, states: ["a"],
                                                            inputs: [], initial: nil, rules: [], order: .resolved))
         XCTAssertNil(other.initial)
     }
@@ -203,5 +203,44 @@ final class ConfigurationDocumentationTests: XCTestCase {
             XCTAssertTrue(doc.contains("machine-viz lint \(option)") || doc.contains("\(option) "), "no example for \(option)")
         }
         for reporter in ConfigurationTests.knownReporters { XCTAssertTrue(doc.contains("**`\(reporter)`**"), reporter) }
+    }
+}
+
+final class InvariantConfigurationTests: XCTestCase {
+    func parse(_ text: String) throws -> Configuration {
+        try Configuration.parse(text, file: "cfg/.machine-viz.yml", knownChecks: ConfigurationTests.knownChecks,
+                                knownReporters: ConfigurationTests.knownReporters)
+    }
+
+    func product(_ name: String, _ fields: [String]) -> ProductMachine {
+        ProductMachine(name: name, dialect: .tca, location: SourceLocation(file: "F.swift", line: 1, column: 1),
+                       fields: fields.map { .init(name: $0, states: ["false", "true"], initial: "false") }, inputs: [], rules: [])
+    }
+
+    func testInvariantsApplyToFeaturesThatHaveTheirFields() throws {
+        let c = try parse("""
+            invariants: ["isLoading implies !isEditing", "isSaving => isLoading"]
+            product_budget: 500
+            machines:
+              Editor:
+                invariants: "isDirty || !isSaving"
+            """)
+        XCTAssertEqual(c.productBudget, 500)
+        XCTAssertEqual(c.invariants(for: product("Editor", ["isLoading", "isEditing", "isDirty", "isSaving"])).map(\.text),
+                       ["isDirty || !isSaving", "isLoading implies !isEditing", "isSaving => isLoading"])
+        XCTAssertEqual(c.invariants(for: product("Viewer", ["isLoading", "isEditing"])).map(\.text), ["isLoading implies !isEditing"])
+        XCTAssertEqual(c.invariants(for: product("Other", ["phase"])).map(\.text), [])
+    }
+
+    func testBadInvariantsAndBudgetsNameTheLine() throws {
+        for (text, line, what) in [("invariants: [\"a implies\"]\n", 1, "missing a condition"),
+                                   ("strict: true\nproduct_budget: 0\n", 2, "not a positive whole number"),
+                                   ("machines:\n  F:\n    invariants:\n      - ok\n      - \"a ==\"\n", 5, "expected a value")] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                let e = error as? ConfigurationError
+                XCTAssertEqual(e?.line, line, "\(text): \(error)")
+                XCTAssertTrue(e?.message.contains(what) == true, "\(text): \(error)")
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 final class DictionaryTableTests: XCTestCase {
     func testStructKeyedTableWithDuplicateKeyAndFallbackState() throws {
         let table = try Analysed.fixture("DictionaryTables.swift").machine("lightTable")
-        XCTAssertEqual(table.dialect, "dictionary-table")
+        XCTAssertEqual(table.dialect, .dictionaryTable)
         XCTAssertEqual(table.states, ["off", "dim", "bright", "broken"])
         XCTAssertEqual(table.inputs, ["tick", "hold", "surge"])
         XCTAssertEqual(table.initial, "off")   // `var light: Light = .off`, read by the lookup
@@ -32,7 +32,7 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(fallback.outcomes.map(\.target), [.stay])
         XCTAssertEqual(fallback.pairs.count, 4 * 4 - 4)
         XCTAssertTrue(table.edge("done", "retry", "done")?.noop ?? false)
-        XCTAssertEqual(table.findingSet, [])
+        XCTAssertEqual(table.findingSet, ["dead_end_state done"], "entered by `finish`, left by nothing")
     }
 
     func testTableWithoutLookupAndEffectValues() throws {

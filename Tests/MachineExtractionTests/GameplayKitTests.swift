@@ -10,7 +10,7 @@ final class GameplayKitTests: XCTestCase {
 
     func testStatesAndEdgesFromIsValidNextState() throws {
         let (m, _) = try game()
-        XCTAssertEqual(m.dialect, "gameplaykit")
+        XCTAssertEqual(m.dialect, .gameplaykit)
         XCTAssertEqual(m.order, .resolved)
         XCTAssertEqual(m.states, ["TitleState", "LevelState", "PauseState", "DeathState", "VictoryState"])
         XCTAssertEqual(m.inputs, [])

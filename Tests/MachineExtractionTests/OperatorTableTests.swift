@@ -5,7 +5,7 @@ final class OperatorTableTests: XCTestCase {
     func testHarvestLoginMachine() throws {
         let (machines, _) = Fixture.analyze([Fixture.example("harvest/Login.swift")])
         let m = try XCTUnwrap(machines.named("auth"))
-        XCTAssertEqual(m.dialect, "operator-table")
+        XCTAssertEqual(m.dialect, .operatorTable)
         XCTAssertEqual(m.initial, "loggedOut")
         XCTAssertEqual(m.states, ["loggedOut", "loggingIn", "loggedIn", "loggingOut"])
         XCTAssertEqual(m.transitions, [

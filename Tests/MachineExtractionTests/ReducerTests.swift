@@ -5,7 +5,7 @@ final class ActomatonTests: XCTestCase {
     func testQueuesFallthroughWhereAndCancellation() throws {
         let (machines, _) = Fixture.analyze([Fixture.path("actomaton_lamp")])
         let m = try XCTUnwrap(machines.named("lamp"))
-        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.dialect, .actomaton)
         XCTAssertEqual(m.initial, "off")
         XCTAssertEqual(m.transitions, [
             "off -on-> warming", "warming -warmedUp-> lit", "warming -abort-> cooling", "lit -abort-> cooling", "cooling -cooledDown-> off",
@@ -66,7 +66,7 @@ final class TCATests: XCTestCase {
         XCTAssertEqual(machines.map(\.name), ["RecordingFeature.phase", "RecordingFeature.isMuted", "RecordingFeature.alert",
                                               "SyncSettings.sync", "SyncSettings.isSaving"])
         let phase = try XCTUnwrap(machines.named("RecordingFeature.phase"))
-        XCTAssertEqual(phase.dialect, "tca")
+        XCTAssertEqual(phase.dialect, .tca)
         XCTAssertEqual(phase.inputs, ["view", "permissionResponse", "tick", "finished", "alert", "delegate"])
         XCTAssertTrue(phase.transitions.isSuperset(of: [
             "idle -view-> askingPermission", "failed -view-> askingPermission", "paused -view-> recording",
@@ -84,7 +84,7 @@ final class TCATests: XCTestCase {
         XCTAssertEqual(granted.cancels, ["CancelID.timer"])
         XCTAssertNil(response.outcomes.first { $0.target == .state("failed") }?.effect)
         // patterns keep the nested action
-        let pause = try XCTUnwrap(phase.rules.first { $0.outcomes.contains { $0.pattern == ".view(.pauseButtonTapped)" } })
+        let pause = try XCTUnwrap(phase.rules.first { $0.outcomes.contains { $0.pattern?.trigger == "view(.pauseButtonTapped)" } })
         XCTAssertEqual(pause.cancels, ["CancelID.timer"])
 
         let muted = try XCTUnwrap(machines.named("RecordingFeature.isMuted"))
@@ -125,7 +125,7 @@ final class LegacyAndProcessorTests: XCTestCase {
         let (machines, _) = Fixture.analyze([Fixture.path("tca_legacy_app")])
         XCTAssertEqual(machines.map(\.name), ["TimerState.isRunning", "TimerState.phase"])
         let phase = try XCTUnwrap(machines.named("TimerState.phase"))
-        XCTAssertEqual(phase.dialect, "tca-legacy")
+        XCTAssertEqual(phase.dialect, .tcaLegacy)
         XCTAssertEqual(phase.transitions, [
             "stopped -startTapped-> running", "paused -pauseTapped-> running", "running -pauseTapped-> paused",
             "running -resetTapped-> stopped", "paused -resetTapped-> stopped",
@@ -138,7 +138,7 @@ final class LegacyAndProcessorTests: XCTestCase {
     func testProcessorSetterPayloadBecomesEdges() throws {
         let (machines, _) = Fixture.analyze([Fixture.path("processor_download")])
         let m = try XCTUnwrap(machines.named("DownloadProcessor.status"))
-        XCTAssertEqual(m.dialect, "combine-processor")
+        XCTAssertEqual(m.dialect, .combineProcessor)
         XCTAssertEqual(m.inputs, ["begin", "gotData", "failure", "setStatus", "cancelled"])
         XCTAssertTrue(m.transitions.isSuperset(of: ["idle -setStatus-> downloading", "downloading -setStatus-> finished",
                                                     "downloading -setStatus-> failed", "downloading -cancelled-> idle"]))
@@ -181,7 +181,8 @@ final class TCAPayloadAndEnumStateTests: XCTestCase {
         XCTAssertEqual(fromSystem, ["system -themeTapped-> light", "system -themeTapped-> dark"])
         XCTAssertTrue(theme.findingKeys.contains("data_dependent_target system/themeTapped"))
         let destination = try XCTUnwrap(machines.named("Settings.destination"))
-        XCTAssertEqual(destination.transitions, ["nil -aboutTapped-> some", "some -destination-> nil"])
+        XCTAssertEqual(destination.states, ["nil", "about"], "a destination enum: nil and the values assigned")
+        XCTAssertEqual(destination.transitions, ["nil -aboutTapped-> about", "about -destination-> nil"])
         let loader = try XCTUnwrap(machines.named("Loader"))
         XCTAssertEqual(loader.states, ["idle", "loading", "loaded", "failed"])
         XCTAssertEqual(loader.transitions, [
@@ -294,7 +295,7 @@ final class TCACompositionTests: XCTestCase {
         }
         """)
         let m = try XCTUnwrap(machines.first)
-        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.dialect, .actomaton)
         XCTAssertEqual(m.emits, ["start>tick"])
         XCTAssertEqual(m.rules.first { $0.inputs == ["start"] }?.effect?.id, "TickID")
         XCTAssertEqual(m.cancels, ["stop>TickID"])
@@ -322,7 +323,7 @@ final class ActomatonNamespaceTests: XCTestCase {
     func testImplicitInitReducerInANamespace() throws {
         let (machines, _) = Fixture.analyze([Fixture.path("actomaton_namespace")])
         let m = try XCTUnwrap(machines.named("Stopwatch.reducer"))
-        XCTAssertEqual(m.dialect, "actomaton")
+        XCTAssertEqual(m.dialect, .actomaton)
         XCTAssertEqual(m.states, ["idle", "running", "stopped"])
         XCTAssertEqual(m.transitions, [
             "idle -start-> running", "stopped -start-> running", "running -stop-> stopped",

@@ -5,7 +5,7 @@ import XCTest
 final class SwiftStateTests: XCTestCase {
     func testEventRoutesMultiFromAnyAndChains() throws {
         let player = try Analysed.fixture("SwiftStatePlayer.swift").machine("player")
-        XCTAssertEqual(player.dialect, "swiftstate")
+        XCTAssertEqual(player.dialect, .swiftstate)
         XCTAssertEqual(player.order, .allMatch)
         XCTAssertEqual(player.initial, "idle")
         XCTAssertEqual(player.states, ["idle", "loading", "playing", "paused", "buffering", "failed"])

@@ -5,7 +5,7 @@ final class MappingFunctionTests: XCTestCase {
     func testCheckoutExample() throws {
         let (machines, _) = Fixture.analyze([Fixture.example("mapping/Checkout.swift")])
         let m = try XCTUnwrap(machines.named("checkout"))
-        XCTAssertEqual(m.dialect, "mapping-function")
+        XCTAssertEqual(m.dialect, .mappingFunction)
         XCTAssertEqual(m.initial, "browsing")
         XCTAssertEqual(m.transitions, [
             "browsing -openCart-> reviewingCart", "reviewingCart -closeCart-> browsing", "enteringPayment -closeCart-> browsing",
@@ -43,7 +43,7 @@ final class SwitchMethodTests: XCTestCase {
     func testTrafficLightExample() throws {
         let (machines, _) = Fixture.analyze([Fixture.example("switch/TrafficLight.swift")])
         let m = try XCTUnwrap(machines.named("Crossing.light"))
-        XCTAssertEqual(m.dialect, "switch-method")
+        XCTAssertEqual(m.dialect, .switchMethod)
         XCTAssertEqual(m.initial, "red")
         XCTAssertEqual(m.terminal, ["off"], "`// machine-viz: terminal` on the case")
         XCTAssertTrue(m.transitions.isSuperset(of: [
@@ -110,7 +110,7 @@ final class SelfEnumMachineTests: XCTestCase {
         XCTAssertEqual(traffic.findingKeys, ["shadowed_rule line:16"], "`default` after cases that cover every pair")
         let phase = try XCTUnwrap(machines.named("Phase"))
         XCTAssertEqual(phase.transitions, ["a -go-> b"], "`e == .go ? .b : nil`: nil is a failed transition")
-        XCTAssertEqual(phase.findings.map(\.check), [])
+        XCTAssertEqual(phase.findingKeys, ["dead_end_state b"], "no initial state, but `b` is entered and never left")
     }
 }
 

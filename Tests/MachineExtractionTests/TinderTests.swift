@@ -5,7 +5,7 @@ import XCTest
 final class TinderTests: XCTestCase {
     func testStateBlocksOnHandlersAndInitialFromParameterDefault() throws {
         let valve = try Analysed.fixture("TinderValve.swift").machine("valve")
-        XCTAssertEqual(valve.dialect, "tinder")
+        XCTAssertEqual(valve.dialect, .tinder)
         XCTAssertEqual(valve.order, .allMatch)
         XCTAssertEqual(valve.initial, "closed")   // init(start: ValveState = .closed) … initialState(start)
         XCTAssertEqual(valve.states, ["closed", "opened", "metered", "jammed"])

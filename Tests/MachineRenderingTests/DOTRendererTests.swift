@@ -66,7 +66,7 @@ final class DOTRendererTests: XCTestCase {
                                   outcomes: [Outcome(pairs: [Pair(from: s, input: "e\(k)")], target: .state(states[(i * 7 + k * 13) % 60]))]))
             }
         }
-        let m = Analyzer().analyze(Machine(name: "big", dialect: "test", location: SourceLocation(file: "B.swift", line: 1, column: 1),
+        let m = Analyzer().analyze(Machine(name: "big", dialect: .switchMethod, location: SourceLocation(file: "B.swift", line: 1, column: 1),
                                            states: states, inputs: ["e1", "e2", "e3"], initial: "s0", rules: rules, order: .resolved))
         let renderer = DOTRenderer()
         XCTAssertEqual(renderer.tradeOffs(for: m).count, 1)

@@ -23,7 +23,7 @@ enum Samples {
     static var lock: Machine {
         let motor = Effect(label: "unlockMotor", emits: ["unlockDone"], queue: "motor", policy: "latest")
         let m = Machine(
-            name: "lockMappings", dialect: "operator-table", location: at(1),
+            name: "lockMappings", dialect: .operatorTable, location: at(1),
             states: ["locked", "unlocking", "unlocked", "jammed", "servicing", "retired"],
             inputs: ["unlock", "unlockDone", "lock", "service", "retire", "ping"],
             initial: "locked",
@@ -46,7 +46,7 @@ enum Samples {
         let states = ["end", "state", "note", "Class", "a:b", "x;y", "\"q\"", "#1", "<b>&\"x\"</b>", "café",
                       "with space", "pipe|bar", "back`tick", "mvz_1", "ok_2"]
         let m = Machine(
-            name: "<b>&\"x\"</b>", dialect: "switch-method", location: at(1),
+            name: "<b>&\"x\"</b>", dialect: .switchMethod, location: at(1),
             states: states,
             inputs: ["go", "a|b", "%%{init}%%", "*star*"],
             initial: "end",
@@ -78,7 +78,7 @@ enum Samples {
         ])
         branchy.id = 3
         let m = Machine(
-            name: "phases", dialect: "swiftstate", location: at(1),
+            name: "phases", dialect: .swiftstate, location: at(1),
             states: ["idle", "armed", "firing"], inputs: ["arm", "fire", "reset"], initial: "idle",
             rules: [
                 rule(1, ["idle"], ["arm"], .state("armed")),
@@ -155,7 +155,7 @@ final class MermaidRendererTests: XCTestCase {
             rules.append(Samples.rule(2 * i + 1, ["s\(i)"], ["next"], .state("s\((i + 1) % 260)")))
             rules.append(Samples.rule(2 * i + 2, ["s\(i)"], ["back"], .state("s\((i + 259) % 260)")))
         }
-        let big = Analyzer().analyze(Machine(name: "big", dialect: "switch-method", location: Samples.at(1), states: states,
+        let big = Analyzer().analyze(Machine(name: "big", dialect: .switchMethod, location: Samples.at(1), states: states,
                                               inputs: ["next", "back"], initial: "s0", rules: rules, order: .resolved))
         let text = MermaidRenderer().render(big)
         XCTAssertEqual(MermaidRenderer.size(of: text).edges, 521)

@@ -14,7 +14,7 @@ final class ReporterTests: XCTestCase {
             Violation(machine: "lockMappings", finding: Finding(
                 check: "dead_end_state", severity: .warning,
                 message: "state 'servicing' is reachable but no input leads out of it; mark it terminal if that is intended",
-                location: SourceLocation(file: door, line: 7, column: 5), subject: "servicing", witness: ["service"])),
+                location: SourceLocation(file: door, line: 7, column: 5), subject: "servicing", trace: [TraceStep(input: "service", state: "servicing")])),
             Violation(machine: "lockMappings", finding: Finding(
                 check: "unreachable_state", severity: .error,
                 message: "state 'jammed' is declared but no sequence of inputs from 'locked' reaches it",
@@ -26,7 +26,7 @@ final class ReporterTests: XCTestCase {
             Violation(machine: "Odd<T>.phase", finding: Finding(
                 check: "overlapping_rules", severity: .warning,
                 message: "100% odd: a|b <tag> & \"quotes\" 'single', *stars* _under_ `code` [link]\nsecond line\r\nthird: yes, really",
-                location: SourceLocation(file: odd, line: 3, column: 1), subject: "armed/arm", witness: [])),
+                location: SourceLocation(file: odd, line: 3, column: 1), subject: "armed/arm", trace: [])),
             Violation(machine: nil, finding: Finding(
                 check: "unused_suppression", severity: .warning,
                 message: "machine-viz:disable:next dead_end_state suppresses nothing: no 'dead_end_state' finding on line 9; remove the comment",
