@@ -1,9 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// swift-syntax 603.0.1 is the parser of Swift 6.3, the toolchain this project builds with: code
-// written for the newest language (e.g. `nonisolated(nonsending)`, `@concurrent`, raw identifiers)
-// parses without spurious errors. See docs/ARCHITECTURE.md.
+// Dependencies are ranges, not exact pins, so that machine-viz resolves next to the versions an app
+// already uses (TCA and other macro packages bring their own swift-syntax range). The newest
+// swift-syntax (603, the parser of Swift 6.3) is what a plain `swift build` resolves and what parses
+// the newest syntax (`nonisolated(nonsending)`, raw identifiers) without spurious errors; CI also
+// compiles against the lowest swift-syntax (600.0.1) through examples/PluginSample. Yams 5 lacks
+// APIs the configuration reader uses (`Node.alias`, the Sendable `YamlError.duplicatedKeysInMapping`
+// of 6.0), hence 6.0.0. See docs/architecture.md.
 let package = Package(
     name: "machine-viz",
     platforms: [.macOS(.v13)],
@@ -17,9 +21,9 @@ let package = Package(
         .plugin(name: "MachineVizBuildToolPlugin", targets: ["MachineVizBuildToolPlugin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", exact: "603.0.1"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", "1.5.0"..<"2.0.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", "6.0.0"..<"7.0.0"),
     ],
     targets: [
         .systemLibrary(

@@ -4,9 +4,16 @@ import PackagePlugin
 /// `swift package machine-viz docs|lint|analyze|list|render [ARGS…]`
 ///
 /// Runs the `machine-viz` executable of this package from the package's root folder, so paths in
-/// the output are relative and the same on every machine. When no path is given, the Swift source
-/// folders of the package's targets (or of the `--target NAME` ones) are used. `docs` writes to
-/// `docs/machines` unless `--output-dir` is given, which needs `--allow-writing-to-package-directory`.
+/// the output are relative and the same on every machine. When no path is given, the tool reads the
+/// Swift source files of the package's targets (or of the `--target NAME` ones): exactly the files
+/// SwiftPM compiles, so a target's `exclude:` list is honoured, and test targets are left out unless
+/// named with `--target`. `docs` writes to `docs/machines` unless `--output-dir` is given, which needs
+/// `--allow-writing-to-package-directory`.
+///
+/// The plugin does not interpret the other arguments: it passes the target files as
+/// `--default-path FILE` (a hidden option every subcommand has), and the tool uses them only when its
+/// own parser found no path among the arguments, so `--baseline FILE` and the like are never
+/// mistaken for paths.
 ///
 /// Examples:
 ///   swift package --allow-writing-to-package-directory machine-viz docs
@@ -30,38 +37,21 @@ struct MachineVizCommandPlugin: CommandPlugin {
         rest.removeFirst()
 
         let root = context.package.directoryURL
+        // Named targets as asked; otherwise every target but the tests.
         let targets = targetNames.isEmpty
-            ? context.package.targets
+            ? context.package.targets.filter { ($0 as? SourceModuleTarget)?.kind != .test }
             : try context.package.targets(named: targetNames)
-        // Paths given on the command line win; otherwise every Swift source folder, relative to the root.
-        let optionsWithValues: Set<String> = ["--output-dir", "--output", "-o", "--format", "--exclude", "--machine", "--title",
-                                              "--markdown-diagram", "--config", "--reporter"]
-        var givenPath = false
-        var skipNext = false
-        for arg in rest {
-            if skipNext { skipNext = false; continue }
-            if optionsWithValues.contains(arg) { skipNext = true; continue }
-            if !arg.hasPrefix("-") { givenPath = true }
+        let files = targets.compactMap { $0 as? SourceModuleTarget }
+            .flatMap { $0.sourceFiles(withSuffix: "swift").map { relative($0.url, to: root) } }
+        let defaultPaths = Array(Set(files)).sorted()
+        guard !defaultPaths.isEmpty else {
+            Diagnostics.error("no Swift source files in \(targetNames.isEmpty ? "the package's targets" : "the targets \(targetNames.joined(separator: ", "))")")
+            throw PluginError.usage
         }
-        var arguments = [subcommand] + rest
-        if !givenPath {
-            // Each target's folder: the deepest folder holding all of its Swift files.
-            let folders = targets.compactMap { $0 as? SourceModuleTarget }.compactMap { target -> String? in
-                let files = target.sourceFiles(withSuffix: "swift").map { $0.url.deletingLastPathComponent().standardizedFileURL.pathComponents }
-                guard var common = files.first else { return nil }
-                for components in files.dropFirst() {
-                    common = Array(zip(common, components).prefix { $0 == $1 }.map(\.0))
-                }
-                return relative(URL(fileURLWithPath: common.joined(separator: "/").replacingOccurrences(of: "//", with: "/")), to: root)
-            }
-            guard !folders.isEmpty else {
-                Diagnostics.error("no Swift targets to read")
-                throw PluginError.usage
-            }
-            arguments += folders.sorted()
-        }
-        if subcommand == "docs", !rest.contains("--output-dir") {
-            arguments += ["--output-dir", "docs/machines"]
+        // Before the user's arguments, which may end with `--` (after which everything is a path).
+        var arguments = [subcommand] + defaultPaths.flatMap { ["--default-path", $0] } + rest
+        if subcommand == "docs", !rest.contains(where: { $0 == "--output-dir" || $0.hasPrefix("--output-dir=") }) {
+            arguments.insert(contentsOf: ["--output-dir", "docs/machines"], at: 1)
         }
 
         let tool = try context.tool(named: "machine-viz")

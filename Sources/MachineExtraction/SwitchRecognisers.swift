@@ -38,7 +38,7 @@ final class SwitchFinder: SyntaxVisitor {
                   let folded = SyntaxHelpers.fold(ExprSyntax(node)).as(InfixOperatorExprSyntax.self),
                   folded.operator.is(AssignmentExprSyntax.self) {
             // `x = x == .a ? .b : .a`, `x = a ?? b`: the right side is everything after `=`
-            assignments.append((folded.leftOperand, folded.rightOperand))
+            assignments.append((elements[0], folded.rightOperand))
         }
         return .visitChildren
     }

@@ -46,6 +46,10 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("A path to leave out, added to the configuration's `excluded` (repeatable).", valueName: "path"))
     var excluded: [String] = []
 
+    /// Set by the command plugin (see `InputOptions.defaultPaths`): read when no path is given.
+    @Option(name: .customLong("default-path"), help: .private)
+    var defaultPaths: [String] = []
+
     @Option(help: ArgumentHelp(
         "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: `reporter` from the configuration, else xcode).",
         discussion: ReporterKind.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"),
@@ -105,7 +109,7 @@ struct Lint: ParsableCommand {
         do {
             outcome = try progress.during("checking \(stdinPath ?? (paths.isEmpty ? "." : paths.joined(separator: " ")))") {
                 try LintPipeline.run(LintPipeline.Request(
-                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
+                    paths: paths.isEmpty ? defaultPaths : paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
                     jobs: performance.resolvedJobs, cache: LintCache.resolve(path: cachePath, disabled: noCache),
                     onlyChecks: onlyChecks, stdinPath: stdinPath, progress: progress))
             }

@@ -14,6 +14,8 @@ enum LintPipeline {
         var paths: [String]
         var excluded: [String]
         var configPath: String?
+        /// Without `configPath`: look for .machine-viz.yml in the working directory and its parents.
+        var findConfiguration = true
         var baselinePath: String?
         var writeBaselinePath: String?
         var jobs: Int = Parallel.defaultJobs
@@ -41,8 +43,8 @@ enum LintPipeline {
         var message: String
     }
 
-    static func loadConfiguration(_ path: String?) throws -> Configuration {
-        guard let path = path ?? Configuration.find() else { return Configuration() }
+    static func loadConfiguration(_ path: String?, find: Bool = true) throws -> Configuration {
+        guard let path = path ?? (find ? Configuration.find() : nil) else { return Configuration() }
         do {
             return try Configuration.load(path, knownChecks: Check.allCases.map(\.rawValue),
                                           knownReporters: ReporterKind.allCases.map(\.rawValue))
@@ -52,7 +54,7 @@ enum LintPipeline {
     }
 
     static func run(_ request: Request) throws -> Outcome {
-        let configuration = try loadConfiguration(request.configPath)
+        let configuration = try loadConfiguration(request.configPath, find: request.findConfiguration)
         let known = Check.allCases.map(\.rawValue)
         for id in request.onlyChecks where !known.contains(id) {
             throw Failure(message: "error: unknown check '\(id)' for --only-check; the checks are: \(known.joined(separator: ", "))")

@@ -96,7 +96,13 @@ struct InputOptions: ParsableArguments {
                                valueName: "path"))
     var stdinPath: String?
 
-    func validate() throws {
+    /// Set by the command plugin: the source files of the package's targets, read when no path is given.
+    /// The tool, not the plugin, tells paths from option values (`--baseline FILE` is not a path to read).
+    @Option(name: .customLong("default-path"), help: .private)
+    var defaultPaths: [String] = []
+
+    mutating func validate() throws {
+        if paths.isEmpty && stdinPath == nil { paths = defaultPaths }
         if paths.isEmpty && stdinPath == nil { throw ValidationError("Give at least one Swift file or folder.") }
         if !paths.isEmpty && stdinPath != nil { throw ValidationError("--stdin-path reads standard input: give no other path.") }
     }
