@@ -412,7 +412,7 @@ struct StateWrites {
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             let elements = Array(node.elements)
-            if elements.count == 3, elements[1].is(AssignmentExprSyntax.self), SyntaxHelpers.path(elements[0]) == property { found(node) }
+            if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), SyntaxHelpers.path(elements[0]) == property { found(node) }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
