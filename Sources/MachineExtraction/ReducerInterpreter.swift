@@ -51,6 +51,8 @@ final class ReducerInterpreter {
         var cancels: [String] = []
         var slot: Int
         var pattern: String?
+        /// The path wrote the state: a field, a payload, or through a mutating helper.
+        var writes = false
     }
 
     struct Flow {
@@ -227,9 +229,27 @@ final class ReducerInterpreter {
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctx) }
         let folded = SyntaxHelpers.fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            return Flow(next: assign(infix.leftOperand, infix.rightOperand, ctx))
+            var written = ctx
+            written.writes = written.writes || writesState(infix.leftOperand)
+            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written))
         }
-        if let call = folded.as(FunctionCallExprSyntax.self) { return Flow(next: execCall(call, ctx)) }
+        // `state.count += 1`
+        if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+           op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text),
+           writesState(infix.leftOperand) {
+            var written = ctx
+            written.writes = true
+            return Flow(next: [written])
+        }
+        if let call = folded.as(FunctionCallExprSyntax.self) {
+            var next = execCall(call, ctx)
+            // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, writesState(base)
+                || call.arguments.contains(where: { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }) {
+                for i in next.indices { next[i].writes = true }
+            }
+            return Flow(next: next)
+        }
         return Flow(next: [ctx])
     }
 
@@ -330,6 +350,14 @@ final class ReducerInterpreter {
             if !paths.isEmpty { return (function, paths, inputs) }
         }
         return nil
+    }
+
+    /// Whether an assignment to (or a mutation of) `lhs` writes the reducer's state: its path starts at
+    /// the state parameter (`state.count`, `state`), as the reducer or a walked helper names it.
+    func writesState(_ lhs: ExprSyntax) -> Bool {
+        guard let path = SyntaxHelpers.path(lhs) ?? SyntaxHelpers.path(SyntaxHelpers.unwrap(lhs)) else { return false }
+        let root = path.split(separator: ".").first.map(String.init) ?? path
+        return spec.statePaths.union(extraStatePaths).contains { $0 == root || $0.hasPrefix(root + ".") }
     }
 
     func isState(_ path: String?) -> Bool {
@@ -729,7 +757,7 @@ final class ReducerInterpreter {
         guard !ctx.pairs.isEmpty else { return }
         let guardText = ctx.guards.isEmpty ? nil : ctx.guards.joined(separator: " && ")
         branches.append((ctx.slot, Outcome(pairs: d.pairs(ctx.pairs), target: target, effect: ctx.effect,
-                                           cancels: ctx.cancels, guardText: guardText, pattern: ctx.pattern)))
+                                           cancels: ctx.cancels, guardText: guardText, pattern: ctx.pattern, writes: ctx.writes)))
     }
 }
 

@@ -125,15 +125,19 @@ public struct Outcome: Hashable, Sendable {
     public var guardText: String?
     /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`).
     public var pattern: String?
+    /// The branch writes the state (any field, or the machine's own field with a new payload): it is
+    /// not a no-op even when the machine's state stays.
+    public var writes: Bool
 
     public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
-                pattern: String? = nil) {
+                pattern: String? = nil, writes: Bool = false) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
         self.cancels = cancels
         self.guardText = guardText
         self.pattern = pattern
+        self.writes = writes
     }
 
     /// Whether this branch produces the edge `from --input--> to`.
@@ -299,6 +303,11 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
     case dataDependentTarget = "data_dependent_target"
     case unusedInput = "unused_input"
     case duplicateKey = "duplicate_key"
+    /// Effect-aware (explored over the machine's state and its effects in flight).
+    case staleEffectOutput = "stale_effect_output"
+    case uncancelledEffect = "uncancelled_effect"
+    case waitingForever = "waiting_forever"
+    case unknownCancelID = "unknown_cancel_id"
     /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
     case unusedSuppression = "unused_suppression"
 
@@ -309,6 +318,8 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
         // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
         case .duplicateKey: .error
         case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression: .warning
+        // run-time bugs: a late response that moves the machine, a stream that runs for nothing, a spinner that never stops
+        case .staleEffectOutput, .uncancelledEffect, .waitingForever, .unknownCancelID: .warning
         case .dataDependentTarget, .unusedInput: .note
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MachineAnalysis
 import MachineModel
 
 struct Analyze: ParsableCommand {
@@ -20,6 +21,7 @@ struct Analyze: ParsableCommand {
     }
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var effects: EffectOptions
 
     @Option(help: "Output format: json (the contract of docs/JSON.md) or text.")
     var format: Format = .json
@@ -28,7 +30,7 @@ struct Analyze: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("analyzing \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let result = TerminalProgress(quiet: quiet).during("analyzing \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs, bounds: effects.bounds()) }
         let document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
         switch format {
         case .json:

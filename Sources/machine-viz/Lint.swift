@@ -65,6 +65,8 @@ struct Lint: ParsableCommand {
     @Flag(name: [.short, .long], help: "No progress on stderr (it is only ever shown on a terminal).")
     var quiet = false
 
+    @OptionGroup var effects: EffectOptions
+
     func run() throws {
         // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
         if let reporter, ReporterKind(rawValue: reporter) == nil {
@@ -75,7 +77,8 @@ struct Lint: ParsableCommand {
         do {
             outcome = try TerminalProgress(quiet: quiet).during("checking \(paths.isEmpty ? "." : paths.joined(separator: " "))") {
                 try LintPipeline.run(LintPipeline.Request(
-                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline))
+                    paths: paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
+                    maxEffectInstances: effects.maxEffectInstances, effectBudget: effects.effectBudget))
             }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)

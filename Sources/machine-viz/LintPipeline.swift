@@ -16,6 +16,9 @@ enum LintPipeline {
         var configPath: String?
         var baselinePath: String?
         var writeBaselinePath: String?
+        /// From the command line; they win over the configuration.
+        var maxEffectInstances: Int?
+        var effectBudget: Int?
     }
 
     struct Outcome {
@@ -60,12 +63,22 @@ enum LintPipeline {
         let computed: Result<(ExtractionResult, [Violation], Int), Failure> = Pipeline.onLargeStack {
             let sources = SourceSet.load(paths: paths, excluding: excluded)
             let extracted = Extractor.extract(sources)
-            let analyzer = Analyzer()
+            let analyzer = Analyzer(
+                bounds: EffectBounds(
+                    maxInstances: request.maxEffectInstances ?? configuration.maxEffectInstances ?? EffectBounds.defaultMaxInstances,
+                    budget: request.effectBudget ?? configuration.effectBudget ?? EffectBounds.defaultBudget),
+                inputOverrides: configuration.machines.compactMapValues { settings in
+                    settings.internal == nil && settings.external.isEmpty ? nil
+                        : Analyzer.InputOverride(internal: settings.internal, external: settings.external)
+                })
             var violations: [Violation] = []
+            var notes: [Diagnostic] = []
             for extractedMachine in extracted.machines {
                 let machine: Machine
                 do {
-                    machine = analyzer.analyze(try configuration.apply(to: extractedMachine))
+                    let analysed = analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                    machine = analysed.machine
+                    notes += analysed.diagnostics
                 } catch let error as ConfigurationError {
                     return .failure(Failure(message: error.description))
                 } catch {
@@ -76,7 +89,9 @@ enum LintPipeline {
                                                 fingerprint: Baseline.fingerprint(finding, machine: machine)))
                 }
             }
-            return .success((extracted, violations, sources.files.count))
+            var result = extracted
+            result.diagnostics += notes
+            return .success((result, violations, sources.files.count))
         }
         let (extracted, analysed, readFiles) = try computed.get()
 

@@ -59,6 +59,28 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// Bounds of the effect-aware checks, shared by analyze, lint and render.
+struct EffectOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Effect-aware checks explore at most this many instances of one effect in flight at once (default \(EffectBounds.defaultMaxInstances); lint: `effects.max_instances` in the configuration).",
+                               valueName: "n"))
+    var maxEffectInstances: Int?
+
+    @Option(help: ArgumentHelp("Effect-aware checks explore at most this many configurations (state + effects in flight) per machine (default \(EffectBounds.defaultBudget); lint: `effects.budget`).",
+                               valueName: "n"))
+    var effectBudget: Int?
+
+    func validate() throws {
+        if let n = maxEffectInstances, !(1...100).contains(n) { throw ValidationError("--max-effect-instances must be from 1 to 100.") }
+        if let n = effectBudget, n < 1 { throw ValidationError("--effect-budget must be at least 1.") }
+    }
+
+    /// The bounds: the options, else the defaults.
+    func bounds() -> EffectBounds {
+        EffectBounds(maxInstances: maxEffectInstances ?? EffectBounds.defaultMaxInstances,
+                     budget: effectBudget ?? EffectBounds.defaultBudget)
+    }
+}
+
 /// Extraction and analysis, run on a thread with a large stack: swift-syntax visitors recurse as deep
 /// as the source nests.
 enum Pipeline {
@@ -68,13 +90,19 @@ enum Pipeline {
         var readFiles: Int
     }
 
-    static func run(_ inputs: InputOptions) -> Result {
+    static func run(_ inputs: InputOptions, bounds: EffectBounds = EffectBounds()) -> Result {
         onLargeStack {
             let sources = SourceSet.load(paths: inputs.paths, excluding: inputs.excluded)
             let extracted = Extractor.extract(sources)
-            let analyzer = Analyzer()
-            return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
-                          readFiles: sources.files.count)
+            let analyzer = Analyzer(bounds: bounds)
+            var machines: [Machine] = []
+            var diagnostics = extracted.diagnostics
+            for m in extracted.machines {
+                let (machine, notes) = analyzer.analyzeReporting(m)
+                machines.append(machine)
+                diagnostics += notes
+            }
+            return Result(machines: machines, diagnostics: diagnostics, readFiles: sources.files.count)
         }
     }
 

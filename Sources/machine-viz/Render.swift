@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import GraphvizRendering
+import MachineAnalysis
 import MachineModel
 import MachineRendering
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid or a Markdown transition table.",
+        abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid, a Markdown transition table, or export them to Promela.",
         discussion: """
         With one machine (or --machine NAME) the diagram goes to stdout or to -o FILE. With several, \
         give --output-dir DIR and each machine is written to DIR/NAME.FORMAT. SVG, PNG and PDF are \
@@ -18,16 +19,18 @@ struct Render: ParsableCommand {
           machine-viz render Sources/ --machine lock --format dot
           machine-viz render Door.swift --format mermaid -o door.mmd
           machine-viz render Door.swift --format markdown
+          machine-viz render Session.swift --format promela -o session.pml   # for SPIN (docs/promela.md)
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case dot, svg, png, pdf, json, mermaid, markdown
+        case dot, svg, png, pdf, json, mermaid, markdown, promela
 
         /// File extension with --output-dir.
         var fileExtension: String {
             switch self {
             case .mermaid: "mmd"
             case .markdown: "md"
+            case .promela: "pml"
             default: rawValue
             }
         }
@@ -43,6 +46,7 @@ struct Render: ParsableCommand {
     }
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var effects: EffectOptions
 
     @Option(help: "Only the machine with this name (see `machine-viz list`).")
     var machine: String?
@@ -70,7 +74,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs) }
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs, bounds: effects.bounds()) }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
         if result.readFiles == 0 { throw ExitCode(2) }
         var machines = result.machines
@@ -110,6 +114,8 @@ struct Render: ParsableCommand {
                 data = Data(text.utf8)
             case .markdown:
                 data = Data(MarkdownRenderer().render(m).utf8)
+            case .promela:
+                data = Data(PromelaRenderer(machine: m, bounds: effects.bounds()).render().utf8)
             default:
                 do {
                     data = try Graphviz.render(dot: renderer.render(m), format: format.graphviz!)
