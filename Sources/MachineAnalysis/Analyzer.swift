@@ -53,11 +53,12 @@ public struct Analyzer: Sendable {
         return (machine, effects.diagnostics)
     }
 
-    /// The inputs some effect of the machine sends back, in declaration order, unless configuration
-    /// already said which inputs are internal.
+    /// The inputs some effect of the machine sends back (not counting TCA's immediate `.send`), in
+    /// declaration order, unless already set.
     static func internalInputs(of machine: Machine) -> [String] {
         guard machine.internalInputs.isEmpty else { return machine.internalInputs }
-        let sent = Set(machine.rules.flatMap { $0.outcomes.compactMap(\.effect).flatMap(\.emits) })
+        // what an effect in flight sends; TCA's `.send(action)` handles the action at once, as if from outside
+        let sent = Set(machine.rules.flatMap { $0.outcomes.flatMap { EffectModel.tracked($0.effect) }.flatMap(\.emits) })
         return machine.inputs.filter(sent.contains)
     }
 

@@ -39,10 +39,12 @@ struct EffectChecks {
                 message: "'\(w.state)' is left only by \(exits), which only effects send, and \(path(w.trace)) no effect that sends \(w.exits.count == 1 ? "it" : "them") is in flight: the machine stays in '\(w.state)' forever",
                 location: machine.stateLocations[w.state] ?? machine.location, subject: w.state, trace: w.trace))
         }
-        if let (d, trace) = result.boundHit {
-            let def = model.definitions[d]
+        if let hit = result.boundHit {
+            let def = model.definitions[hit.definition]
+            let trace = hit.trace
+            // common (an effect any tap restarts), so a note; the budget below is a warning
             diagnostics.append(Diagnostic(
-                severity: .warning,
+                severity: .note,
                 message: "\(machine.name): more than \(bounds.maxInstances) instances of the effect started at line \(def.location.line) (`\(def.label)`) can be in flight (\(path(trace))); configurations with more were not explored, so effect findings may be missing (raise the bound with --max-effect-instances or `effects: { max_instances: N }`)",
                 location: def.location))
         }

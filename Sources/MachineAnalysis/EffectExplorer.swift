@@ -85,20 +85,26 @@ public struct EffectExplorer: Sendable {
         public var delivered: (definition: Int, stale: Bool)?
     }
 
+    /// The first effect `move` would start beyond the instance bound in `c`, if any. Explicitly
+    /// cancelled effects and newest-n queues (n within the bound) make room themselves.
+    public func refusedStart(_ move: EffectModel.Move, in c: Configuration) -> Int? {
+        for d in move.starts where !move.cancels.contains(d) && total(c, d) >= model.bounds.maxInstances {
+            if case .newest(let n)? = model.definitions[d].queue.map({ model.queues[$0].policy }), n <= model.bounds.maxInstances {
+                continue
+            }
+            return d
+        }
+        return nil
+    }
+
     /// Applies `move` to `c` (after the delivering instance, if any, has been removed).
     /// Returns nil when the start is refused by the instance bound.
     func apply(_ move: EffectModel.Move, to start: Configuration) -> Configuration? {
+        guard refusedStart(move, in: start) == nil else { return nil }
         var c = start
         let defs = model.definitions
         for d in move.cancels {
             for k in 0..<EffectModel.slots { c[1 + d * EffectModel.slots + k] = 0 }
-        }
-        if let d = move.start, !move.cancels.contains(d), total(c, d) >= model.bounds.maxInstances {
-            if case .newest(let n)? = defs[d].queue.map({ model.queues[$0].policy }), n <= model.bounds.maxInstances {
-                // the policy makes room
-            } else {
-                return nil
-            }
         }
         if move.changesState, let to = move.to {
             c[0] = UInt8(to)
@@ -110,7 +116,7 @@ public struct EffectExplorer: Sendable {
                 }
             }
         }
-        if let d = move.start {
+        for d in move.starts {
             var waiting = false
             if let q = defs[d].queue {
                 let queue = model.queues[q]
@@ -129,7 +135,7 @@ public struct EffectExplorer: Sendable {
                         }
                     }
                 case .discardNew(let n):
-                    if queue.members.reduce(0, { $0 + running(c, $1) }) >= n { return resume(c) }
+                    if queue.members.reduce(0, { $0 + running(c, $1) }) >= n { continue }
                 case .suspendNew(let n):
                     waiting = queue.members.reduce(0) { $0 + running(c, $1) } >= n
                 }
@@ -157,12 +163,16 @@ public struct EffectExplorer: Sendable {
 
     /// Every step from `c`, in a fixed order: user inputs by input order, then deliveries by effect,
     /// stale before fresh, by input. Steps refused by the bound come back as `refused`.
-    public func successors(of c: Configuration, refused: inout [EffectModel.Move]) -> [Step] {
+    public func successors(of c: Configuration, refused: inout [(move: EffectModel.Move, definition: Int)]) -> [Step] {
         var steps: [Step] = []
         let s = Int(c[0])
         for i in model.inputs.indices where !model.isInternal[i] {
             for move in model.moves[s][i] where move.to != nil && !move.noop {
-                if let next = apply(move, to: c) { steps.append(Step(next: next, move: move)) } else { refused.append(move) }
+                if let next = apply(move, to: c) {
+                    steps.append(Step(next: next, move: move))
+                } else if let d = refusedStart(move, in: c) {
+                    refused.append((move, d))
+                }
             }
         }
         for (d, def) in model.definitions.enumerated() {
@@ -176,7 +186,7 @@ public struct EffectExplorer: Sendable {
                     if moves.isEmpty || moves.allSatisfy(\.noop) {
                         // delivered into nothing: only a once effect's end changes the configuration
                         if def.effect.kind == .once {
-                            let idle = EffectModel.Move(from: s, input: i, to: s, trigger: model.inputs[i], start: nil, cancels: [],
+                            let idle = EffectModel.Move(from: s, input: i, to: s, trigger: model.inputs[i], starts: [], cancels: [],
                                                         noop: true, rule: 0)
                             steps.append(Step(next: without, move: idle, delivered: (d, stale)))
                         }
@@ -185,8 +195,8 @@ public struct EffectExplorer: Sendable {
                     for move in moves {
                         if let next = apply(move, to: without) {
                             steps.append(Step(next: next, move: move, delivered: (d, stale)))
-                        } else {
-                            refused.append(move)
+                        } else if let refusedDefinition = refusedStart(move, in: without) {
+                            refused.append((move, refusedDefinition))
                         }
                     }
                 }
@@ -232,14 +242,16 @@ public struct EffectExplorer: Sendable {
         var head = 0
         while head < configurations.count {
             let current = configurations[head]
-            var refused: [EffectModel.Move] = []
+            var refused: [(move: EffectModel.Move, definition: Int)] = []
             let steps = successors(of: current, refused: &refused)
-            if result.boundHit == nil, let move = refused.first, let d = move.start {
-                result.boundHit = (d, trace(to: head) + [step(move, by: .user)])
+            if result.boundHit == nil, let first = refused.first {
+                let by: TraceStep.Origin = model.isInternal[first.move.input] ? .effect : .user
+                result.boundHit = (first.definition, trace(to: head) + [step(first.move, by: by)])
             }
             for step in steps {
                 let traceStep = self.step(step.move, by: step.delivered == nil ? .user : .effect)
-                if let (d, stale) = step.delivered, stale, step.move.changesState {
+                if let delivered = step.delivered, delivered.stale, step.move.changesState {
+                    let d = delivered.definition
                     let input = model.inputs[step.move.input]
                     if staleSeen.insert(input).inserted {
                         result.stale.append(StaleOutput(definition: d, input: input, from: model.states[step.move.from],

@@ -72,8 +72,8 @@ public struct EffectModel: Sendable {
         /// nil: the target is computed at run time (not explored).
         public var to: Int?
         public var trigger: String
-        /// The tracked effect it starts.
-        public var start: Int?
+        /// The tracked effects it starts.
+        public var starts: [Int]
         /// Tracked effects it cancels: explicit cancels by id or queue, `strategy: .latest`, `.ifLet` teardown.
         public var cancels: [Int]
         /// Stays in the state and writes nothing, starts and cancels nothing.
@@ -113,15 +113,17 @@ public struct EffectModel: Sendable {
         let firing = Analyzer().firing(m)
         // Tracked effects, one per (rule, effect value), in rule order.
         var definitions: [Definition] = []
-        var definitionIndex: [String: Int] = [:]
-        func key(_ rule: Int, _ e: Effect) -> String { "\(rule)|\(e.hashValue)|\(e)" }
+        struct Key: Hashable { var rule: Int; var effect: Effect }
+        var definitionIndex: [Key: Int] = [:]
+        func key(_ rule: Int, _ e: Effect) -> Key { Key(rule: rule, effect: e) }
         for rule in m.rules {
             for outcome in rule.outcomes {
-                guard let e = outcome.effect, definitionIndex[key(rule.id, e)] == nil else { continue }
-                let emits = e.emits.compactMap { inputIndex[$0] }.uniqued()
-                guard !emits.isEmpty else { continue }
-                definitionIndex[key(rule.id, e)] = definitions.count
-                definitions.append(Definition(effect: e, rule: rule.id, location: rule.location, emits: emits, queue: nil))
+                for e in Self.tracked(outcome.effect) where definitionIndex[key(rule.id, e)] == nil {
+                    let emits = e.emits.compactMap { inputIndex[$0] }.uniqued()
+                    guard !emits.isEmpty else { continue }
+                    definitionIndex[key(rule.id, e)] = definitions.count
+                    definitions.append(Definition(effect: e, rule: rule.id, location: rule.location, emits: emits, queue: nil))
+                }
             }
         }
         // Queues with a policy that cancels, drops or suspends.
@@ -147,7 +149,7 @@ public struct EffectModel: Sendable {
         for (pair, list) in firing {
             guard teardownInputs.contains(pair.input) else { continue }
             for (rule, outcome) in list {
-                if let e = outcome.effect, let d = definitionIndex[key(rule.id, e)] { childEffects.append(d) }
+                childEffects += Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }
             }
         }
         childEffects = childEffects.uniqued().sorted()
@@ -162,12 +164,12 @@ public struct EffectModel: Sendable {
                 case .failure: continue
                 case .unknown: to = nil
                 }
-                let start = outcome.effect.flatMap { definitionIndex[key(rule.id, $0)] }
+                let starts = Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }.uniqued()
                 var cancels: [Int] = []
                 for c in outcome.cancels {
                     if c == "*" || c == "strategy: .latest" { cancels += definitions.indices; continue }
                     // a queue whose policy already replaces the effect in flight: the policy does it
-                    if let start, let q = definitions[start].queue, queues[q].name == c { continue }
+                    if starts.contains(where: { d in definitions[d].queue.map { queues[$0].name == c } ?? false }) { continue }
                     for (k, d) in definitions.enumerated() where Self.sameID(d.effect.id, c) || d.effect.queue == c {
                         cancels.append(k)
                     }
@@ -175,12 +177,18 @@ public struct EffectModel: Sendable {
                 if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
                 let trigger = outcome.pattern.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? pair.input
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
-                moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, start: start,
+                moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id))
             }
         }
         self.definitions = definitions
         self.moves = moves
+    }
+
+    /// The single effects of an outcome worth exploring: TCA's `.send(action)` is handled at once, so
+    /// it is no effect in flight (and its action counts as sent from outside).
+    public static func tracked(_ effect: Effect?) -> [Effect] {
+        (effect?.components ?? []).filter { !$0.isImmediateSend }
     }
 
     /// Cancel ids match as written, or by suffix (`timer` cancels `CancelID.timer`).

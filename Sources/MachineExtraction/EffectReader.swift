@@ -81,7 +81,7 @@ struct EffectReader {
             if let idExpr = SyntaxHelpers.argument(call, "id") ?? call.arguments.first?.expression {
                 let id = cancelID(idExpr)
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                r.effect!.id = id
+                r.effect!.assign(id: id)
                 if SyntaxHelpers.argument(call, "cancelInFlight")?.trimmedDescription == "true" { r.cancels.append(id) }
             }
             return r
@@ -106,13 +106,12 @@ struct EffectReader {
             if let q = SyntaxHelpers.argument(call, "queue") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 let queue = queueName(q)
-                r.effect!.queue = queue
-                r.effect!.policy = policy(ofQueue: queue, written: q)
+                r.effect!.assign(queue: queue, policy: policy(ofQueue: queue, written: q))
                 if let policy = r.effect!.policy, Self.policyCancelsPrevious(policy) { r.cancels.append(queue) }
             }
             if let id = SyntaxHelpers.argument(call, "id") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                r.effect!.id = cancelID(id)
+                r.effect!.assign(id: cancelID(id))
             }
             let extra = call.arguments.flatMap { emits(in: Syntax($0.expression), depth: depth) }
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }

@@ -107,7 +107,7 @@ final class ReducerInterpreter {
         for (i, slot) in slots.enumerated() {
             var outcomes: [Outcome] = []
             for (s, o) in branches where s == i {
-                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText && $0.pattern == o.pattern }) {
+                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText && $0.pattern == o.pattern && $0.writes == o.writes }) {
                     outcomes[k].pairs = outcomes[k].pairs.appendingUnique(o.pairs)
                 } else {
                     outcomes.append(o)
@@ -144,7 +144,7 @@ final class ReducerInterpreter {
         guard ctxs.count > 1 else { return ctxs }
         var out: [Ctx] = []
         for c in ctxs where !c.pairs.isEmpty {
-            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.pattern == c.pattern }) {
+            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.pattern == c.pattern && $0.writes == c.writes }) {
                 out[i].pairs = out[i].pairs.union(c.pairs)
             } else if out.count < Self.contextLimit {
                 out.append(c)
@@ -244,8 +244,9 @@ final class ReducerInterpreter {
         if let call = folded.as(FunctionCallExprSyntax.self) {
             var next = execCall(call, ctx)
             // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
-            if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, writesState(base)
-                || call.arguments.contains(where: { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }) {
+            let onState = (call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(writesState) ?? false)
+                || call.arguments.contains { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }
+            if onState {
                 for i in next.indices { next[i].writes = true }
             }
             return Flow(next: next)

@@ -55,15 +55,42 @@ public struct Effect: Codable, Hashable, Sendable {
     public var policy: String?
     public var id: String?
     public var kind: Kind
+    /// The effects this one was joined from (`.merge(a, b)`, `a + b`), each with its own emits, id and
+    /// kind; empty for a single effect. Not part of the JSON (which shows the joined effect).
+    public var parts: [Effect]
 
     public init(label: String? = nil, emits: [String] = [], queue: String? = nil, policy: String? = nil, id: String? = nil,
-                kind: Kind = .once) {
+                kind: Kind = .once, parts: [Effect] = []) {
         self.label = label
         self.emits = emits
         self.queue = queue
         self.policy = policy
         self.id = id
         self.kind = kind
+        self.parts = parts
+    }
+
+    /// The single effects it consists of: its parts, or itself.
+    public var components: [Effect] { parts.isEmpty ? [self] : parts }
+
+    /// TCA's `.send(action)`: the action is handled right away, as if sent from outside, not later by
+    /// an effect in flight.
+    public var isImmediateSend: Bool { label == "send" || label?.hasSuffix(".send") == true }
+
+    /// Gives the effect (each of its parts that has none) a cancel id: `.merge(a, b).cancellable(id:)`.
+    public mutating func assign(id newID: String) {
+        id = newID
+        for i in parts.indices where parts[i].id == nil { parts[i].id = newID }
+    }
+
+    /// Puts the effect (each of its parts that has none) on a queue with a policy.
+    public mutating func assign(queue newQueue: String, policy newPolicy: String?) {
+        queue = newQueue
+        policy = newPolicy
+        for i in parts.indices where parts[i].queue == nil {
+            parts[i].queue = newQueue
+            parts[i].policy = newPolicy
+        }
     }
 
     enum CodingKeys: String, CodingKey { case label, emits, queue, policy, id, kind }
@@ -76,6 +103,17 @@ public struct Effect: Codable, Hashable, Sendable {
         policy = try c.decodeIfPresent(String.self, forKey: .policy)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .once
+        parts = []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encode(emits, forKey: .emits)
+        try c.encodeIfPresent(queue, forKey: .queue)
+        try c.encodeIfPresent(policy, forKey: .policy)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
     }
 
     /// Two effects of one rule joined (`+`, `.merge`, branches of one case).
@@ -88,7 +126,8 @@ public struct Effect: Codable, Hashable, Sendable {
             queue: queue ?? other.queue,
             policy: policy ?? other.policy,
             id: id ?? other.id,
-            kind: kind == .stream || other.kind == .stream ? .stream : .once)
+            kind: kind == .stream || other.kind == .stream ? .stream : .once,
+            parts: components + other.components)
     }
 }
 

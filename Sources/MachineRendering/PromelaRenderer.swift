@@ -108,13 +108,16 @@ public struct PromelaRenderer: Sendable {
         return text + "    }\n"
     }
 
-    /// The guard that refuses a start beyond the instance bound (as `EffectExplorer.apply` does).
+    /// The guard that refuses a start beyond the instance bound (as `EffectExplorer.refusedStart` does).
     func boundGuard(_ move: EffectModel.Move, removing delivered: Int?) -> String? {
-        guard let d = move.start, !move.cancels.contains(d) else { return nil }
-        if case .newest(let n)? = model.definitions[d].queue.map({ model.queues[$0].policy }), n <= model.bounds.maxInstances {
-            return nil
+        var guards: [String] = []
+        for d in move.starts where !move.cancels.contains(d) {
+            if case .newest(let n)? = model.definitions[d].queue.map({ model.queues[$0].policy }), n <= model.bounds.maxInstances {
+                continue
+            }
+            guards.append(delivered == d ? "\(total(d)) - 1 < MAX" : "\(total(d)) < MAX")
         }
-        return delivered == d ? "\(total(d)) - 1 < MAX" : "\(total(d)) < MAX"
+        return guards.isEmpty ? nil : guards.joined(separator: " && ")
     }
 
     /// Statements for one move, in the explorer's order.
@@ -133,7 +136,7 @@ public struct PromelaRenderer: Sendable {
                 }
             }
         }
-        if let d = move.start {
+        for d in move.starts {
             let start = "\(slot(d, stale: false, waiting: false)) = \(slot(d, stale: false, waiting: false)) + 1"
             if let qi = defs[d].queue {
                 let queue = model.queues[qi]

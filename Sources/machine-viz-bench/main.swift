@@ -194,9 +194,9 @@ let effectModel = EffectModel(machine: effectMachine)
 var explored: EffectExplorer.Result?
 let exploreTime = best(of: 3) { explored = EffectExplorer(model: effectModel).explore() }
 let configurations = explored!.configurations
-print(String(format: "machine-viz  %d states, %d effects: %d configurations%@ in %.3fs, %.0f configurations/s",
-             effectMachine.states.count, effectModel.definitions.count, configurations,
-             explored!.complete ? "" : " (budget reached)", exploreTime, Double(configurations) / exploreTime))
+print("machine-viz  \(effectMachine.states.count) states, \(effectModel.definitions.count) effects: \(configurations) configurations"
+    + (explored!.complete ? "" : " (budget reached)")
+    + String(format: " in %.3fs, %.0f configurations/s", exploreTime, Double(configurations) / exploreTime))
 
 func which(_ name: String) -> String? {
     (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
@@ -228,8 +228,8 @@ if let spin = which("spin"), let cc = which("gcc") ?? which("cc") {
     let spinTime = best(of: 3) { output = (try? shell(dir.appendingPathComponent("pan").path, ["-E"], in: dir)) ?? "" }
     let stored = output.split(separator: "\n").first { $0.contains("states, stored") }
         .flatMap { Int($0.split(separator: " ").first ?? "") } ?? -1
-    print(String(format: "SPIN         %d states stored in %.3fs, %.0f states/s%@", stored, spinTime, Double(stored) / spinTime,
-                 stored == configurations ? "" : "  (MISMATCH with machine-viz's count)"))
+    print(String(format: "SPIN         %d states stored in %.3fs, %.0f states/s", stored, spinTime, Double(stored) / spinTime)
+        + (stored == configurations ? "" : "  (MISMATCH with machine-viz's count)"))
     print(String(format: "ratio        machine-viz / SPIN (states per second): %.2f",
                  (Double(configurations) / exploreTime) / (Double(stored) / spinTime)))
 } else {
