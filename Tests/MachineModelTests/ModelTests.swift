@@ -35,11 +35,13 @@ final class ModelTests: XCTestCase {
         let data = try doc.jsonData()
         XCTAssertEqual(data, try doc.jsonData())
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(object["schemaVersion"] as? Int, 1)
+        XCTAssertEqual(object["schemaVersion"] as? Int, 2)
         let machine = try XCTUnwrap((object["machines"] as? [[String: Any]])?.first)
-        for key in ["name", "dialect", "location", "states", "inputs", "initial", "rules", "edges", "findings"] {
+        for key in ["name", "id", "dialect", "location", "states", "inputs", "internalInputs", "initial", "rules", "edges", "findings"] {
             XCTAssertNotNil(machine[key], key)
         }
+        let edgeObject = try XCTUnwrap((machine["edges"] as? [[String: Any]])?.first)
+        XCTAssertEqual(edgeObject["trigger"] as? String, "push", "a plain case is its own trigger")
         let ruleObject = try XCTUnwrap((machine["rules"] as? [[String: Any]])?.first)
         for key in ["id", "location", "inputs", "from", "targets", "guard", "effect", "cancels"] {
             XCTAssertTrue(ruleObject.keys.contains(key), key)
