@@ -25,11 +25,14 @@ public enum SyntheticMachines {
         func free(_ from: String, _ input: String) -> Bool { used.insert(Pair(from: from, input: input)).inserted }
         let homes = (0..<e).map { k in 1 + (k * max(1, (n - 1) / max(1, e))) % max(1, n - 1) }
         // a spinner: effect k's home is left only by its answer, and one user input cancels it in place
-        let spinner = { (k: Int) in k % 6 == 2 }
+        let spinner = { (k: Int) in k % 6 == 1 }
         let traps = Set((0..<e).filter(spinner).map { homes[$0] })
-        // a ring of user transitions keeps the states reachable
+        // effects that are not cancelled when their state is left
+        let leaky = { (k: Int) in k % 4 == 2 }
+        // a ring of user transitions keeps the states reachable; leaving a home cancels its effects
         for i in 0..<n where !traps.contains(i) && free(states[i], external[0]) {
-            add(states[i], external[0], .state(states[(i + 1) % n]))
+            let cancels = (0..<e).filter { homes[$0] == i && !leaky($0) }.map { "EffectID.e\($0)" }
+            add(states[i], external[0], .state(states[(i + 1) % n]), cancels: cancels)
         }
         // effect k: started entering `home`, answered there (once) or ticking (stream), cancelled or not on the way out
         for k in 0..<e {
@@ -57,12 +60,12 @@ public enum SyntheticMachines {
             } else if free(states[home], responses[k]) {
                 add(states[home], responses[k], .stay, writes: true)
             }
-            // leaving by the user: cancels the effect, except every seventh (a leak)
+            // leaving by the user: cancels the effect, unless it leaks
             let leave = external[1 + (k + 1) % (external.count - 1)]
             if spinner(k) {
                 if free(states[home], leave) { add(states[home], leave, .stay, cancels: [effect.id!]) }
             } else if free(states[home], leave) {
-                add(states[home], leave, .state(states[next(n)]), cancels: k % 7 == 6 ? [] : [effect.id!])
+                add(states[home], leave, .state(states[next(n)]), cancels: leaky(k) ? [] : [effect.id!])
             }
         }
         var machine = Machine(name: "synthetic\(n)x\(e)", dialect: .actomaton,

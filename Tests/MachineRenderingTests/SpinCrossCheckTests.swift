@@ -66,7 +66,7 @@ final class SpinCrossCheckTests: XCTestCase {
         try? FileManager.default.removeItem(at: temp.appendingPathComponent("model.pml.trail"))
         let generated = try run(Self.spin!, (macro.map { ["-D\($0)"] } ?? []) + ["-a", "model.pml"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: temp.appendingPathComponent("pan.c").path), generated)
-        let compiled = try run(Self.cc!, ["-O1", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"])
+        let compiled = try run(Self.cc!, ["-O0", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"])
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: temp.appendingPathComponent("pan").path), compiled)
         let output = try run(temp.appendingPathComponent("pan").path, ["-E"])
         guard let stored = output.split(separator: "\n").first(where: { $0.contains("states, stored") })
