@@ -16,7 +16,8 @@ struct EffectChecks {
         func path(_ trace: [TraceStep]) -> String {
             trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.input)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
         }
-        for s in result.stale {
+        // only witnesses that assume nothing the tool cannot check: no false alarms from other fields
+        for s in result.stale where !s.assumed {
             let d = model.definitions[s.definition]
             let earlier = s.trace.dropLast()
             findings.append(Finding(
@@ -24,7 +25,7 @@ struct EffectChecks {
                 message: "a late '\(s.input)' from the effect started at line \(d.location.line) (`\(d.label)`) moves the machine from '\(s.from)' to '\(s.to)' \(path(Array(earlier))): the state that effect was started for has been left since, and nothing cancelled it",
                 location: d.location, subject: s.input, trace: s.trace))
         }
-        for u in result.uncancelled {
+        for u in result.uncancelled where !u.assumed {
             let d = model.definitions[u.definition]
             let sends = d.emits.map { "'\(model.inputs[$0])'" }.joined(separator: ", ")
             findings.append(Finding(
@@ -32,11 +33,11 @@ struct EffectChecks {
                 message: "the stream started at line \(d.location.line) (`\(d.label)`) is still running in '\(u.state)' \(path(u.trace)), where what it sends (\(sends)) does nothing: it runs for nothing until the feature goes away",
                 location: d.location, subject: d.subject, trace: u.trace))
         }
-        for w in result.waiting {
+        for w in result.waiting where !w.assumed {
             let exits = w.exits.map { "'\($0)'" }.joined(separator: " or ")
             findings.append(Finding(
                 check: .waitingForever,
-                message: "'\(w.state)' is left only by \(exits), which only effects send, and \(path(w.trace)) no effect that sends \(w.exits.count == 1 ? "it" : "them") is in flight: the machine stays in '\(w.state)' forever",
+                message: "'\(w.state)' is left only by \(exits), which only effects send, and \(path(w.trace)) no effect that could send \(w.exits.count == 1 ? "it" : "them") is in flight, nor can an input start one: the machine stays in '\(w.state)' forever",
                 location: machine.stateLocations[w.state] ?? machine.location, subject: w.state, trace: w.trace))
         }
         if let hit = result.boundHit {

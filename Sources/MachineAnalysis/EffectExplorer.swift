@@ -28,6 +28,8 @@ public struct EffectExplorer: Sendable {
         public var complete: Bool
         /// Whether a start was refused because the instance bound was reached, and where first.
         public var boundHit: (definition: Int, trace: [TraceStep])?
+        /// Per subject the shortest witness first, then (if that one assumes something) the shortest
+        /// one that assumes nothing.
         public var stale: [StaleOutput]
         public var uncancelled: [Uncancelled]
         public var waiting: [Waiting]
@@ -40,12 +42,15 @@ public struct EffectExplorer: Sendable {
         public var to: String
         /// Ends with the late delivery.
         public var trace: [TraceStep]
+        /// The trace takes a step on an assumption (`EffectModel.Move.assumed`).
+        public var assumed: Bool
     }
 
     public struct Uncancelled: Sendable {
         public var definition: Int
         public var state: String
         public var trace: [TraceStep]
+        public var assumed: Bool
     }
 
     public struct Waiting: Sendable {
@@ -53,6 +58,7 @@ public struct EffectExplorer: Sendable {
         /// The internal inputs that would take the machine out.
         public var exits: [String]
         public var trace: [TraceStep]
+        public var assumed: Bool
     }
 
     // MARK: Configurations
@@ -214,9 +220,17 @@ public struct EffectExplorer: Sendable {
         var configurations: [Configuration] = [initial]
         var parent: [Int] = [-1]
         var via: [TraceStep?] = [nil]
+        var assumed: [Bool] = [false]
         let waitingStates = model.waitingStates()
         let idle = model.definitions.indices.map { Set(model.idleStates(of: $0)) }
+        // per subject, the shortest witness, and the shortest that assumes nothing (when that one is longer)
         var staleSeen = Set<String>(), uncancelledSeen = Set<Int>(), waitingSeen = Set<Int>()
+        var staleSure = Set<String>(), uncancelledSure = Set<Int>(), waitingSure = Set<Int>()
+        func first<T: Hashable>(_ subject: T, assumed: Bool, _ seen: inout Set<T>, _ sure: inout Set<T>) -> Bool {
+            let new = seen.insert(subject).inserted
+            let newSure = !assumed && sure.insert(subject).inserted
+            return new || newSure
+        }
 
         func trace(to k: Int) -> [TraceStep] {
             var steps: [TraceStep] = []
@@ -227,14 +241,14 @@ public struct EffectExplorer: Sendable {
         func inspect(_ k: Int) {
             let c = configurations[k]
             let s = Int(c[0])
-            if let senders = waitingStates[s], !waitingSeen.contains(s), !senders.contains(where: { running(c, $0) > 0 }) {
-                waitingSeen.insert(s)
+            if let senders = waitingStates[s], !senders.contains(where: { running(c, $0) > 0 }),
+               first(s, assumed: assumed[k], &waitingSeen, &waitingSure) {
                 result.waiting.append(Waiting(state: model.states[s], exits: model.exits(of: s).map { model.inputs[$0] },
-                                              trace: trace(to: k)))
+                                              trace: trace(to: k), assumed: assumed[k]))
             }
-            for d in model.definitions.indices where !uncancelledSeen.contains(d) && idle[d].contains(s) && running(c, d) > 0 {
-                uncancelledSeen.insert(d)
-                result.uncancelled.append(Uncancelled(definition: d, state: model.states[s], trace: trace(to: k)))
+            for d in model.definitions.indices where idle[d].contains(s) && running(c, d) > 0
+                && first(d, assumed: assumed[k], &uncancelledSeen, &uncancelledSure) {
+                result.uncancelled.append(Uncancelled(definition: d, state: model.states[s], trace: trace(to: k), assumed: assumed[k]))
             }
         }
 
@@ -253,9 +267,10 @@ public struct EffectExplorer: Sendable {
                 if let delivered = step.delivered, delivered.stale, step.move.changesState {
                     let d = delivered.definition
                     let input = model.inputs[step.move.input]
-                    if staleSeen.insert(input).inserted {
+                    if first(input, assumed: assumed[head] || step.move.assumed, &staleSeen, &staleSure) {
                         result.stale.append(StaleOutput(definition: d, input: input, from: model.states[step.move.from],
-                                                        to: model.states[step.move.to!], trace: trace(to: head) + [traceStep]))
+                                                        to: model.states[step.move.to!], trace: trace(to: head) + [traceStep],
+                                                        assumed: assumed[head] || step.move.assumed))
                     }
                 }
                 guard index[step.next] == nil else { continue }
@@ -268,6 +283,7 @@ public struct EffectExplorer: Sendable {
                 configurations.append(step.next)
                 parent.append(head)
                 via.append(traceStep)
+                assumed.append(assumed[head] || step.move.assumed)
                 inspect(configurations.count - 1)
             }
             head += 1

@@ -79,6 +79,9 @@ public struct EffectModel: Sendable {
         /// Stays in the state and writes nothing, starts and cancels nothing.
         public var noop: Bool
         public var rule: Int
+        /// Taken on an assumption the tool cannot check: a condition on something other than the
+        /// machine's state, or an action of a child presented in another field.
+        public var assumed: Bool = false
 
         public var changesState: Bool { to != nil && to != from }
     }
@@ -177,8 +180,10 @@ public struct EffectModel: Sendable {
                 if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
                 let trigger = outcome.pattern.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? pair.input
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
+                let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
-                                        cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id))
+                                        cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
+                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere))
             }
         }
         self.definitions = definitions
@@ -189,6 +194,14 @@ public struct EffectModel: Sendable {
     /// it is no effect in flight (and its action counts as sent from outside).
     public static func tracked(_ effect: Effect?) -> [Effect] {
         (effect?.components ?? []).filter { !$0.isImmediateSend }
+    }
+
+    /// Whether a branch condition reads the state (another field of it: conditions on the machine's own
+    /// field select its from-states exactly and leave no text). A condition on a payload or the
+    /// environment is not an assumption: it can really go either way.
+    static func readsOtherState(_ guardText: String?) -> Bool {
+        guard let text = guardText else { return false }
+        return text.range(of: #"\b(state|self)\."#, options: .regularExpression) != nil
     }
 
     /// Cancel ids match as written, or by suffix (`timer` cancels `CancelID.timer`).
@@ -207,14 +220,29 @@ public struct EffectModel: Sendable {
         inputs.indices.filter { i in moves[state][i].contains { $0.to != state } }
     }
 
-    /// States whose every way out is an internal input: waiting there depends on effects in flight.
-    /// For each such state, the effects that could take it out.
+    /// States whose every way out is an internal input, so that leaving them depends on effects in
+    /// flight; for each, the effects that could still take it out: those that send a way out, and
+    /// those whose outputs, handled in the state, start such an effect. A state where a user input
+    /// starts one of them is left out: the user can always set it going again.
     public func waitingStates() -> [Int: [Int]] {
         var result: [Int: [Int]] = [:]
         for s in states.indices {
             let exits = exits(of: s)
             guard !exits.isEmpty, exits.allSatisfy({ isInternal[$0] }) else { continue }
-            result[s] = exits.flatMap(senders).uniqued().sorted()
+            var rescuers = Set(exits.flatMap(senders))
+            var changed = true
+            while changed {
+                changed = false
+                for d in definitions.indices where !rescuers.contains(d) {
+                    let starts = definitions[d].emits.flatMap { i in moves[s][i].flatMap(\.starts) }
+                    if starts.contains(where: rescuers.contains) { rescuers.insert(d); changed = true }
+                }
+            }
+            let userRestarts = inputs.indices.contains { i in
+                !isInternal[i] && moves[s][i].contains { $0.starts.contains(where: rescuers.contains) }
+            }
+            guard !userRestarts else { continue }
+            result[s] = rescuers.sorted()
         }
         return result
     }
