@@ -242,7 +242,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Unknown cancel id",
                 summary: "A cancel names an id that no effect of the machine uses.",
-                rationale: "Cancelling an id nothing was started with does nothing at run time, silently: usually the id is misspelt, or the effect it should stop lost its `.cancellable(id:)` in a refactoring and now runs on. Ids match as written or by their last component (`timer` matches `CancelID.timer`); ids built from run-time values are not checked. The finding is located at the rule with the cancel.",
+                rationale: "Cancelling an id nothing was started with does nothing at run time, silently: usually the id is misspelt, or the effect it should stop lost its `.cancellable(id:)` in a refactoring and now runs on. Ids match as written or by their last component (`timer` matches `CancelID.timer`); an id that is a run-time value (`id`, `state.id`) is not checked, one built from it (`TrackID(n: n)`) is matched by its type. The finding is located at the rule with the cancel.",
                 subject: "the id as written",
                 triggeringExamples: [
                     """
