@@ -111,7 +111,9 @@ public struct Analyzer: Sendable {
             result.firing[pair] = firing
             for (rule, outcome) in firing {
                 result.winners.insert(rule.id)
-                let starts = outcome.effect != nil || !outcome.cancels.isEmpty || outcome.writes
+                // (writes to other fields are left out here: a self-loop that only counts ticks would clutter
+                // every diagram; the effect explorer reads `Outcome.writes` itself)
+                let starts = outcome.effect != nil || !outcome.cancels.isEmpty
                 let trigger = outcome.pattern.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? pair.input
                 switch outcome.target {
                 case .state(let to):
