@@ -61,8 +61,11 @@ let package = Package(
         .testTarget(name: "MachineAnalysisTests", dependencies: ["MachineModel", "MachineAnalysis"]),
         .testTarget(name: "MachineExtractionTests", dependencies: ["MachineModel", "MachineExtraction", "MachineAnalysis"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "MachineRenderingTests", dependencies: ["MachineModel", "MachineAnalysis", "MachineRendering", "MachineExtraction"],
-                    exclude: ["Golden"]),
+        .testTarget(name: "MachineRenderingTests", dependencies: [
+            "MachineModel", "MachineAnalysis", "MachineRendering", "MachineExtraction",
+            // the XCTest skeletons of `paths --format xctest` are parsed to prove they are valid Swift
+            .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
+        ], exclude: ["Golden"]),
         .testTarget(name: "GraphvizRenderingTests", dependencies: ["GraphvizRendering", "MachineRendering", "MachineModel"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "MachineConfigurationTests", dependencies: ["MachineModel", "MachineConfiguration"]),

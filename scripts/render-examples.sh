@@ -8,3 +8,6 @@ bin=${1:-.build/debug/machine-viz}
 find examples -name '*.swift' -not -path '*/PluginSample/*' | sort | while read -r file; do
     "$bin" render "$file" --format svg --output-dir "$(dirname "$file")"
 done
+# the trace drawing of the README tour
+"$bin" render examples/tca/VoiceMemos.swift --machine RecordingFeature.phase \
+    --trace data_dependent_target:askingPermission/permissionResponse --format svg -o examples/tca/RecordingFeature.phase.trace.svg

@@ -114,7 +114,7 @@ public struct Analyzer: Sendable {
                 // (writes to other fields are left out here: a self-loop that only counts ticks would clutter
                 // every diagram; the effect explorer reads `Outcome.writes` itself)
                 let starts = outcome.effect != nil || !outcome.cancels.isEmpty
-                let trigger = outcome.pattern.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? pair.input
+                let trigger = outcome.trigger(for: pair.input)
                 switch outcome.target {
                 case .state(let to):
                     edges.append(Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts,
@@ -154,8 +154,11 @@ public struct Analyzer: Sendable {
     }
 
     func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
-        machine.states.compactMap { state in
-            guard let witness = graph.trace(to: state), !machine.terminal.contains(state),
+        // with no initial state, a state some transition enters counts as reachable (no witness then)
+        let entered = machine.initial == nil ? Set(machine.edges.filter { $0.from != $0.to }.map(\.to)) : []
+        return machine.states.compactMap { state in
+            let witness = graph.trace(to: state)
+            guard witness != nil || entered.contains(state), !machine.terminal.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
             return Finding(check: Check.deadEndState.rawValue, severity: Check.deadEndState.defaultSeverity,
@@ -191,9 +194,11 @@ public struct Analyzer: Sendable {
 
     func dataDependent(_ machine: Machine, _ graph: Graph) -> [Finding] {
         var findings: [Finding] = []
+        // branches on different nested patterns (`.response(.success)`, `.response(.failure)`) are different triggers
+        struct Key: Hashable { var pair: Pair; var trigger: String }
         for rule in machine.rules {
-            var targets: [Pair: [String]] = [:]
-            var order: [Pair] = []
+            var targets: [Key: [String]] = [:]
+            var order: [Key] = []
             for outcome in rule.outcomes {
                 let name: String? = switch outcome.target {
                 case .state(let s): s
@@ -202,12 +207,14 @@ public struct Analyzer: Sendable {
                 }
                 guard let name else { continue }
                 for pair in outcome.pairs {
-                    if targets[pair] == nil { order.append(pair) }
-                    if !targets[pair, default: []].contains(name) { targets[pair, default: []].append(name) }
+                    let key = Key(pair: pair, trigger: outcome.trigger(for: pair.input))
+                    if targets[key] == nil { order.append(key) }
+                    if !targets[key, default: []].contains(name) { targets[key, default: []].append(name) }
                 }
             }
-            for pair in order {
-                let names = targets[pair]!
+            for key in order {
+                let pair = key.pair
+                let names = targets[key]!
                 let computed = names.contains { $0.hasPrefix("(") }
                 guard names.count > 1 || computed else { continue }
                 let what = computed ? "a state computed at run time" : names.map { "'\($0)'" }.joined(separator: " or ")

@@ -90,7 +90,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Dead-end state",
                 summary: "A reachable state that no input leads out of.",
-                rationale: "A machine that enters a dead end stays there for good. That is right for final states (done, cancelled): mark those `// machine-viz: terminal` or list them under `terminal:` in `.machine-viz.yml`. Otherwise a rule that leaves the state is missing. The finding is located at the enum case and carries a witness: the shortest input sequence that gets there.",
+                rationale: "A machine that enters a dead end stays there for good. That is right for final states (done, cancelled): mark those `// machine-viz: terminal` or list them under `terminal:` in `.machine-viz.yml`. Otherwise a rule that leaves the state is missing. The finding is located at the enum case and carries a witness: the shortest input sequence that gets there. When the code gives no initial state, a state that some transition enters counts as reachable (the finding then has no witness).",
                 subject: "the state",
                 triggeringExamples: [
                     """
@@ -324,6 +324,86 @@ extension Check {
                         .closed: [.turn: .open],
                         .open: [.close: .closed],
                     ]
+                    """,
+                ])
+        case .invariantViolation:
+            CheckDescription(
+                check: self, name: "Invariant violation",
+                summary: "A combination of a struct state's fields that some input sequence reaches although a stated invariant forbids it.",
+                rationale: "A feature whose state has several fields that are machines (an enum, a `Bool`, an `Optional`) is explored as their product, so a condition on one field (`guard !state.isLoading`) is evaluated in the branch that changes another. State what must always hold with `// machine-viz: invariant isLoading implies phase == .loading` inside the state type, or under `invariants:` in `.machine-viz.yml`; a reachable combination that breaks it is reported at the case whose branch made it, with the shortest trace (`machine-viz render --product Feature --trace invariant_violation:…` draws it). Fix the branch so it writes both fields, or guard it. Exploration stops at `product_budget` combinations (10000 by default) with a diagnostic.",
+                subject: "the invariant's text",
+                triggeringExamples: [
+                    """
+                    import ComposableArchitecture
+
+                    @Reducer
+                    struct Search {
+                        @ObservableState
+                        struct State {
+                            // machine-viz: invariant isLoading implies phase == .loading
+                            var phase: Phase = .idle
+                            var isLoading = false
+                        }
+                        enum Phase { case idle, loading, done }
+                        enum Action { case search, finished, cancel }
+
+                        var body: some ReducerOf<Self> {
+                            Reduce { state, action in
+                                switch action {
+                                case .search:
+                                    guard !state.isLoading else { return .none }
+                                    state.phase = .loading
+                                    state.isLoading = true
+                                    return .none
+                                ↓case .cancel:
+                                    state.phase = .idle
+                                    return .none
+                                case .finished:
+                                    state.phase = .done
+                                    state.isLoading = false
+                                    return .none
+                                }
+                            }
+                        }
+                    }
+                    """,
+                ],
+                nonTriggeringExamples: [
+                    """
+                    import ComposableArchitecture
+
+                    @Reducer
+                    struct Search {
+                        @ObservableState
+                        struct State {
+                            // machine-viz: invariant isLoading implies phase == .loading
+                            var phase: Phase = .idle
+                            var isLoading = false
+                        }
+                        enum Phase { case idle, loading, done }
+                        enum Action { case search, finished, cancel }
+
+                        var body: some ReducerOf<Self> {
+                            Reduce { state, action in
+                                switch action {
+                                case .search:
+                                    guard !state.isLoading else { return .none }
+                                    state.phase = .loading
+                                    state.isLoading = true
+                                    return .none
+                                case .cancel:
+                                    state.phase = .idle
+                                    state.isLoading = false
+                                    return .none
+                                case .finished:
+                                    guard state.isLoading else { return .none }
+                                    state.phase = .done
+                                    state.isLoading = false
+                                    return .none
+                                }
+                            }
+                        }
+                    }
                     """,
                 ])
         case .staleEffectOutput, .uncancelledEffect, .waitingForever, .unknownCancelID:

@@ -178,7 +178,7 @@ public struct EffectModel: Sendable {
                     }
                 }
                 if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
-                let trigger = outcome.pattern.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? pair.input
+                let trigger = outcome.trigger(for: pair.input)
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
                 let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,

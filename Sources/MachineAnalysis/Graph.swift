@@ -41,11 +41,16 @@ public struct Graph: Sendable {
 
     /// The shortest sequence of steps from the initial state to `state`, or nil when unreachable.
     public func trace(to state: String) -> [TraceStep]? {
+        edges(to: state)?.map { TraceStep(input: $0.input, trigger: $0.trigger, state: $0.to) }
+    }
+
+    /// The edges of the shortest path from the initial state to `state`, or nil when unreachable.
+    public func edges(to state: String) -> [Edge]? {
         guard distance[state] != nil else { return nil }
-        var path: [TraceStep] = []
+        var path: [Edge] = []
         var current = state
         while let edge = parent[current] {
-            path.append(TraceStep(input: edge.input, trigger: edge.trigger, state: edge.to))
+            path.append(edge)
             current = edge.from
         }
         return path.reversed()

@@ -12,17 +12,22 @@ import Yams
 ///   dead_end_state: error
 /// strict: true
 /// reporter: github-actions
+/// invariants: ["isLoading implies phase == .loading"]
+/// product_budget: 10000
 /// machines:
 ///   lockMappings:
 ///     initial: locked
 ///     terminal: [servicing]
 ///     ignored: [jammed]
+///   SearchFeature:
+///     invariants: ["alert != nil implies phase == .failed"]
 /// ```
 public struct Configuration: Equatable, Sendable {
     public static let fileName = ".machine-viz.yml"
     /// Every key the file may hold, in the order docs/configuration.md describes them.
-    public static let keys = ["included", "excluded", "disabled_checks", "severity", "strict", "reporter", "effects", "machines"]
-    public static let machineKeys = ["initial", "terminal", "ignored", "internal", "external"]
+    public static let keys = ["included", "excluded", "disabled_checks", "severity", "strict", "reporter", "invariants",
+                              "product_budget", "effects", "machines"]
+    public static let machineKeys = ["initial", "terminal", "ignored", "invariants", "internal", "external"]
     public static let effectKeys = ["max_instances", "budget"]
 
     /// The file the settings came from; nil for the defaults.
@@ -37,6 +42,10 @@ public struct Configuration: Equatable, Sendable {
     public var maxEffectInstances: Int?
     public var effectBudget: Int?
     public var machines: [String: MachineSettings] = [:]
+    /// Invariants for every struct state whose machine fields include all the fields they name.
+    public var invariants: [Invariant] = []
+    /// Most combinations of a struct state's fields explored (`ProductExplorer.defaultBudget` when nil).
+    public var productBudget: Int?
 
     public init() {}
 
@@ -135,6 +144,12 @@ public struct Configuration: Equatable, Sendable {
                     throw reader.error(value, key: key, unknownValue: name, known: knownReporters, kind: "reporter")
                 }
                 config.reporter = name
+            case "invariants":
+                config.invariants = try reader.invariants(value, key: key)
+            case "product_budget":
+                let text = try reader.scalar(value, key: key)
+                guard let n = Int(text), n > 0 else { throw reader.fail(value, key: key, "'\(text)' is not a positive whole number") }
+                config.productBudget = n
             case "effects":
                 for (k, v) in try reader.entries(try reader.mapping(value, key: key, what: "a map with max_instances and budget")) {
                     let name = k.string ?? ""
@@ -189,6 +204,13 @@ public struct Configuration: Equatable, Sendable {
         return m
     }
 
+    /// The invariants that apply to a struct state: its own (`machines.NAME.invariants`), then the
+    /// top-level ones that name only fields it has.
+    public func invariants(for product: ProductMachine) -> [Invariant] {
+        let fields = Set(product.fields.map(\.name))
+        return (machines[product.name]?.invariants ?? []) + invariants.filter { Set($0.fields).isSubset(of: fields) }
+    }
+
     /// Machine names the file mentions that are not among `names` (worth a warning: a typo or a rename).
     public func unknownMachines(_ names: [String]) -> [String] {
         machines.keys.filter { !names.contains($0) }.sorted()
@@ -228,6 +250,8 @@ public struct MachineSettings: Equatable, Sendable {
     public var terminal: [String] = []
     /// States whose findings are not reported.
     public var ignored: [String] = []
+    /// Invariants of a struct state's fields (the entry is named like the feature, `SearchFeature`).
+    public var invariants: [Invariant] = []
     /// The inputs only the machine's own effects send (replaces what the code says).
     public var `internal`: [String]?
     /// Inputs that can also arrive from outside, although an effect sends them.
@@ -344,6 +368,15 @@ struct Reader {
         }
     }
 
+    func invariants(_ node: Node, key: String) throws -> [Invariant] {
+        let texts = try strings(node, key: key)
+        return try texts.enumerated().map { i, text in
+            do { return try Invariant(text) } catch let e as Invariant.ParseError {
+                throw fail(element(node, i) ?? node, key: key, e.message)
+            }
+        }
+    }
+
     func element(_ node: Node, _ i: Int) -> Node? {
         if case .sequence(let seq) = node, i < seq.count { return seq[i] }
         return nil
@@ -352,13 +385,14 @@ struct Reader {
     func machine(_ node: Node, name: String) throws -> MachineSettings {
         var settings = MachineSettings()
         let path = "machines.\(name)"
-        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal, ignored, internal and external settings")) {
+        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal, ignored, invariants, internal and external settings")) {
             let key = keyNode.string ?? ""
             settings.lines[key] = value.mark?.line ?? keyNode.mark?.line
             switch key {
             case "initial": settings.initial = try scalar(value, key: "\(path).initial")
             case "terminal": settings.terminal = try strings(value, key: "\(path).terminal")
             case "ignored": settings.ignored = try strings(value, key: "\(path).ignored")
+            case "invariants": settings.invariants = try invariants(value, key: "\(path).invariants")
             case "internal": settings.internal = try strings(value, key: "\(path).internal")
             case "external": settings.external = try strings(value, key: "\(path).external")
             default: throw error(keyNode, key: "\(path).\(key)", unknownValue: key, known: Configuration.machineKeys, kind: "machine setting")

@@ -8,7 +8,8 @@ import SwiftSyntax
 /// - `machine-viz:disable:next CHECK…` for the next line that holds code,
 /// - `machine-viz:disable:this CHECK…` for the comment's own line,
 /// - `machine-viz:disable:previous CHECK…` for the last line of code before the comment,
-/// - `machine-viz: terminal` and `machine-viz: initial`, markers on enum cases (applied by the extractor).
+/// - `machine-viz: terminal` and `machine-viz: initial`, markers on enum cases (applied by the extractor),
+/// - `machine-viz: invariant EXPR` in a struct state's declaration (read with the product of its fields).
 /// Anything else after `machine-viz:` is reported as a diagnostic.
 public enum CommentCommands {
     public struct Result: Sendable {
@@ -86,6 +87,18 @@ public enum CommentCommands {
         case invalid(String)
     }
 
+    /// The expression of a `// machine-viz: invariant EXPR` comment.
+    static func invariantText(_ comment: String) -> String? {
+        var body = Substring(comment)
+        guard body.hasPrefix("//") else { return nil }
+        body = body.dropFirst(2).drop { $0 == " " || $0 == "\t" }
+        guard body.hasPrefix("machine-viz:") else { return nil }
+        body = body.dropFirst("machine-viz:".count).drop { $0 == " " || $0 == "\t" }
+        guard body.hasPrefix("invariant ") || body.hasPrefix("invariant\t") else { return nil }
+        let text = body.dropFirst("invariant".count).drop { $0 == " " || $0 == "\t" }.trimmingTrailingWhitespace()
+        return text.isEmpty ? nil : String(text)
+    }
+
     /// Parses one comment's text (with its `//` or `/* */`). Nil when it is not a command.
     static func parse(_ comment: String) -> Command? {
         var body = Substring(comment)
@@ -101,8 +114,9 @@ public enum CommentCommands {
         let text = body.trimmingTrailingWhitespace()
         let word = String(text.prefix { !$0.isWhitespace && $0 != "," })
         if word == "terminal" || word == "initial" { return .marker(word) }
+        if word == "invariant" { return nil }
         guard let scope = Suppression.Scope(rawValue: word) else {
-            let known = Suppression.Scope.allCases.map(\.rawValue) + ["terminal", "initial"]
+            let known = Suppression.Scope.allCases.map(\.rawValue) + ["terminal", "initial", "invariant"]
             return .invalid("unknown machine-viz command '\(word)'; expected one of: \(known.joined(separator: ", "))")
         }
         var rest = text.dropFirst(word.count)

@@ -8,6 +8,8 @@ public struct ExtractionResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// `// machine-viz:disable…` commands found in comments (see CommentCommands).
     public var suppressions: [Suppression] = []
+    /// Struct states whose machine fields are explored together, in source order.
+    public var products: [ProductMachine] = []
 }
 
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
@@ -43,19 +45,44 @@ public enum Extractor {
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
+        result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
         return result
     }
 
     /// Two machines with one name: the same machine seen twice (two `Reduce` blocks of one feature
     /// writing one field) is one machine with both rule sets; different machines that share a variable
     /// name in two files get the file and line appended.
+    /// Products as machines: reducers of one feature over the same fields are joined (their rules are
+    /// alternatives); other name clashes get `@File:line`.
+    static func disambiguateNames(_ products: [ProductMachine]) -> [ProductMachine] {
+        var merged: [ProductMachine] = []
+        for p in products {
+            if let i = merged.firstIndex(where: { $0.name == p.name && $0.fields == p.fields && $0.inputs == p.inputs }) {
+                merged[i].rules += p.rules
+                merged[i].invariants = merged[i].invariants.appendingUnique(p.invariants)
+            } else {
+                merged.append(p)
+            }
+        }
+        var counts: [String: Int] = [:]
+        for p in merged { counts[p.name, default: 0] += 1 }
+        for i in merged.indices where counts[merged[i].name]! > 1 {
+            let file = URL(fileURLWithPath: merged[i].location.file).deletingPathExtension().lastPathComponent
+            merged[i].name += "@\(file):\(merged[i].location.line)"
+        }
+        return merged
+    }
+
     static func disambiguateNames(_ machines: inout [Machine]) {
         var merged: [Machine] = []
         for m in machines {
-            if let i = merged.firstIndex(where: { $0.name == m.name && $0.dialect == m.dialect && $0.states == m.states
+            // one field read from two blocks has one location; an optional's values may differ per block
+            if let i = merged.firstIndex(where: { $0.name == m.name && $0.dialect == m.dialect && ($0.states == m.states || $0.location == m.location)
                                                   && $0.inputs == m.inputs && $0.order == .resolved && m.order == .resolved }) {
+                merged[i].states = merged[i].states.appendingUnique(m.states)
                 let offset = merged[i].rules.count
                 merged[i].rules += m.rules.map { r in var r = r; r.id += offset; return r }
+                merged[i].rules = withoutRepeatedImplicitRules(merged[i].rules)
                 merged[i].initial = merged[i].initial ?? m.initial
                 merged[i].terminal = merged[i].terminal.appendingUnique(m.terminal)
             } else {
@@ -72,6 +99,28 @@ public enum Extractor {
     }
 }
 
+/// The rules of one machine read from several blocks (two `Reduce`s of one feature): each block added
+/// the framework's implicit edges; keep each (state, trigger) once, and no button dismissal that an
+/// explicit case of another block handles (it decides where that button leads).
+func withoutRepeatedImplicitRules(_ rules: [Rule]) -> [Rule] {
+    func key(_ pair: Pair, _ outcome: Outcome) -> String { "\(pair.from)\u{0}\(outcome.trigger(for: pair.input))" }
+    let explicit = Set(rules.filter { !$0.implicit }.flatMap { r in
+        r.outcomes.filter { $0.pattern?.narrows == true }.flatMap { o in o.pairs.map { key($0, o) } }
+    })
+    var seen = Set<String>()
+    return rules.compactMap { rule in
+        guard rule.implicit else { return rule }
+        var r = rule
+        r.outcomes = rule.outcomes.compactMap { o in
+            var kept = o
+            let button = o.pattern?.arguments.first?.value.name == "presented"
+            kept.pairs = o.pairs.filter { !(button && explicit.contains(key($0, o))) && seen.insert(key($0, o)).inserted }
+            return kept.pairs.isEmpty ? nil : kept
+        }
+        return r.outcomes.isEmpty ? nil : r
+    }
+}
+
 protocol Recogniser {
     func recognise(in context: ExtractionContext)
 }
@@ -81,6 +130,7 @@ final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
     var machines: [Machine] = []
+    var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
     /// Syntax nodes (closures, functions) a recogniser has turned into a machine already.
     var claimed = Set<SyntaxIdentifier>()

@@ -36,6 +36,18 @@ struct ReducerSpec {
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// An optional whose states are named values (`nil`, `editor`, `alert(confirmDelete)`): each state's
+    /// value as a tree, run-time parts as `.any`. Empty for a plain `nil`/`some` optional.
+    var valueStates: [String: InputPattern] = [:]
+    /// Inputs that only arrive in some states (TCA `.ifLet`, `.ifCaseLet`, `@Reducer enum` cases).
+    var arrivals: [String: Arrival] = [:]
+}
+
+/// Where a scoped input can arrive: in `states`, and, for an action of a presented child, only in the
+/// states whose value is that child's case (`presented` by case name).
+struct Arrival {
+    var states: Set<String>
+    var presented: [String: Set<String>]?
 }
 
 /// Walks a reducer body symbolically: every path through `switch`, `if`, `guard`, `return` becomes a
@@ -50,9 +62,24 @@ final class ReducerInterpreter {
         var effect: Effect?
         var cancels: [String] = []
         var slot: Int
-        var pattern: String?
         /// The path wrote the state: a field, a payload, or through a mutating helper.
         var writes = false
+        /// Case patterns narrower than their input, each with the pairs it was matched on.
+        var patterns: [Narrowing] = []
+        /// Names bound to a part of the input by a case pattern (`case let .response(result)`), with the
+        /// pattern and the argument positions that lead to them: a `switch result` narrows the input.
+        var bound: [String: Bound] = [:]
+    }
+
+    struct Narrowing: Hashable {
+        var pattern: InputPattern
+        var pairs: PairSet
+    }
+
+    struct Bound: Hashable {
+        var pattern: InputPattern
+        var path: [Int]
+        var pairs: PairSet
     }
 
     struct Flow {
@@ -96,7 +123,7 @@ final class ReducerInterpreter {
     /// Interprets a body and returns its rules (ids are assigned by the caller).
     func run(_ body: CodeBlockItemListSyntax, at location: SourceLocation) -> [Rule] {
         slots = [Slot(location: location, catchAll: false, shadowed: false)]
-        let start = Ctx(pairs: d.all, slot: 0)
+        let start = Ctx(pairs: d.all.intersection(arrivals(nil)), slot: 0)
         let flow = execBlock(body, [start])
         for ctx in flow.next + flow.breaks { finalize(ctx, returning: nil) }
         return rules()
@@ -144,7 +171,8 @@ final class ReducerInterpreter {
         guard ctxs.count > 1 else { return ctxs }
         var out: [Ctx] = []
         for c in ctxs where !c.pairs.isEmpty {
-            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.pattern == c.pattern && $0.writes == c.writes }) {
+            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.patterns == c.patterns
+                                            && $0.bound == c.bound && $0.writes == c.writes }) {
                 out[i].pairs = out[i].pairs.union(c.pairs)
             } else if out.count < Self.contextLimit {
                 out.append(c)
@@ -198,7 +226,7 @@ final class ReducerInterpreter {
                 // a guard's else must leave; a path that falls off (can't compile) ends here
                 for c in f.next { finalize(c, returning: nil) }
             }
-            let cont = restrict(ctx, pred, text: text)
+            let cont = refined(restrict(ctx, pred, text: text), g.conditions)
             return Flow(next: cont.pairs.isEmpty ? [] : [cont])
         }
         if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctx) }
@@ -397,8 +425,11 @@ final class ReducerInterpreter {
     }
 
     func execSwitch(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow {
-        let subject = classify(sw.subject)
-        let machineSwitch = involvesMachine(subject)
+        // `switch result` where `result` was bound by a case on the input (`case let .view(action)`, even
+        // when it shadows the reducer's `action`): its cases narrow the input
+        let boundSubject = SyntaxHelpers.unwrap(sw.subject).as(DeclReferenceExprSyntax.self).flatMap { ctx.bound[$0.baseName.text] }
+        let subject = boundSubject == nil ? classify(sw.subject) : .other(sw.subject.compactText)
+        let machineSwitch = involvesMachine(subject) || boundSubject != nil
         var remaining = ctx.pairs
         var flow = Flow()
         var pending: [Ctx] = []
@@ -407,22 +438,43 @@ final class ReducerInterpreter {
             var catchAll = false
             var patternTexts: [String] = []
             var whereTexts: [String] = []
+            var narrowings: [Narrowing] = []
+            var broad: Set<String> = []
+            var bindings: [String: Bound] = [:]
             switch sc.label {
             case .default:
                 pred = .always(d)
-                catchAll = true
+                catchAll = boundSubject == nil
             case .case(let label):
                 for item in label.caseItems {
                     let atom = PatternAtom(item.pattern)
-                    var p = atomPred(atom, subject, ctx)
+                    var p: Pred
+                    var tree: InputPattern?
+                    var bindingPaths: [String: [Int]] = [:]
+                    if let bound = boundSubject {
+                        let read = PatternReader.read(item.pattern)
+                        let full = PatternReader.substitute(read.tree, into: bound.pattern, at: bound.path)
+                        p = read.tree == .any ? .always(d) : Pred(yes: d.none, maybe: bound.pairs.intersection(arrivals(full)))
+                        tree = full
+                        bindingPaths = read.bindings.mapValues { bound.path + $0 }
+                    } else {
+                        p = atomPred(atom, subject, ctx)
+                        tree = inputTree(atom, subject)
+                        if let tree { p = p.and(Pred(yes: arrivals(tree), maybe: d.none)) }
+                        if case .input = subject, label.caseItems.count == 1 { bindingPaths = PatternReader.read(item.pattern).bindings }
+                    }
                     if !p.maybe.isEmpty { patternTexts.append(item.pattern.compactText) }
                     if let w = item.whereClause {
                         let pw = eval(w.condition, ctx)
                         if !pw.maybe.isEmpty { whereTexts.append(w.condition.compactText) }
                         p = p.and(pw)
                     }
+                    if let tree, let root = tree.name {
+                        if tree.narrows { narrowings.append(Narrowing(pattern: tree, pairs: p.possible)) } else { broad.insert(root) }
+                        for (name, path) in bindingPaths { bindings[name] = Bound(pattern: tree, path: path, pairs: p.possible) }
+                    }
                     pred = pred.or(p)
-                    if inputIsWild(atom, subject) { catchAll = true }
+                    if boundSubject == nil, inputIsWild(atom, subject) { catchAll = true }
                 }
             }
             let matched = pred.possible.intersection(remaining)
@@ -432,12 +484,16 @@ final class ReducerInterpreter {
             if !pred.maybe.intersection(matched).isEmpty {
                 if !machineSwitch {
                     caseCtx.guards.append("\(sw.subject.compactText) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
-                } else {
-                    if !patternTexts.isEmpty { caseCtx.pattern = patternTexts.joined(separator: ", ") }
-                    if !whereTexts.isEmpty { caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || ")) }
+                } else if !whereTexts.isEmpty {
+                    caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || "))
                 }
             }
             if machineSwitch {
+                // a case's own patterns replace the ones of enclosing cases on the same input
+                narrowings = narrowings.filter { !broad.contains($0.pattern.name!) }
+                let roots = Set(narrowings.compactMap(\.pattern.name))
+                if !roots.isEmpty { caseCtx.patterns = ctx.patterns.filter { !roots.contains($0.pattern.name!) } + narrowings }
+                caseCtx.bound.merge(bindings) { $1 }
                 let position = sc.positionAfterSkippingLeadingTrivia
                 let index = slots.count
                 slots.append(Slot(location: file.location(of: sc.label), catchAll: catchAll,
@@ -453,6 +509,33 @@ final class ReducerInterpreter {
         }
         flow.next = merged(flow.next)
         return flow
+    }
+
+    /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
+    func inputTree(_ atom: PatternAtom, _ subject: Subject) -> InputPattern? {
+        switch (atom, subject) {
+        case (_, .input): return atom.tree
+        case (.tuple(let atoms), .tuple(let subjects)) where atoms.count == subjects.count:
+            for (a, s) in zip(atoms, subjects) { if case .input = s { return a.tree } }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// The pairs on which an input matching `tree` can arrive (every pair of other inputs): an action of
+    /// a presented child (`.destination(.presented(.editor(…)))`) only arrives while that child is
+    /// presented. With no tree, the restriction of every scoped input.
+    func arrivals(_ tree: InputPattern?) -> PairSet {
+        var set = d.all
+        for (input, arrival) in spec.arrivals where d.inputIndex[input] != nil && (tree == nil || tree?.name == input) {
+            var allowed = arrival.states
+            if let tree, let byCase = arrival.presented, case .member("presented", let inner)? = tree.arguments.first?.value,
+               let head = inner.first?.value.name {
+                allowed = allowed.intersection(byCase[head] ?? [])
+            }
+            set = set.subtracting(d.set(inputs: [input]).subtracting(d.set(states: allowed)))
+        }
+        return set
     }
 
     func inputIsWild(_ atom: PatternAtom, _ subject: Subject) -> Bool {
@@ -471,7 +554,7 @@ final class ReducerInterpreter {
         let pred = evalConditions(node.conditions, ctx)
         let text = node.conditions.compactText
         var flow = Flow()
-        let thenCtx = restrict(ctx, pred, text: text)
+        let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
         if !thenCtx.pairs.isEmpty { flow.absorb(execBlock(node.body.statements, [thenCtx])) }
         let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
         if !elseCtx.pairs.isEmpty {
@@ -483,6 +566,30 @@ final class ReducerInterpreter {
         }
         flow.next = merged(flow.next)
         return flow
+    }
+
+    /// `if case .success = result` (`result` bound from the input) or `guard case .view(.tapped) = action`:
+    /// the branch fires on the narrower pattern.
+    func refined(_ ctx: Ctx, _ conditions: ConditionElementListSyntax) -> Ctx {
+        var c = ctx
+        for element in conditions {
+            guard case .matchingPattern(let m) = element.condition else { continue }
+            let value = SyntaxHelpers.unwrap(m.initializer.value)
+            let read = PatternReader.read(m.pattern)
+            var full = read.tree
+            var base: [Int] = []
+            if let ref = value.as(DeclReferenceExprSyntax.self), let bound = c.bound[ref.baseName.text] {
+                full = PatternReader.substitute(read.tree, into: bound.pattern, at: bound.path)
+                base = bound.path
+            } else if !isInput(SyntaxHelpers.path(value)) {
+                continue
+            }
+            guard full.narrows, let root = full.name, d.inputIndex[root] != nil else { continue }
+            let pairs = d.set(inputs: [root])
+            c.patterns = c.patterns.filter { $0.pattern.name != root } + [Narrowing(pattern: full, pairs: pairs)]
+            for (name, path) in read.bindings { c.bound[name] = Bound(pattern: full, path: base + path, pairs: pairs) }
+        }
+        return c
     }
 
     func restrict(_ ctx: Ctx, _ pred: Pred, text: String) -> Ctx {
@@ -584,7 +691,9 @@ final class ReducerInterpreter {
     }
 
     func stateAtom(_ names: Set<String>, refutable: Bool, _ ctx: Ctx) -> Pred {
-        let known = Set(names.map(normalizeState)).filter { d.stateIndex[$0] != nil }
+        // `some` of an optional with named values: every value
+        let expanded = spec.valueStates.isEmpty ? names : Set(names.flatMap { $0 == "some" ? Array(spec.valueStates.keys) : [$0] })
+        let known = Set(expanded.map(normalizeState)).filter { d.stateIndex[$0] != nil }
         if names.isEmpty || known.isEmpty && spec.stateKind != .optional { return .unknown(d) }
         if case .state(let v)? = ctx.target {
             // after an assignment the state is known on this path
@@ -594,6 +703,25 @@ final class ReducerInterpreter {
         if case .unknown? = ctx.target { return .unknown(d) }
         let set = d.set(states: known)
         return refutable ? Pred(yes: d.none, maybe: set) : Pred(yes: set, maybe: d.none)
+    }
+
+    /// A pattern over an optional with named values: `.editor` takes the `editor` states, `.alert(.x)`
+    /// the state `alert(x)` (and maybe `alert` values whose payload is not known), `.some`/`let x?` all.
+    func valuePred(_ pattern: InputPattern, _ ctx: Ctx) -> Pred {
+        var tree = pattern
+        if tree == .literal("nil") || tree.name == "none" { return stateAtom(["nil"], refutable: false, ctx) }
+        if tree.name == "some" { tree = tree.arguments.first?.value ?? .any }
+        var yes = Set<String>(), maybe = Set<String>()
+        for (state, value) in spec.valueStates {
+            switch tree.matches(value) {
+            case true?: yes.insert(state)
+            case nil: maybe.insert(state)
+            case false?: break
+            }
+        }
+        if case .state(let v)? = ctx.target { return yes.contains(v) ? .always(d) : maybe.contains(v) ? .unknown(d) : .never(d) }
+        if case .unknown? = ctx.target { return .unknown(d) }
+        return Pred(yes: d.set(states: yes), maybe: d.set(states: maybe))
     }
 
     func inputAtom(_ names: Set<String>, refutable: Bool) -> Pred {
@@ -610,7 +738,10 @@ final class ReducerInterpreter {
             guard case .tuple(let atoms) = atom, atoms.count == subjects.count else { return .unknown(d) }
             return zip(atoms, subjects).reduce(Pred.always(d)) { $0.and(atomPred($1.0, $1.1, ctx)) }
         case .state:
-            if case .cases(let names, let refutable) = atom {
+            if case .cases(let names, let refutable, _) = atom {
+                if spec.stateKind == .optional, !spec.valueStates.isEmpty, case .cases(_, _, let tree) = atom {
+                    return valuePred(tree, ctx)
+                }
                 if spec.stateKind == .optional {
                     let mapped = Set(names.map { $0 == "none" || $0 == "nil" ? "nil" : "some" })
                     return stateAtom(mapped, refutable: refutable && !mapped.contains("nil"), ctx)
@@ -619,7 +750,7 @@ final class ReducerInterpreter {
             }
             return .unknown(d)
         case .input:
-            if case .cases(let names, let refutable) = atom { return inputAtom(names, refutable: refutable) }
+            if case .cases(let names, let refutable, _) = atom { return inputAtom(names, refutable: refutable) }
             return .unknown(d)
         case .other:
             return .unknown(d)
@@ -678,7 +809,12 @@ final class ReducerInterpreter {
         case .optional:
             if expr.is(NilLiteralExprSyntax.self) { return [(ctx, .state("nil"))] }
             if let ref = SyntaxHelpers.caseReference(expr), ref.name == "none", ref.type == nil { return [(ctx, .state("nil"))] }
-            return [(ctx, .state("some"))]
+            guard !spec.valueStates.isEmpty else { return [(ctx, .state("some"))] }
+            switch PatternReader.value(expr) {
+            case .named(let value) where d.stateIndex[value.stateName] != nil: return [(ctx, .state(value.stateName))]
+            case .unnamed where d.stateIndex["some"] != nil: return [(ctx, .state("some"))]
+            default: return [(ctx, .unknown(expr.compactText))]
+            }
         case .enumeration:
             if let ref = SyntaxHelpers.caseReference(expr), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
@@ -757,59 +893,66 @@ final class ReducerInterpreter {
     func record(_ ctx: Ctx, target: Target) {
         guard !ctx.pairs.isEmpty else { return }
         let guardText = ctx.guards.isEmpty ? nil : ctx.guards.joined(separator: " && ")
-        branches.append((ctx.slot, Outcome(pairs: d.pairs(ctx.pairs), target: target, effect: ctx.effect,
-                                           cancels: ctx.cancels, guardText: guardText, pattern: ctx.pattern, writes: ctx.writes)))
+        // each narrower pattern applies to the pairs it matched; the others fire on the input's name
+        var rest = ctx.pairs
+        var parts: [(PairSet, InputPattern?)] = []
+        for n in ctx.patterns.uniqued() {
+            let pairs = ctx.pairs.intersection(n.pairs)
+            rest = rest.subtracting(n.pairs)
+            if !pairs.isEmpty { parts.append((pairs, n.pattern)) }
+        }
+        if !rest.isEmpty { parts.insert((rest, nil), at: 0) }
+        for (pairs, pattern) in parts {
+            branches.append((ctx.slot, Outcome(pairs: d.pairs(pairs), target: target, effect: ctx.effect,
+                                               cancels: ctx.cancels, guardText: guardText, pattern: pattern, writes: ctx.writes)))
+        }
     }
 }
 
-/// A `case` pattern reduced to what matters for matching enum cases.
+/// A `case` pattern reduced to what matters for matching enum cases, with its pattern tree.
 indirect enum PatternAtom {
     /// Matches anything (`_`, `let x`).
     case any
     /// One of these case names; refutable when a payload sub-pattern can fail (`.done(.failure)`).
-    case cases(Set<String>, refutable: Bool)
+    case cases(Set<String>, refutable: Bool, tree: InputPattern)
     case tuple([PatternAtom])
     case unknown
 
     init(_ pattern: PatternSyntax) {
-        if pattern.is(WildcardPatternSyntax.self) || pattern.is(IdentifierPatternSyntax.self) { self = .any; return }
         if let b = pattern.as(ValueBindingPatternSyntax.self) { self = PatternAtom(b.pattern); return }
         if let e = pattern.as(ExpressionPatternSyntax.self) { self = PatternAtom(expr: e.expression); return }
-        if let t = pattern.as(TuplePatternSyntax.self) {
-            self = t.elements.count == 1 ? PatternAtom(t.elements.first!.pattern) : .tuple(t.elements.map { PatternAtom($0.pattern) })
+        if let t = pattern.as(TuplePatternSyntax.self), t.elements.count > 1 {
+            self = .tuple(t.elements.map { PatternAtom($0.pattern) })
             return
         }
-        self = .unknown
+        self = PatternAtom(tree: PatternReader.read(pattern).tree)
     }
 
-    init(expr raw: ExprSyntax) {
-        let expr = raw
-        if expr.is(DiscardAssignmentExprSyntax.self) { self = .any; return }
-        // a bare lower-case name in a pattern binds the value (`case let .done(value)`)
-        if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true { self = .any; return }
+    init(expr: ExprSyntax) {
         if let p = expr.as(PatternExprSyntax.self) { self = PatternAtom(p.pattern); return }
-        if let t = expr.as(TupleExprSyntax.self) {
-            if t.elements.count == 1, t.elements.first!.label == nil { self = PatternAtom(expr: t.elements.first!.expression); return }
+        if let t = expr.as(TupleExprSyntax.self), t.elements.count > 1 || t.elements.first?.label != nil {
             self = .tuple(t.elements.map { PatternAtom(expr: $0.expression) })
             return
         }
-        if expr.is(NilLiteralExprSyntax.self) { self = .cases(["nil"], refutable: false); return }
-        if let b = expr.as(BooleanLiteralExprSyntax.self) { self = .cases([b.literal.text], refutable: false); return }
-        if let o = expr.as(OptionalChainingExprSyntax.self) {
-            // `let x?` / `.some(x)`
-            let inner = PatternAtom(expr: o.expression)
-            if case .any = inner { self = .cases(["some"], refutable: false) } else { self = .cases(["some"], refutable: true) }
-            return
+        self = PatternAtom(tree: PatternReader.read(expr: expr).tree)
+    }
+
+    init(tree: InputPattern) {
+        switch tree {
+        case .any: self = .any
+        case .literal(let text) where ["nil", "true", "false"].contains(text):
+            self = .cases([text], refutable: false, tree: tree)
+        case .literal: self = .unknown
+        case .member(let name, _): self = .cases([name], refutable: tree.narrows, tree: tree)
         }
-        if let call = expr.as(FunctionCallExprSyntax.self), let ref = SyntaxHelpers.caseReference(call.calledExpression) {
-            let refutable = call.arguments.contains { arg in
-                if case .any = PatternAtom(expr: arg.expression) { return false }
-                return true
-            }
-            self = .cases([ref.name], refutable: refutable)
-            return
+    }
+
+    /// The tree of a pattern that is not a tuple.
+    var tree: InputPattern? {
+        switch self {
+        case .any: .any
+        case .cases(_, _, let tree): tree
+        default: nil
         }
-        if let ref = SyntaxHelpers.caseReference(expr) { self = .cases([ref.name], refutable: false); return }
-        self = .unknown
     }
 }

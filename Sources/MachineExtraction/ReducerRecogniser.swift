@@ -175,6 +175,11 @@ struct ReducerRecogniser: Recogniser {
         let index = context.index
         let ownerPath = c.ownerTypes.joined(separator: ".")
         let location = c.file.location(of: c.node)
+        if c.dialect == .tca, let feature = index.enumInfo(named: ownerPath), feature.qualifiedName == ownerPath,
+           Self.isReducer(feature.decl.attributes) {
+            buildReducerEnum(c, feature: feature, location: location, context: context)
+            return
+        }
         // Action type: written, else the owner's nested `Action`, else the enum the switch patterns name.
         var actionEnum = c.actionType.flatMap { t in t == "Self.Action" || t == "Action" ? nil : index.enumInfo(named: index.resolveAlias(t), near: ownerPath) }
         if actionEnum == nil, !ownerPath.isEmpty {
@@ -224,12 +229,109 @@ struct ReducerRecogniser: Recogniser {
         var helpers: [String: FunctionDeclSyntax] = [:]
         for (m, _) in stateType.methods { helpers[m.name.text] = m }
         let bodyText = c.body.description
+        var productFields: [ProductInterpreter.Field] = []
         for field in stateType.properties where !field.isStatic && !field.isComputed {
             for target in fieldTargets(field, owner: stateType, context: context) {
-                buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
-                           bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+                let built = buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, scan: scan,
+                                       bodyText: bodyText, inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
+                if let built { productFields.append(built) }
             }
         }
+        buildProduct(productFields, c: c, stateType: stateType, name: machineOwner, inputs: inputs, reader: reader,
+                     helpers: helpers, location: location, context: context)
+    }
+
+    /// The fields that are machines, explored together (`ProductMachine`), when there are two or more.
+    func buildProduct(_ fields: [ProductInterpreter.Field], c: Candidate, stateType: TypeInfo, name: String, inputs: [String],
+                      reader: EffectReader, helpers: [String: FunctionDeclSyntax], location: SourceLocation, context: ExtractionContext) {
+        let invariants = ProductInvariants.stated(in: stateType, context: context)
+        guard fields.count >= 2 else {
+            if let first = invariants.first {
+                context.warn("invariant on \(name): the state has \(fields.count) field\(fields.count == 1 ? "" : "s") that \(fields.count == 1 ? "is a machine" : "are machines"); invariants need two or more",
+                             at: first.location)
+            }
+            return
+        }
+        let interpreter = ProductInterpreter(fields: fields, stateParam: c.stateParam, actionParam: c.actionParam, effects: reader,
+                                             file: c.file, helpers: helpers)
+        switch interpreter.run(c.body, inputs: inputs, at: location) {
+        case .failure(let stop):
+            context.warn("\(name): the fields are not explored together (\(stop.reason)); each field is still its own machine",
+                         at: stop.location, severity: .note)
+        case .success(var rules):
+            // TCA clears a presented optional by itself after the reducer ran (`.ifLet(\.$alert, action: \.alert)`:
+            // a dismissal, or any button of an ephemeral alert): the branches for that input also write nil
+            for f in fields where f.kind == .optional {
+                for input in ifLets(c, field: f.name).filter(\.presentation).map(\.action) {
+                    var handled = false
+                    for i in rules.indices where rules[i].inputs.contains(input) {
+                        handled = true
+                        var own = rules[i]
+                        own.inputs = [input]
+                        own.writes[f.name] = "nil"
+                        rules[i].inputs.removeAll { $0 == input }
+                        rules.append(own)
+                    }
+                    rules.removeAll { $0.inputs.isEmpty }
+                    if !handled {
+                        rules.append(ProductMachine.Rule(location: location, inputs: [input], requires: [f.name: ["some"]], writes: [f.name: "nil"]))
+                    }
+                }
+            }
+            var product = ProductMachine(
+                name: name, dialect: c.dialect, location: location,
+                fields: fields.map { ProductMachine.Field(name: $0.name, states: $0.states, initial: $0.initial) },
+                inputs: inputs, rules: rules)
+            product.invariants = invariants.map(\.text)
+            context.products.append(product)
+        }
+    }
+
+    /// A `@Reducer enum` feature: its cases are the states and (unless it declares its own `Action`) the
+    /// inputs; each case's actions arrive only in that case. It is a machine when its own body assigns
+    /// `state`, and is not held in a parent's optional field (whose machine describes it then).
+    func buildReducerEnum(_ c: Candidate, feature: EnumInfo, location: SourceLocation, context: ExtractionContext) {
+        let scan = SwitchFinder.scan(c.body)
+        guard scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == c.stateParam }) else {
+            context.warn("`@Reducer enum \(feature.name)` never assigns `state`: its parent navigates between its cases; no machine of its own",
+                         at: location, severity: .note)
+            return
+        }
+        if let holder = optionalHolder(of: feature, context: context) {
+            context.warn("`@Reducer enum \(feature.name)` is held in `\(holder)`: that field's machine describes it", at: location, severity: .note)
+            return
+        }
+        let states = feature.caseNames
+        let declaredAction = context.index.enumInfo(named: feature.qualifiedName + ".Action")
+            .flatMap { $0.qualifiedName == feature.qualifiedName + ".Action" ? $0 : nil }
+        let inputs = declaredAction?.caseNames ?? states
+        var arrivals: [String: Arrival] = [:]
+        for state in states where inputs.contains(state) { arrivals[state] = Arrival(states: [state]) }
+        let domain = Domain(states: states, inputs: inputs)
+        let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
+        let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
+                               inoutFunctions: context.inoutFunctions, arrivals: arrivals)
+        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+        let built = context.construction(referencing: c.bindingName, around: c.node)
+        context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
+                            initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
+                            stateLocations: context.locations(feature), inputLocations: context.locations(declaredAction ?? feature)),
+                    stateEnum: feature)
+    }
+
+    /// A stored optional field of some type that holds the enum's `State` (`@Presents var destination: Destination.State?`).
+    func optionalHolder(of feature: EnumInfo, context: ExtractionContext) -> String? {
+        for type in context.index.typeOrder {
+            for field in type.properties where !field.isStatic && !field.isComputed {
+                guard let text = field.typeText, text.hasSuffix("?") || text.hasPrefix("PresentationState<") || text.hasPrefix("Optional<") else { continue }
+                let wrapped = SymbolIndex.bareTypeName(text.hasSuffix("?") ? text : CandidateFinder.genericArguments(inType: text).first ?? text)
+                guard wrapped.hasSuffix(".State"),
+                      context.index.enumInfo(named: String(wrapped.dropLast(6)), near: type.qualifiedName)?.qualifiedName == feature.qualifiedName
+                else { continue }
+                return "\(type.qualifiedName).\(field.name)"
+            }
+        }
+        return nil
     }
 
     /// A machine inside a struct state: a field (`mode`), or the per-item state of a keyed collection
@@ -274,9 +376,11 @@ struct ReducerRecogniser: Recogniser {
         return nil
     }
 
+    /// Adds the field's machine; returns the field for the product when it is a plain field (not a collection's items).
+    @discardableResult
     func buildField(_ t: FieldTarget, c: Candidate, stateType: TypeInfo, machineOwner: String, helpers: [String: FunctionDeclSyntax],
                     scan: SwitchFinder, bodyText: String, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
-                    location: SourceLocation, context: ExtractionContext) {
+                    location: SourceLocation, context: ExtractionContext) -> ProductInterpreter.Field? {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
         // the reducer's body and the functions it hands `&state` to, with the names the state has there
@@ -298,26 +402,97 @@ struct ReducerRecogniser: Recogniser {
             b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || mutators.contains { b.text.contains("\(b.path).\($0)()") }
         } || (t.suffix.isEmpty && helperAssigns(field.name, stateType: stateType, body: bodyText, stateParam: c.stateParam))
         let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
-        let presented = t.suffix.isEmpty && !implicitDismissals(c, field: field.name).isEmpty
-        guard assigned || (t.kind == .enumeration && switched) || presented else { return }
-        let domain = Domain(states: t.states, inputs: inputs)
+        let presented = t.suffix.isEmpty && !ifLets(c, field: field.name).isEmpty
+        guard assigned || (t.kind == .enumeration && switched) || presented else { return nil }
+        // an optional enum, alert or dialog: `nil` and each value assigned to it
+        let named = t.suffix.isEmpty && t.kind == .optional ? namedOptional(field, owner: stateType, context: context) : nil
+        var states = t.states
+        var values: [String: InputPattern] = [:]
+        var sources: [String: [ExprSyntax]] = [:]
+        if let named {
+            var found: [String] = []
+            func collect(_ raw: ExprSyntax) {
+                let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+                if let ternary = expr.as(TernaryExprSyntax.self) {
+                    collect(ternary.thenExpression)
+                    collect(ternary.elseExpression)
+                    return
+                }
+                switch PatternReader.value(expr) {
+                case .named(.literal("nil")), .runtime: return
+                case .named(let value):
+                    found.append(value.stateName)
+                    values[value.stateName] = value
+                    sources[value.stateName, default: []].append(expr)
+                case .unnamed:
+                    found.append("some")
+                    values["some"] = .any
+                    sources["some", default: []].append(expr)
+                }
+            }
+            for b in bodies { for (lhs, rhs) in b.scan.assignments where SyntaxHelpers.path(lhs) == b.path { collect(rhs) } }
+            for (m, _) in stateType.methods {
+                guard let body = m.body else { continue }
+                for (lhs, rhs) in SwitchFinder.scan(body).assignments where ["\(field.name)", "self.\(field.name)"].contains(lhs.trimmedDescription) {
+                    collect(rhs)
+                }
+            }
+            if let start = initialExpression(field, stateType: stateType, context: context) { collect(start) }
+            if found.isEmpty {
+                for value in named.values {
+                    let name = value == .any ? "some" : value.stateName
+                    found.append(name)
+                    values[name] = value
+                }
+            }
+            states = ["nil"] + found.uniqued()
+        }
+        let domain = Domain(states: states, inputs: inputs)
         // a collection's items start when they are inserted: no initial state
-        let initialValue = t.suffix.isEmpty ? initialFieldValue(field, kind: t.kind, stateType: stateType, context: context) : nil
+        let initialValue = t.suffix.isEmpty ? initialFieldValue(field, kind: t.kind, named: named != nil, stateType: stateType, context: context) : nil
         let defaultTarget: Target = initialValue.map { .state($0) } ?? .unknown("\(stateType.name)()")
+        // `.ifLet(\.$field, action: \.action)`: the child's actions arrive only while it is presented
+        let scopes = t.kind == .optional && t.suffix.isEmpty ? ifLets(c, field: field.name) : []
+        let presentedStates = states.filter { $0 != "nil" }
+        var byCase: [String: Set<String>] = [:]
+        for (state, value) in values { if let name = value.name { byCase[name, default: []].insert(state) } }
+        var arrivals: [String: Arrival] = [:]
+        // an enum's presented case picks its states; an alert's presented action is one of its buttons
+        let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
+        for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum),
-                               enumPredicates: context.predicates(of: t.fieldEnum))
-        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
-        let implicit = t.kind == .optional ? implicitDismissals(c, field: field.name).map { input in
-            Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: "some", input: input)], target: .state("nil"))],
-                 implicit: true)
-        } : []
+                               enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
+        var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+        var implicit: [Outcome] = []
+        for input in scopes.filter(\.presentation).map(\.action) {
+            // `.dismiss` (the child closed, swiped away, `dismiss()`): back to nil from every presented state
+            guard !presentedStates.isEmpty else { continue }
+            implicit.append(Outcome(pairs: presentedStates.map { Pair(from: $0, input: input) }, target: .state("nil"),
+                                    pattern: .member(input, [.init(.member("dismiss"))])))
+            // an alert or dialog goes away by itself after any of its buttons
+            for state in presentedStates {
+                guard let ephemeral = named?.ephemeral(values[state] ?? .any) else { continue }
+                for button in buttonActions(sources[state] ?? [], fallback: ephemeral.actions, context: context) {
+                    let action: InputPattern = ephemeral.caseName.map { .member($0, [.init(.member(button))]) } ?? .member(button)
+                    let pattern = InputPattern.member(input, [.init(.member("presented", [.init(action)]))])
+                    if !dismissAfterButton(pattern, from: state, input: input, in: &rules) {
+                        implicit.append(Outcome(pairs: [Pair(from: state, input: input)], target: .state("nil"), pattern: pattern))
+                    }
+                }
+            }
+        }
+        if !implicit.isEmpty { rules.append(Rule(location: location, outcomes: implicit, implicit: true)) }
         context.add(Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
-                            states: t.states, inputs: inputs, initial: initialValue, rules: rules + implicit, order: .resolved,
+                            states: states, inputs: inputs, initial: initialValue, rules: rules, order: .resolved,
                             stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
                     stateEnum: t.fieldEnum)
+        guard t.suffix.isEmpty else { return nil }
+        // the product reads optionals as nil/some
+        let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }
+        return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
     }
 
     /// An enum state inferred from what the body switches on and assigns, when no type is written.
@@ -352,22 +527,196 @@ struct ReducerRecogniser: Recogniser {
 
     /// The field's starting value: given where the store is created (`initialState: X.State(field: .v)`),
     /// else its default value (`nil` for an optional without one).
-    func initialFieldValue(_ field: Binding, kind: StateKind, stateType: TypeInfo, context: ExtractionContext) -> String? {
-        let states: [String] = kind == .bool ? ["false", "true"] : kind == .optional ? ["nil", "some"] : []
+    func initialFieldValue(_ field: Binding, kind: StateKind, named: Bool = false, stateType: TypeInfo,
+                           context: ExtractionContext) -> String? {
+        let states: [String] = kind == .bool ? ["false", "true"] : kind == .optional && !named ? ["nil", "some"] : []
         func value(_ e: ExprSyntax) -> String? {
             let u = SyntaxHelpers.unwrap(e)
             switch kind {
             case .bool: return u.as(BooleanLiteralExprSyntax.self)?.literal.text
+            case .optional where named:
+                switch PatternReader.value(u) {
+                case .named(let v): return v.stateName
+                case .unnamed: return "some"
+                case .runtime: return nil
+                }
             case .optional: return u.is(NilLiteralExprSyntax.self) ? "nil" : "some"
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        let given = context.stateInitialisers[stateType.name]?.lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+        let given = givenValue(field, of: stateType, context)
         if let given, let v = value(given) {
             return states.isEmpty || states.contains(v) ? v : nil
         }
         if let i = field.initializer { return value(i) }
         return kind == .optional ? "nil" : nil
+    }
+
+    /// The expression the field starts with: given where the store is created, else its default value.
+    func initialExpression(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> ExprSyntax? {
+        givenValue(field, of: stateType, context) ?? field.initializer
+    }
+
+    /// The field's argument in an `initialState:` that builds this state type: `Feature.State(…)`
+    /// written with the feature's name, or `State(…)` inside the feature (not another feature's `State`).
+    func givenValue(_ field: Binding, of stateType: TypeInfo, _ context: ExtractionContext) -> ExprSyntax? {
+        for call in context.stateInitialisers[stateType.name] ?? [] {
+            guard let argument = SyntaxHelpers.argument(call, field.name) else { continue }
+            let callee = SymbolIndex.bareTypeName(call.calledExpression.trimmedDescription)
+            let builds = callee.contains(".")
+                ? stateType.qualifiedName == callee || stateType.qualifiedName.hasSuffix("." + callee)
+                : SyntaxHelpers.enclosingTypeNames(call).joined(separator: ".")
+                    .hasPrefix(stateType.qualifiedName.split(separator: ".").dropLast().joined(separator: "."))
+            if builds { return argument }
+        }
+        return nil
+    }
+
+    // MARK: Navigation: optional enums, alerts and dialogs
+
+    /// An optional field whose states are named values: an enum (a TCA `Destination.State` of a
+    /// `@Reducer enum`), or an `AlertState` / `ConfirmationDialogState`.
+    struct NamedOptional {
+        /// The states when the reducer assigns no value itself: the enum's cases, or `some`.
+        var values: [InputPattern]
+        /// The field holds an alert or dialog itself, with the enum of its button actions.
+        var alert: EnumInfo??
+        /// Cases of the enum that hold an alert or dialog, with the enum of its button actions.
+        var alertCases: [String: EnumInfo?] = [:]
+
+        /// Whether a value goes away by itself after a button: the case that holds the alert (nil when
+        /// the field is the alert) and its action enum.
+        func ephemeral(_ value: InputPattern) -> (caseName: String?, actions: EnumInfo?)? {
+            if let alert { return (nil, alert) }
+            if let name = value.name, let actions = alertCases[name] { return (name, actions) }
+            return nil
+        }
+    }
+
+    static let alertTypes: Set<String> = ["AlertState", "ConfirmationDialogState"]
+
+    func namedOptional(_ field: Binding, owner: TypeInfo, context: ExtractionContext) -> NamedOptional? {
+        guard var wrapped = field.typeText?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if wrapped.hasSuffix("?") || wrapped.hasSuffix("!") {
+            wrapped.removeLast()
+        } else if ["Optional<", "PresentationState<"].contains(where: { wrapped.hasPrefix($0) }), wrapped.hasSuffix(">"),
+                  let inner = CandidateFinder.genericArguments(inType: wrapped).first {
+            wrapped = inner
+        } else {
+            return nil
+        }
+        let index = context.index
+        if Self.alertTypes.contains(SymbolIndex.bareTypeName(wrapped)) {
+            let actions = CandidateFinder.genericArguments(inType: wrapped).first.flatMap { index.enumInfo(named: $0, near: owner.qualifiedName) }
+            return NamedOptional(values: [.any], alert: .some(actions))
+        }
+        // `Destination.State` of a `@Reducer enum Destination` is the enum's cases
+        var e = index.enumInfo(named: index.resolveAlias(wrapped), near: owner.qualifiedName)
+        if e == nil, wrapped.hasSuffix(".State"),
+           let reducer = index.enumInfo(named: String(wrapped.dropLast(6)), near: owner.qualifiedName), Self.isReducer(reducer.decl.attributes) {
+            e = reducer
+        }
+        guard let e, !e.cases.isEmpty else { return nil }
+        var named = NamedOptional(values: e.caseNames.map { .member($0) }, alert: nil)
+        for member in e.decl.memberBlock.members {
+            guard let decl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in decl.elements {
+                guard let type = element.parameterClause?.parameters.first?.type.trimmedDescription,
+                      Self.alertTypes.contains(SymbolIndex.bareTypeName(type)) else { continue }
+                named.alertCases[element.name.text] = CandidateFinder.genericArguments(inType: type).first
+                    .flatMap { index.enumInfo(named: $0, near: e.qualifiedName) }
+            }
+        }
+        return named
+    }
+
+    /// `@Reducer`, `@Reducer(state: .equatable)`.
+    static func isReducer(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Reducer" }
+    }
+
+    /// The button actions of the alerts or dialogs a state's values build: read from the inline
+    /// `AlertState { … } actions: { ButtonState(action: .x) … }` or the static member that builds it
+    /// (`.confirmDelete`, `.alert(.confirmDelete)`); else every case of the alert's action enum.
+    func buttonActions(_ sources: [ExprSyntax], fallback: EnumInfo?, context: ExtractionContext) -> [String] {
+        var names: [String] = []
+        var unread = sources.isEmpty
+        for expr in sources {
+            let inline = ButtonFinder.actions(in: expr)
+            if !inline.isEmpty { names += inline; continue }
+            let value: InputPattern
+            switch PatternReader.value(expr) {
+            case .named(let v): value = v
+            case .unnamed: continue          // an inline alert without action buttons
+            case .runtime: unread = true; continue
+            }
+            var builders: [Syntax] = []
+            for member in Self.memberNames(value) {
+                builders += (context.index.bindings[member] ?? []).filter { $0.isStatic && Self.alertTypes.contains($0.owner ?? "") }
+                    .compactMap { $0.initializer.map { Syntax($0) } }
+                builders += (context.index.methodsByName[member] ?? []).filter { f, _ in
+                    f.modifiers.contains { $0.name.text == "static" } && SyntaxHelpers.enclosingTypeNames(f).contains { Self.alertTypes.contains($0) }
+                }.compactMap { f, _ in f.body.map { Syntax($0) } }
+            }
+            let found = builders.flatMap { ButtonFinder.actions(in: $0) }
+                .filter { fallback == nil || fallback!.caseNames.contains($0) }
+            if builders.isEmpty { unread = true }
+            names += found
+        }
+        if unread { names += fallback?.caseNames ?? [] }
+        return names.uniqued()
+    }
+
+    static func memberNames(_ value: InputPattern) -> [String] {
+        guard case .member(let name, let args) = value else { return [] }
+        return [name] + args.flatMap { memberNames($0.value) }
+    }
+
+    /// `ButtonState(role: .destructive, action: .confirmDelete) { … }`, `action: .send(.x, animation: …)`.
+    final class ButtonFinder: SyntaxVisitor {
+        var names: [String] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+
+        static func actions(in node: some SyntaxProtocol) -> [String] {
+            let finder = ButtonFinder()
+            finder.walk(node)
+            return finder.names
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            guard CandidateFinder.leadingName(node.calledExpression) == "ButtonState",
+                  var action = SyntaxHelpers.argument(node, "action") else { return .visitChildren }
+            if let call = action.as(FunctionCallExprSyntax.self), SyntaxHelpers.caseReference(call.calledExpression)?.name == "send",
+               let first = call.arguments.first?.expression {
+                action = first
+            }
+            if let ref = SyntaxHelpers.caseReference(action) { names.append(ref.name) }
+            return .visitChildren
+        }
+    }
+
+    /// An explicit case on a button's action pattern: when it leaves the alert in place, the framework
+    /// dismisses it afterwards, so its edge from `state` leads to `nil`. False when no case names the pattern.
+    func dismissAfterButton(_ pattern: InputPattern, from state: String, input: String, in rules: inout [Rule]) -> Bool {
+        let pair = Pair(from: state, input: input)
+        var found = false
+        for r in rules.indices {
+            var outcomes: [Outcome] = []
+            for o in rules[r].outcomes {
+                guard o.pattern == pattern, o.pairs.contains(pair) else { outcomes.append(o); continue }
+                found = true
+                guard o.target == .stay else { outcomes.append(o); continue }
+                var rest = o
+                rest.pairs.removeAll { $0 == pair }
+                if !rest.pairs.isEmpty { outcomes.append(rest) }
+                var gone = o
+                gone.pairs = [pair]
+                gone.target = .state("nil")
+                outcomes.append(gone)
+            }
+            rules[r].outcomes = outcomes
+        }
+        return found
     }
 
     func helperAssigns(_ field: String, stateType: TypeInfo, body: String, stateParam: String) -> Bool {
@@ -378,9 +727,10 @@ struct ReducerRecogniser: Recogniser {
         return false
     }
 
-    /// Inputs after which TCA clears an optional presentation field by itself: `.ifLet(\.$alert, action: \.alert)`
-    /// makes `.alert(.dismiss)` (and, for ephemeral alerts, any button action) set `alert` to nil.
-    func implicitDismissals(_ c: Candidate, field: String) -> [String] {
+    /// The `.ifLet`s that scope the field to an action: `.ifLet(\.$alert, action: \.alert)` (a presentation:
+    /// `.alert(.dismiss)`, and for alerts any button, set it to nil) or `.ifLet(\.child, action: \.child)`
+    /// (the child's actions arrive only while it is there).
+    func ifLets(_ c: Candidate, field: String) -> [IfLetFinder.Scope] {
         guard c.dialect == .tca || c.dialect == .tcaLegacy else { return [] }
         var owner: Syntax? = c.node
         while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
@@ -391,8 +741,12 @@ struct ReducerRecogniser: Recogniser {
     }
 
     final class IfLetFinder: SyntaxVisitor {
+        struct Scope {
+            var action: String
+            var presentation: Bool
+        }
         let field: String
-        var actions: [String] = []
+        var actions: [Scope] = []
         init(field: String) {
             self.field = field
             super.init(viewMode: .sourceAccurate)
@@ -403,7 +757,9 @@ struct ReducerRecogniser: Recogniser {
                   first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedDescription else { return .visitChildren }
             // `\.alert`, `/Action.alert`
-            if let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last { actions.append(String(name)) }
+            if let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last {
+                actions.append(Scope(action: String(name), presentation: first.contains("$")))
+            }
             return .visitChildren
         }
     }

@@ -61,7 +61,7 @@ enum PatternNames {
     }
 
     static func caseNames(_ atom: PatternAtom) -> [String] {
-        if case .cases(let n, _) = atom { return n.sorted() }
+        if case .cases(let n, _, _) = atom { return n.sorted() }
         return []
     }
 }

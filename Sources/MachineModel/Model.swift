@@ -162,14 +162,15 @@ public struct Outcome: Hashable, Sendable {
     public var cancels: [String]
     /// Source text of the data condition that selects this branch, if any.
     public var guardText: String?
-    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`).
-    public var pattern: String?
-    /// The branch writes the state (any field, or the machine's own field with a new payload): it is
-    /// not a no-op even when the machine's state stays.
+    /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`);
+    /// it applies to the pairs whose input is the pattern's root case.
+    public var pattern: InputPattern?
+    /// The branch writes the state (any field, or the machine's own field with a new payload): the
+    /// effect explorer does not count it as doing nothing even when the machine's state stays.
     public var writes: Bool
 
     public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
-                pattern: String? = nil, writes: Bool = false) {
+                pattern: InputPattern? = nil, writes: Bool = false) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
@@ -179,9 +180,17 @@ public struct Outcome: Hashable, Sendable {
         self.writes = writes
     }
 
-    /// Whether this branch produces the edge `from --input--> to`.
-    public func produces(from: String, input: String, to: String) -> Bool {
+    /// The trigger of this branch's edges for an input: its pattern's text when it narrows the input,
+    /// else the input (`view(.saveTapped)`, `response(.failure)`, `reset`).
+    public func trigger(for input: String) -> String {
+        if let pattern, pattern.narrows, pattern.name == input { return pattern.trigger }
+        return input
+    }
+
+    /// Whether this branch produces the edge `from --input--> to` (fired by `trigger`, when given).
+    public func produces(from: String, input: String, to: String, trigger: String? = nil) -> Bool {
         guard pairs.contains(Pair(from: from, input: input)) else { return false }
+        if let trigger, trigger != self.trigger(for: input) { return false }
         switch target {
         case .state(let s): return s == to
         case .stay: return from == to
@@ -233,7 +242,7 @@ public struct Rule: Hashable, Sendable {
     public var cancels: [String] { outcomes.flatMap(\.cancels).uniqued() }
     /// The branches behind one edge of this rule.
     public func outcomes(for edge: Edge) -> [Outcome] {
-        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to) }
+        outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to, trigger: edge.trigger) }
     }
 
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
@@ -264,7 +273,7 @@ extension Rule: Codable {
         if let trigger { try c.encode(trigger, forKey: .trigger) }
         let unknown = outcomes.compactMap { if case .unknown(let e) = $0.target { e } else { nil } }
         if !unknown.isEmpty { try c.encode(unknown, forKey: .dataDependent) }
-        let patterns = outcomes.compactMap(\.pattern).uniqued()
+        let patterns = outcomes.compactMap { $0.pattern?.narrows == true ? $0.pattern!.trigger : nil }.uniqued()
         if !patterns.isEmpty { try c.encode(patterns, forKey: .patterns) }
     }
 
@@ -342,6 +351,8 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
     case dataDependentTarget = "data_dependent_target"
     case unusedInput = "unused_input"
     case duplicateKey = "duplicate_key"
+    /// A combination of a struct state's fields that is reachable but breaks a stated invariant.
+    case invariantViolation = "invariant_violation"
     /// Effect-aware (explored over the machine's state and its effects in flight).
     case staleEffectOutput = "stale_effect_output"
     case uncancelledEffect = "uncancelled_effect"
@@ -356,7 +367,7 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
         switch self {
         // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
         case .duplicateKey: .error
-        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression: .warning
+        case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression, .invariantViolation: .warning
         // run-time bugs: a late response that moves the machine, a stream that runs for nothing, a spinner that never stops
         case .staleEffectOutput, .uncancelledEffect, .waitingForever, .unknownCancelID: .warning
         case .dataDependentTarget, .unusedInput: .note

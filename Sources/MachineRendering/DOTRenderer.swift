@@ -16,11 +16,25 @@ public struct DOTRenderer: Sendable {
         public var largeEdgeCount = 100
         /// Above this many, the force-directed `sfdp` engine replaces `dot`.
         public var hugeEdgeCount = 1500
+        /// A witness trace to draw over the machine: its edges bold and numbered in order.
+        public var trace: Highlight?
 
-        public init(showNoops: Bool = false, legend: Bool = true, feedback: Bool = true) {
+        public init(showNoops: Bool = false, legend: Bool = true, feedback: Bool = true, trace: Highlight? = nil) {
             self.showNoops = showNoops
             self.legend = legend
             self.feedback = feedback
+            self.trace = trace
+        }
+    }
+
+    /// A trace to highlight, and what it is the trace of (`dead_end_state: done`), said in the legend.
+    public struct Highlight: Sendable {
+        public var title: String
+        public var steps: [TraceStep]
+
+        public init(title: String, steps: [TraceStep]) {
+            self.title = title
+            self.steps = steps
         }
     }
 
@@ -120,6 +134,8 @@ public struct DOTRenderer: Sendable {
 
         let unreachable = Set(machine.findings.filter { $0.check == "unreachable_state" }.map(\.subject))
         let deadEnds = Set(machine.findings.filter { $0.check == "dead_end_state" }.map(\.subject))
+        // the combinations of a product that break an invariant: where each violation's trace ends
+        let violating = Set(machine.findings.filter { $0.check == Check.invariantViolation.rawValue }.compactMap { $0.trace?.last?.state ?? machine.initial })
         if let initial = machine.initial {
             out.append("  \(Self.id("__start")) [\(Self.attributes([("shape", "point"), ("width", "0.15"), ("label", "")]))];")
             out.append("  \(Self.id("__start")) -> \(Self.id(initial));")
@@ -128,27 +144,86 @@ public struct DOTRenderer: Sendable {
             var attrs: [(String, String)] = [("label", state)]
             if unreachable.contains(state) {
                 attrs += [("style", "rounded,dashed"), ("color", "gray55"), ("fontcolor", "gray45")]
+            } else if violating.contains(state) {
+                attrs += [("style", "rounded,filled"), ("fillcolor", "mistyrose"), ("color", "firebrick"), ("xlabel", "breaks invariant")]
             } else if deadEnds.contains(state) {
                 attrs += [("style", "rounded,bold"), ("color", "firebrick"), ("xlabel", "dead end")]
             } else if machine.terminal.contains(state) {
                 attrs += [("peripheries", "2")]
             }
-            if state == machine.initial { attrs += [("penwidth", "1.6")] }
+            if let last = options.trace, state == (last.steps.last?.state ?? machine.initial) {
+                attrs += [("color", "crimson"), ("penwidth", "2.5")]
+            } else if state == machine.initial { attrs += [("penwidth", "1.6")] }
             out.append("  \(Self.id(state)) [\(Self.attributes(attrs))];")
         }
+        let marks = traceMarks(machine, edges: edges)
         for edge in edges {
-            var attrs: [(String, String)] = [("label", edge.lines.joined(separator: "\n"))]
-            if edge.overlapping { attrs += [("color", "darkorange"), ("fontcolor", "darkorange3"), ("penwidth", "2")] }
+            let key = "\(edge.from)\u{0}\(edge.to)"
+            var label = edge.lines.joined(separator: "\n")
+            if let mark = marks.steps[key] { label = Self.numbers(mark) + " " + label }
+            var attrs: [(String, String)] = [("label", label)]
+            if let mark = marks.steps[key] {
+                attrs += Self.traceAttributes(byEffect: mark.allSatisfy { $0.byEffect })
+            } else if edge.overlapping { attrs += [("color", "darkorange"), ("fontcolor", "darkorange3"), ("penwidth", "2")] }
             else if edge.dataDependent { attrs += [("color", "purple"), ("fontcolor", "purple")] }
-            if edge.implicit { attrs += [("style", "dotted")] }
+            if edge.implicit && marks.steps[key] == nil { attrs += [("style", "dotted")] }
             if edge.cancels { attrs += [("arrowtail", "tee"), ("dir", "both")] }
             out.append("  \(Self.id(edge.from)) -> \(Self.id(edge.to)) [\(Self.attributes(attrs))];")
         }
-        let feedbackLines = options.feedback && !large ? feedback(machine) : []
+        // steps the drawing has no edge for (a no-op self-loop, an input that leaves the state as it is)
+        for extra in marks.extra {
+            let attrs = [("label", Self.numbers(extra.steps) + " " + extra.label)] + Self.traceAttributes(byEffect: extra.steps.allSatisfy { $0.byEffect })
+            out.append("  \(Self.id(extra.from)) -> \(Self.id(extra.to)) [\(Self.attributes(attrs))];")
+        }
+        // a trace is easier to follow without the feedback edges, which are dashed blue too
+        let feedbackLines = options.feedback && !large && options.trace == nil ? feedback(machine) : []
         out += feedbackLines
         if options.legend { out += legend(machine, edges: edges, feedback: !feedbackLines.isEmpty) }
         out.append("}")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    struct TraceMark {
+        var number: Int
+        var byEffect: Bool
+    }
+
+    struct ExtraTraceEdge {
+        var from: String
+        var to: String
+        var label: String
+        var steps: [TraceMark]
+    }
+
+    /// Which drawn edge (by `from\0to`) each step of the trace takes, and the steps no drawn edge carries.
+    func traceMarks(_ machine: Machine, edges: [DrawnEdge]) -> (steps: [String: [TraceMark]], extra: [ExtraTraceEdge]) {
+        guard let trace = options.trace else { return ([:], []) }
+        let drawn = Set(edges.map { "\($0.from)\u{0}\($0.to)" })
+        var steps: [String: [TraceMark]] = [:]
+        var extra: [ExtraTraceEdge] = []
+        var from = machine.initial ?? trace.steps.first?.state ?? ""
+        for (i, step) in trace.steps.enumerated() {
+            let key = "\(from)\u{0}\(step.state)"
+            let mark = TraceMark(number: i + 1, byEffect: step.by == .effect)
+            if drawn.contains(key) {
+                steps[key, default: []].append(mark)
+            } else if let k = extra.firstIndex(where: { $0.from == from && $0.to == step.state && $0.label == step.trigger }) {
+                extra[k].steps.append(mark)
+            } else {
+                extra.append(ExtraTraceEdge(from: from, to: step.state, label: step.trigger, steps: [mark]))
+            }
+            from = step.state
+        }
+        return (steps, extra)
+    }
+
+    /// `1. 3.`: the steps of the trace that take an edge.
+    static func numbers(_ marks: [TraceMark]) -> String { marks.map { "\($0.number)." }.joined(separator: " ") }
+
+    /// Trace edges are bold crimson; steps delivered by an effect are bold dashed blue.
+    static func traceAttributes(byEffect: Bool) -> [(String, String)] {
+        byEffect ? [("color", "royalblue3"), ("fontcolor", "royalblue3"), ("penwidth", "2.5"), ("style", "bold,dashed")]
+            : [("color", "crimson"), ("fontcolor", "crimson"), ("penwidth", "2.5"), ("style", "bold")]
     }
 
     /// Dashed edges from an effect's target state to where the input it sends back leads.
@@ -178,6 +253,7 @@ public struct DOTRenderer: Sendable {
         if machine.initial != nil { rows.append(("●→", "initial state")) }
         if checks.contains("unreachable_state") { rows.append(("dashed grey", "unreachable state")) }
         if checks.contains("dead_end_state") { rows.append(("bold red, \"dead end\"", "reachable state with no way out")) }
+        if checks.contains(Check.invariantViolation.rawValue) { rows.append(("filled red", "reachable combination that breaks an invariant")) }
         if !machine.terminal.isEmpty { rows.append(("double border", "terminal state (allowed dead end)")) }
         rows.append(("input [guard] / effect", "edge label"))
         if described.contains(where: { !($0.effect?.emits.isEmpty ?? true) }) { rows.append(("⇢ sends x", "input the effect sends back")) }
@@ -189,6 +265,11 @@ public struct DOTRenderer: Sendable {
         if edges.contains(where: \.dataDependent) { rows.append(("purple", "target chosen by data")) }
         if feedback { rows.append(("dashed blue", "feedback: where a sent input leads")) }
         if edges.contains(where: \.implicit) { rows.append(("dotted", "implicit (done by the framework)")) }
+        if let trace = options.trace {
+            rows.append(("bold red 1. 2. …", "trace of \(trace.title), step by step"))
+            if trace.steps.contains(where: { $0.by == .effect }) { rows.append(("bold dashed blue", "step delivered by an effect")) }
+            rows.append(("red border", trace.steps.isEmpty ? "the finding holds in the initial state" : "state after the last step"))
+        }
         var html = "<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>legend</B></TD></TR>"
         for (mark, meaning) in rows {
             html += "<TR><TD ALIGN=\"LEFT\">\(Self.html(mark))</TD><TD ALIGN=\"LEFT\">\(Self.html(meaning))</TD></TR>"

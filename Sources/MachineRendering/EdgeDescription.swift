@@ -12,14 +12,7 @@ public struct EdgeDescription: Sendable {
 
     public init(edge: Edge, rule: Rule?) {
         let outcomes = rule?.outcomes(for: edge) ?? []
-        let patterns = outcomes.compactMap(\.pattern).uniqued()
-        if edge.input == "*" {
-            trigger = rule?.trigger ?? "(no input)"
-        } else if !patterns.isEmpty {
-            trigger = patterns.map(Self.cleanPattern).joined(separator: " | ")
-        } else {
-            trigger = edge.input
-        }
+        trigger = edge.input == "*" ? rule?.trigger ?? "(no input)" : edge.trigger
         let guards = outcomes.compactMap(\.guardText).uniqued()
         guardText = rule?.guardText ?? (guards.isEmpty ? nil : guards.joined(separator: " || "))
         var effect: Effect?
@@ -27,13 +20,5 @@ public struct EdgeDescription: Sendable {
         self.effect = effect
         cancels = outcomes.flatMap(\.cancels).uniqued()
         implicit = rule?.implicit ?? false
-    }
-
-    /// `let .finished(.success(url))` → `finished(.success(url))`.
-    static func cleanPattern(_ text: String) -> String {
-        var t = text
-        for prefix in ["let ", "var ", "case "] where t.hasPrefix(prefix) { t.removeFirst(prefix.count) }
-        if t.hasPrefix(".") { t.removeFirst() }
-        return t
     }
 }

@@ -4,7 +4,8 @@ import MachineModel
 /// Writes a machine as GitHub-flavoured Markdown: a transition table (states × inputs) and, for a
 /// documentation page, the diagram and the findings with their witnesses. Pure, deterministic text.
 ///
-/// Cells read `→ target / effect ⇢ sends x ✕ cancels q`; `↺` is a transition that stays in the
+/// Cells read `→ target on trigger [guard] / effect ⇢ sends x ✕ cancels q` (`on` names a nested
+/// pattern narrower than the column's input); `↺` is a transition that stays in the
 /// state but starts or cancels something; `·` is a pair that is handled and changes nothing; `—` is a
 /// pair no rule handles. Every name and label is escaped: `|` and Markdown punctuation with a
 /// backslash, `<`, `>` and `&` as HTML entities, newlines as `<br>`.
@@ -129,6 +130,8 @@ public struct MarkdownRenderer: Sendable {
         if edge.to != edge.from { parts.append("→ " + Self.escape(edge.to)) }
         else if starts { parts.append("↺") }
         else { return "·" }
+        // a nested pattern narrower than the column's input (`view(.saveTapped)`)
+        if edge.trigger != edge.input, edge.input != "*" { parts.append("on " + Self.escape(edge.trigger)) }
         if let g = rule?.displayGuard { parts.append("[" + Self.escape(g) + "]") }
         if let effect = rule?.effect {
             var what: [String] = []

@@ -7,9 +7,10 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Extract and check every machine; print one JSON document (or a text summary).",
         discussion: """
-        The JSON document (schemaVersion 1) lists each machine with its states, inputs, initial state, \
+        The JSON document (schemaVersion 2) lists each machine with its states, inputs, initial state, \
         rules, edges and findings, plus diagnostics for what could not be read or extracted. It is \
-        written even when an input is unreadable. Exit status: 0 when no finding has severity error, \
+        written even when an input is unreadable. The text format numbers each machine's findings: \
+        `render --finding N` draws the trace of the N-th. Exit status: 0 when no finding has severity error, \
         1 when one does, 2 when no input could be read.
 
         Example:
@@ -42,9 +43,10 @@ struct Analyze: ParsableCommand {
                 lines.append("  states: \(m.states.joined(separator: ", "))")
                 lines.append("  inputs: \(m.inputs.joined(separator: ", "))")
                 lines.append("  initial: \(m.initial ?? "(not in the code)")")
-                for f in m.findings {
+                // numbered per machine: `render --finding N` draws the trace of the N-th
+                for (n, f) in m.findings.enumerated() {
                     let witness = f.witness.map { " (witness: \($0.isEmpty ? "initial state" : $0.joined(separator: " → ")))" } ?? ""
-                    lines.append("  \(f.severity.rawValue) [\(f.check)] \(f.message)\(witness)")
+                    lines.append("  \(n + 1). \(f.severity.rawValue) [\(f.check)] \(f.message)\(witness)")
                 }
             }
             lines += result.diagnostics.map(Output.describe)

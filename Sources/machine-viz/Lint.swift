@@ -10,14 +10,16 @@ struct Lint: ParsableCommand {
         abstract: "Check machines and report findings for editors and CI (xcode, json, sarif, github-actions, checkstyle, markdown).",
         discussion: """
         Settings come from .machine-viz.yml in the working directory or the nearest parent folder \
-        (or --config FILE): included/excluded paths, disabled checks, severity per check, and per \
-        machine the initial state, terminal states and ignored states. See docs/configuration.md.
+        (or --config FILE): included/excluded paths, disabled checks, severity per check, per \
+        machine the initial state, terminal states and ignored states, and invariants of struct states \
+        (checked on the product of their machine fields; product_budget bounds it). See docs/configuration.md.
 
         Comments in Swift code suppress findings: `// machine-viz:disable:next CHECK - reason` (the \
         next line of code), `// machine-viz:disable:this CHECK`, `// machine-viz:disable:previous CHECK`, \
         `// machine-viz:disable CHECK` (the whole file). A suppression that suppresses nothing is \
         reported as unused_suppression. `// machine-viz: terminal` and `// machine-viz: initial` on an \
-        enum case mark a terminal or the initial state.
+        enum case mark a terminal or the initial state; `// machine-viz: invariant EXPR` in a struct \
+        state states an invariant of its fields.
 
         Exit status: 0 when clean; 1 when a finding has severity error (with --strict, also warning); \
         2 when the input or the configuration cannot be used.

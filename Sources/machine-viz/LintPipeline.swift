@@ -89,9 +89,22 @@ enum LintPipeline {
                                                 fingerprint: Baseline.fingerprint(finding, machine: machine)))
                 }
             }
-            var result = extracted
-            result.diagnostics += notes
-            return .success((result, violations, sources.files.count))
+            // struct states as the product of their machine fields: invariant violations
+            let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
+            do { products = try Products.explore(extracted.products, configuration: configuration) } catch let failure as Failure {
+                return .failure(failure)
+            } catch {
+                return .failure(Failure(message: "\(error)"))
+            }
+            for p in products.explored {
+                for finding in configuration.filter(p.result.findings, machine: p.product.name) {
+                    violations.append(Violation(machine: p.product.name, finding: finding,
+                                                fingerprint: Baseline.fingerprint(finding, machine: p.result.machine)))
+                }
+            }
+            var withProducts = extracted
+            withProducts.diagnostics += notes + products.diagnostics
+            return .success((withProducts, violations, sources.files.count))
         }
         let (extracted, analysed, readFiles) = try computed.get()
 
@@ -106,7 +119,7 @@ enum LintPipeline {
         violations = Violation.sorted(violations)
 
         var notes: [String] = []
-        for name in configuration.unknownMachines(extracted.machines.map(\.name)) {
+        for name in configuration.unknownMachines(extracted.machines.map(\.name) + extracted.products.map(\.name)) {
             notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files")
         }
         if let path = request.writeBaselinePath {

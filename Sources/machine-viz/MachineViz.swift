@@ -20,11 +20,13 @@ struct MachineViz: ParsableCommand {
           machine-viz list Sources/
           machine-viz analyze Sources/ --format json
           machine-viz render Sources/Door.swift --format svg -o door.svg
+          machine-viz render Sources/Door.swift --machine door --finding 1 --format svg -o trace.svg
+          machine-viz paths Sources/ --machine door --format xctest -o Tests/DoorPathTests.swift
           machine-viz lint Sources/ --strict
           machine-viz docs Sources/ --output-dir docs/machines
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Docs.self, PluginLint.self],
+        subcommands: [Analyze.self, Render.self, Lint.self, List.self, Paths.self, Docs.self, PluginLint.self],
         defaultSubcommand: nil
     )
 
@@ -88,6 +90,8 @@ enum Pipeline {
         var machines: [Machine]
         var diagnostics: [Diagnostic]
         var readFiles: Int
+        /// Struct states whose machine fields can be explored together (`render --product`).
+        var products: [ProductMachine] = []
     }
 
     static func run(_ inputs: InputOptions, bounds: EffectBounds = EffectBounds()) -> Result {
@@ -102,8 +106,34 @@ enum Pipeline {
                 machines.append(machine)
                 diagnostics += notes
             }
-            return Result(machines: machines, diagnostics: diagnostics, readFiles: sources.files.count)
+            return Result(machines: machines, diagnostics: diagnostics, readFiles: sources.files.count, products: extracted.products)
         }
+    }
+
+    /// `run` with progress on a terminal and diagnostics on stderr; exit 2 when no file could be read.
+    static func scan(_ inputs: InputOptions, quiet: Bool, bounds: EffectBounds = EffectBounds()) throws -> Result {
+        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { run(inputs, bounds: bounds) }
+        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        if result.readFiles == 0 { throw ExitCode(2) }
+        return result
+    }
+
+    /// The machines `--machine NAME` selects (all without it); an error listing the names when none
+    /// matches, exit 1 when there is no machine at all.
+    static func select(_ machines: [Machine], named name: String?) throws -> [Machine] {
+        var selected = machines
+        if let name {
+            selected = machines.filter { $0.name == name }
+            if selected.isEmpty {
+                let known = machines.map(\.name).joined(separator: ", ")
+                throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
+            }
+        }
+        guard !selected.isEmpty else {
+            Output.stderr("error: no state machine found in the given paths")
+            throw ExitCode(1)
+        }
+        return selected
     }
 
     final class Box<T>: @unchecked Sendable {

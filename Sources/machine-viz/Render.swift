@@ -19,7 +19,19 @@ struct Render: ParsableCommand {
           machine-viz render Sources/ --machine lock --format dot
           machine-viz render Door.swift --format mermaid -o door.mmd
           machine-viz render Door.swift --format markdown
+          machine-viz render Door.swift --machine lock --trace dead_end_state:jammed --format svg -o trace.svg
+          machine-viz render Door.swift --machine lock --finding 2 --format dot
           machine-viz render Session.swift --format promela -o session.pml   # for SPIN (docs/promela.md)
+
+        --trace CHECK:SUBJECT (or --finding N, the N-th finding of the machine as numbered by \
+        `machine-viz analyze --format text`) draws the finding's witness trace over the machine: its \
+        edges bold and numbered 1., 2., … in order, steps delivered by an effect dashed blue, the state \
+        it ends in with a red border. It needs one machine and a DOT-based format (dot, svg, png, pdf).
+
+        --product FEATURE draws the reachable combinations of a struct state's machine fields (enum, \
+        Bool, Optional) as one machine, states named `phase=loading, isLoading=true`; combinations that \
+        break an invariant (`// machine-viz: invariant …` in the state type, `invariants:` in \
+        .machine-viz.yml) are filled red, and `--trace invariant_violation:INVARIANT` draws the way there.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -51,6 +63,10 @@ struct Render: ParsableCommand {
     @Option(help: "Only the machine with this name (see `machine-viz list`).")
     var machine: String?
 
+    @Option(help: ArgumentHelp("Draw the reachable product of this struct state's machine fields (the feature's name, `Type` of `Type.field`).",
+                               valueName: "feature"))
+    var product: String?
+
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .svg
 
@@ -59,6 +75,14 @@ struct Render: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write one file per machine into this folder.", valueName: "dir"))
     var outputDir: String?
+
+    @Option(help: ArgumentHelp("Highlight the witness trace of this finding (`check:subject`, as in the JSON `check` and `subject`).",
+                               valueName: "check:subject"))
+    var trace: String?
+
+    @Option(help: ArgumentHelp("Highlight the witness trace of the machine's N-th finding (numbered by `analyze --format text`).",
+                               valueName: "n"))
+    var finding: Int?
 
     @Flag(help: "Also draw self-loops that change nothing.")
     var showNoops = false
@@ -71,28 +95,51 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         if output != nil && outputDir != nil { throw ValidationError("Give either -o/--output or --output-dir, not both.") }
+        if trace != nil && finding != nil { throw ValidationError("Give either --trace or --finding, not both.") }
+        if product != nil && machine != nil { throw ValidationError("Give either --machine or --product, not both.") }
+        if trace != nil || finding != nil {
+            if outputDir != nil { throw ValidationError("--trace and --finding draw one machine: give --machine NAME and -o FILE, not --output-dir.") }
+            if format.graphviz == nil && format != .dot {
+                throw ValidationError("--trace and --finding draw in dot, svg, png or pdf, not \(format.rawValue).")
+            }
+        }
     }
 
     func run() throws {
-        let result = TerminalProgress(quiet: quiet).during("scanning \(inputs.paths.joined(separator: " "))") { Pipeline.run(inputs, bounds: effects.bounds()) }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
-        if result.readFiles == 0 { throw ExitCode(2) }
+        let result = try Pipeline.scan(inputs, quiet: quiet, bounds: effects.bounds())
         var machines = result.machines
-        if let name = machine {
-            machines = machines.filter { $0.name == name }
-            if machines.isEmpty {
-                let known = result.machines.map(\.name).joined(separator: ", ")
-                throw ValidationError("No machine named '\(name)'. Found: \(known.isEmpty ? "none" : known)")
+        if let name = product {
+            guard let p = result.products.first(where: { $0.name == name }) else {
+                let known = result.products.map(\.name).joined(separator: ", ")
+                throw ValidationError("No struct state '\(name)' with two or more machine fields that can be explored together. Found: \(known.isEmpty ? "none" : known)")
             }
-        }
-        guard !machines.isEmpty else {
-            Output.stderr("error: no state machine found in the given paths")
-            throw ExitCode(1)
+            let explored: (explored: [Products.Explored], diagnostics: [Diagnostic])
+            do {
+                explored = try Products.explore([p], configuration: try LintPipeline.loadConfiguration(nil))
+            } catch let failure as LintPipeline.Failure {
+                Output.stderr(failure.message)
+                throw ExitCode(2)
+            }
+            for d in explored.diagnostics { Output.stderr(Output.describe(d)) }
+            if let why = explored.explored[0].result.unexplored {
+                Output.stderr("error: \(name): the product cannot be explored: \(why)")
+                throw ExitCode(1)
+            }
+            machines = [explored.explored[0].result.machine]
+        } else {
+            machines = try Pipeline.select(result.machines, named: machine)
         }
         if outputDir == nil && machines.count > 1 && format != .json {
             throw ValidationError("\(machines.count) machines found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME or write them all with --output-dir DIR.")
         }
-        let renderer = DOTRenderer(options: .init(showNoops: showNoops, legend: !noLegend))
+        var highlight: DOTRenderer.Highlight?
+        if trace != nil || finding != nil {
+            guard machines.count == 1 else {
+                throw ValidationError("--trace and --finding need one machine; \(machines.count) found (\(machines.map(\.name).joined(separator: ", "))): choose one with --machine NAME.")
+            }
+            highlight = try Self.highlight(in: machines[0], trace: trace, finding: finding)
+        }
+        let renderer = DOTRenderer(options: .init(showNoops: showNoops, legend: !noLegend, trace: highlight))
         if format == .json, outputDir == nil {
             let document = AnalysisDocument(machines: machines, diagnostics: result.diagnostics)
             try Output.write(try document.jsonData(), to: output)
@@ -132,6 +179,30 @@ struct Render: ParsableCommand {
         } else {
             try Output.write(files[0].1, to: output)
         }
+    }
+
+    /// The finding `--trace check:subject` or `--finding N` names, with its trace; an error listing the
+    /// findings that have one when it names none.
+    static func highlight(in machine: Machine, trace: String?, finding: Int?) throws -> DOTRenderer.Highlight {
+        let numbered = Array(machine.findings.enumerated())
+        var chosen: Finding?
+        if let trace {
+            let parts = trace.split(separator: ":", maxSplits: 1).map(String.init)
+            chosen = machine.findings.first { parts.count == 2 && $0.check == parts[0] && $0.subject == parts[1] }
+        } else if let n = finding, n >= 1, n <= machine.findings.count {
+            chosen = machine.findings[n - 1]
+        }
+        if let chosen, let steps = chosen.trace {
+            return DOTRenderer.Highlight(title: "\(chosen.check): \(chosen.subject)",
+                                         steps: TransitionCover.markEffectSteps(steps, in: machine))
+        }
+        let available = numbered.filter { $0.element.trace != nil }
+            .map { "  \($0.offset + 1). \($0.element.check):\($0.element.subject)" }
+        let asked = trace ?? "finding \(finding!)"
+        let why = chosen == nil ? "machine '\(machine.name)' has no finding \(trace == nil ? "number \(finding!)" : "'\(asked)'")"
+            : "the finding '\(chosen!.check):\(chosen!.subject)' of machine '\(machine.name)' has no trace"
+        throw ValidationError(available.isEmpty ? "\(why); it has no finding with a trace."
+            : "\(why). Findings with a trace:\n" + available.joined(separator: "\n"))
     }
 
     /// A file name from a machine name: letters, digits, `.`, `-` and `_` kept, the rest `_`.

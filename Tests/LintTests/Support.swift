@@ -21,7 +21,11 @@ enum LintHarness {
         try source.write(to: url, atomically: true, encoding: .utf8)
         let extracted = Extractor.extract(paths: [url.path])
         let machines = extracted.machines.map(Analyzer().analyze)
-        let violations = machines.flatMap { m in
+        // struct states explored as products, with the invariants stated in the code
+        let products = extracted.products.map { p in
+            ProductExplorer().explore(p, invariants: p.invariants.compactMap { try? Invariant($0) }).machine
+        }
+        let violations = (machines + products).flatMap { m in
             m.findings.map { Violation(machine: m.name, finding: $0, fingerprint: Baseline.fingerprint($0, machine: m)) }
         }
         let outcome = SuppressionFilter.apply(extracted.suppressions, to: violations)

@@ -20,6 +20,24 @@ final class AnalyzerTests: XCTestCase {
 
     func keys(_ m: Machine) -> Set<String> { Set(m.findings.map { "\($0.check) \($0.subject)" }) }
 
+    /// `.response(.success)` and `.response(.failure)` in one rule: one edge per (from, trigger, to),
+    /// each with its own target, and no data-dependent target between them.
+    func testNestedPatternsKeepTheirOwnTargets() {
+        let success = InputPattern.member("response", [.init(.member("success", [.init(.any)]))])
+        let failure = InputPattern.member("response", [.init(.member("failure"))])
+        let pairs = [Pair(from: "loading", input: "response")]
+        let rule = Rule(id: 1, location: SourceLocation(file: "T.swift", line: 3, column: 1), outcomes: [
+            Outcome(pairs: pairs, target: .state("loaded"), pattern: success),
+            Outcome(pairs: pairs, target: .state("failed"), pattern: failure),
+        ])
+        let m = machine(["loading", "loaded", "failed"], ["response"], initial: "loading", order: .resolved, [rule])
+        XCTAssertEqual(Set(m.edges.map { "\($0.from) -\($0.trigger)-> \($0.to)" }),
+                       ["loading -response(.success)-> loaded", "loading -response(.failure)-> failed"])
+        XCTAssertEqual(m.edges.map(\.input), ["response", "response"])
+        XCTAssertFalse(keys(m).contains("data_dependent_target loading/response"))
+        XCTAssertEqual(rule.outcomes(for: m.edges[0]).map(\.target), [.state("loaded")])
+    }
+
     func testReachabilityDeadEndsAndShortestWitness() {
         // a → b → c → d (dead end), a → c shortcut, e unreachable, f terminal
         let m = machine(["a", "b", "c", "d", "e", "f"], ["x", "y", "z"], initial: "a", order: .resolved, [
@@ -89,9 +107,12 @@ final class AnalyzerTests: XCTestCase {
         XCTAssertEqual(m.edges.first { $0.rule == 4 }?.noop, true)
     }
 
-    func testNoInitialStateMeansNoReachabilityFindings() {
-        let m = machine(["a", "b"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
-        XCTAssertEqual(keys(m), [])
+    /// With no initial state nothing is unreachable, but a state some transition enters and nothing
+    /// leaves is still a dead end (without a witness).
+    func testNoInitialStateMeansNoUnreachableStates() {
+        let m = machine(["a", "b", "c"], ["go"], initial: nil, order: .resolved, [row(["a"], ["go"], .state("b"))])
+        XCTAssertEqual(keys(m), ["dead_end_state b"])
+        XCTAssertNil(m.findings.first?.trace)
     }
 
     func testAnalysisIsDeterministic() {

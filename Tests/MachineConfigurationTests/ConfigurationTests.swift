@@ -224,3 +224,42 @@ final class ConfigurationDocumentationTests: XCTestCase {
         for reporter in ConfigurationTests.knownReporters { XCTAssertTrue(doc.contains("**`\(reporter)`**"), reporter) }
     }
 }
+
+final class InvariantConfigurationTests: XCTestCase {
+    func parse(_ text: String) throws -> Configuration {
+        try Configuration.parse(text, file: "cfg/.machine-viz.yml", knownChecks: ConfigurationTests.knownChecks,
+                                knownReporters: ConfigurationTests.knownReporters)
+    }
+
+    func product(_ name: String, _ fields: [String]) -> ProductMachine {
+        ProductMachine(name: name, dialect: .tca, location: SourceLocation(file: "F.swift", line: 1, column: 1),
+                       fields: fields.map { .init(name: $0, states: ["false", "true"], initial: "false") }, inputs: [], rules: [])
+    }
+
+    func testInvariantsApplyToFeaturesThatHaveTheirFields() throws {
+        let c = try parse("""
+            invariants: ["isLoading implies !isEditing", "isSaving => isLoading"]
+            product_budget: 500
+            machines:
+              Editor:
+                invariants: "isDirty || !isSaving"
+            """)
+        XCTAssertEqual(c.productBudget, 500)
+        XCTAssertEqual(c.invariants(for: product("Editor", ["isLoading", "isEditing", "isDirty", "isSaving"])).map(\.text),
+                       ["isDirty || !isSaving", "isLoading implies !isEditing", "isSaving => isLoading"])
+        XCTAssertEqual(c.invariants(for: product("Viewer", ["isLoading", "isEditing"])).map(\.text), ["isLoading implies !isEditing"])
+        XCTAssertEqual(c.invariants(for: product("Other", ["phase"])).map(\.text), [])
+    }
+
+    func testBadInvariantsAndBudgetsNameTheLine() throws {
+        for (text, line, what) in [("invariants: [\"a implies\"]\n", 1, "missing a condition"),
+                                   ("strict: true\nproduct_budget: 0\n", 2, "not a positive whole number"),
+                                   ("machines:\n  F:\n    invariants:\n      - ok\n      - \"a ==\"\n", 5, "expected a value")] {
+            XCTAssertThrowsError(try parse(text), text) { error in
+                let e = error as? ConfigurationError
+                XCTAssertEqual(e?.line, line, "\(text): \(error)")
+                XCTAssertTrue(e?.message.contains(what) == true, "\(text): \(error)")
+            }
+        }
+    }
+}

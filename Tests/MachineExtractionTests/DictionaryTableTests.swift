@@ -32,7 +32,7 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(fallback.outcomes.map(\.target), [.stay])
         XCTAssertEqual(fallback.pairs.count, 4 * 4 - 4)
         XCTAssertTrue(table.edge("done", "retry", "done")?.noop ?? false)
-        XCTAssertEqual(table.findingSet, [])
+        XCTAssertEqual(table.findingSet, ["dead_end_state done"], "entered by `finish`, left by nothing")
     }
 
     func testTableWithoutLookupAndEffectValues() throws {

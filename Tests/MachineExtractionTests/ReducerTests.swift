@@ -85,7 +85,7 @@ final class TCATests: XCTestCase {
         XCTAssertEqual(granted.cancels, ["CancelID.timer"])
         XCTAssertNil(response.outcomes.first { $0.target == .state("failed") }?.effect)
         // patterns keep the nested action
-        let pause = try XCTUnwrap(phase.rules.first { $0.outcomes.contains { $0.pattern == ".view(.pauseButtonTapped)" } })
+        let pause = try XCTUnwrap(phase.rules.first { $0.outcomes.contains { $0.pattern?.trigger == "view(.pauseButtonTapped)" } })
         XCTAssertEqual(pause.cancels, ["CancelID.timer"])
 
         let muted = try XCTUnwrap(machines.named("RecordingFeature.isMuted"))
@@ -182,7 +182,8 @@ final class TCAPayloadAndEnumStateTests: XCTestCase {
         XCTAssertEqual(fromSystem, ["system -themeTapped-> light", "system -themeTapped-> dark"])
         XCTAssertTrue(theme.findingKeys.contains("data_dependent_target system/themeTapped"))
         let destination = try XCTUnwrap(machines.named("Settings.destination"))
-        XCTAssertEqual(destination.transitions, ["nil -aboutTapped-> some", "some -destination-> nil"])
+        XCTAssertEqual(destination.states, ["nil", "about"], "a destination enum: nil and the values assigned")
+        XCTAssertEqual(destination.transitions, ["nil -aboutTapped-> about", "about -destination-> nil"])
         let loader = try XCTUnwrap(machines.named("Loader"))
         XCTAssertEqual(loader.states, ["idle", "loading", "loaded", "failed"])
         XCTAssertEqual(loader.transitions, [
