@@ -2,13 +2,41 @@ import MachineModel
 
 /// Turns a machine's rules into edges and findings. Pure: the same machine gives the same result.
 public struct Analyzer: Sendable {
-    public init() {}
+    /// Bounds of the effect-aware exploration.
+    public var bounds: EffectBounds
+    /// Which inputs are internal, per machine name, when configuration says so.
+    public var inputOverrides: [String: InputOverride]
+
+    /// Configuration of a machine's internal inputs: `internal` replaces the inputs its effects send,
+    /// `external` are inputs that can also arrive from outside (the user, another feature).
+    public struct InputOverride: Hashable, Sendable {
+        public var `internal`: [String]?
+        public var external: [String]
+
+        public init(internal: [String]? = nil, external: [String] = []) {
+            self.internal = `internal`
+            self.external = external
+        }
+    }
+
+    public init(bounds: EffectBounds = EffectBounds(), inputOverrides: [String: InputOverride] = [:]) {
+        self.bounds = bounds
+        self.inputOverrides = inputOverrides
+    }
 
     /// Expands rules into edges (honouring the machine's rule order) and runs every check.
     /// Findings that extractors attached already (e.g. `duplicate_key`) are kept.
-    public func analyze(_ input: Machine) -> Machine {
+    public func analyze(_ input: Machine) -> Machine { analyzeReporting(input).machine }
+
+    /// `analyze`, with what the effect exploration has to say about its own limits (a bound or the
+    /// budget reached): diagnostics, never findings.
+    public func analyzeReporting(_ input: Machine) -> (machine: Machine, diagnostics: [Diagnostic]) {
         var machine = input
         machine.internalInputs = Self.internalInputs(of: machine)
+        if let override = inputOverrides[machine.name] {
+            let chosen = override.internal ?? machine.internalInputs
+            machine.internalInputs = machine.inputs.filter { chosen.contains($0) && !override.external.contains($0) }
+        }
         let resolution = resolve(machine)
         machine.edges = resolution.edges
         let graph = Graph(machine: machine, anyTargetFrom: resolution.unknownTargetStates)
@@ -19,15 +47,18 @@ public struct Analyzer: Sendable {
         findings += shadowed(machine, resolution)
         findings += dataDependent(machine, graph)
         findings += unusedInputs(machine)
+        let effects = EffectChecks(bounds: bounds).run(machine)
+        findings += effects.findings
         machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
-        return machine
+        return (machine, effects.diagnostics)
     }
 
-    /// The inputs some effect of the machine sends back, in declaration order, unless configuration
-    /// already said which inputs are internal.
+    /// The inputs some effect of the machine sends back (not counting TCA's immediate `.send`), in
+    /// declaration order, unless already set.
     static func internalInputs(of machine: Machine) -> [String] {
         guard machine.internalInputs.isEmpty else { return machine.internalInputs }
-        let sent = Set(machine.rules.flatMap { $0.outcomes.compactMap(\.effect).flatMap(\.emits) })
+        // what an effect in flight sends; TCA's `.send(action)` handles the action at once, as if from outside
+        let sent = Set(machine.rules.flatMap { $0.outcomes.flatMap { EffectModel.tracked($0.effect) }.flatMap(\.emits) })
         return machine.inputs.filter(sent.contains)
     }
 
@@ -44,6 +75,8 @@ public struct Analyzer: Sendable {
         var overlaps: [Overlap] = []
         var winners: Set<Int> = []
         var unknownTargetStates: Set<String> = []
+        /// The (rule, outcome) pairs that fire for each pair.
+        var firing: [Pair: [(rule: Rule, outcome: Outcome)]] = [:]
     }
 
     func resolve(_ machine: Machine) -> Resolution {
@@ -75,8 +108,11 @@ public struct Analyzer: Sendable {
                                                    winner: machine.order == .firstMatch ? rules.first : nil))
                 }
             }
+            result.firing[pair] = firing
             for (rule, outcome) in firing {
                 result.winners.insert(rule.id)
+                // (writes to other fields are left out here: a self-loop that only counts ticks would clutter
+                // every diagram; the effect explorer reads `Outcome.writes` itself)
                 let starts = outcome.effect != nil || !outcome.cancels.isEmpty
                 let trigger = outcome.trigger(for: pair.input)
                 switch outcome.target {

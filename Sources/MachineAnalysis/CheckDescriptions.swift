@@ -17,6 +17,11 @@ public struct CheckDescription: Hashable, Sendable {
     public var triggeringExamples: [String]
     /// Swift sources that must not trigger it.
     public var nonTriggeringExamples: [String]
+    /// The witness of the first triggering example's finding, as `input → input (effect) → …`
+    /// (tested against the analyser's trace), for checks whose findings carry one worth showing.
+    public var trace: String?
+    /// How to fix it, when the rationale does not already say.
+    public var fix: String?
 
     public var identifier: String { check.rawValue }
     public var defaultSeverity: Severity { check.defaultSeverity }
@@ -26,6 +31,24 @@ public struct CheckDescription: Hashable, Sendable {
 
     /// The marker that shows where a triggering example's finding must be.
     public static let marker: Character = "↓"
+
+    init(check: Check, name: String, summary: String, rationale: String, subject: String, triggeringExamples: [String],
+         nonTriggeringExamples: [String], trace: String? = nil, fix: String? = nil) {
+        self.check = check
+        self.name = name
+        self.summary = summary
+        self.rationale = rationale
+        self.subject = subject
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+        self.trace = trace
+        self.fix = fix
+    }
+
+    /// A trace as the docs write it: inputs joined by ` → `, those an effect sent marked `(effect)`.
+    public static func describe(_ trace: [TraceStep]) -> String {
+        trace.map { $0.by == .effect ? "\($0.input) (effect)" : $0.input }.joined(separator: " → ")
+    }
 }
 
 extension Check {
@@ -383,6 +406,8 @@ extension Check {
                     }
                     """,
                 ])
+        case .staleEffectOutput, .uncancelledEffect, .waitingForever, .unknownCancelID:
+            effectCheckDescription
         case .unusedSuppression:
             CheckDescription(
                 check: self, name: "Unused suppression",

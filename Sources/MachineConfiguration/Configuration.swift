@@ -26,8 +26,9 @@ public struct Configuration: Equatable, Sendable {
     public static let fileName = ".machine-viz.yml"
     /// Every key the file may hold, in the order docs/configuration.md describes them.
     public static let keys = ["included", "excluded", "disabled_checks", "severity", "strict", "reporter", "invariants",
-                              "product_budget", "machines"]
-    public static let machineKeys = ["initial", "terminal", "ignored", "invariants"]
+                              "product_budget", "effects", "machines"]
+    public static let machineKeys = ["initial", "terminal", "ignored", "invariants", "internal", "external"]
+    public static let effectKeys = ["max_instances", "budget"]
 
     /// The file the settings came from; nil for the defaults.
     public var file: String?
@@ -37,6 +38,9 @@ public struct Configuration: Equatable, Sendable {
     public var severities: [String: Severity] = [:]
     public var strict: Bool?
     public var reporter: String?
+    /// Bounds of the effect-aware checks: instances of one effect in flight, configurations explored.
+    public var maxEffectInstances: Int?
+    public var effectBudget: Int?
     public var machines: [String: MachineSettings] = [:]
     /// Invariants for every struct state whose machine fields include all the fields they name.
     public var invariants: [Invariant] = []
@@ -146,6 +150,18 @@ public struct Configuration: Equatable, Sendable {
                 let text = try reader.scalar(value, key: key)
                 guard let n = Int(text), n > 0 else { throw reader.fail(value, key: key, "'\(text)' is not a positive whole number") }
                 config.productBudget = n
+            case "effects":
+                for (k, v) in try reader.entries(try reader.mapping(value, key: key, what: "a map with max_instances and budget")) {
+                    let name = k.string ?? ""
+                    guard Configuration.effectKeys.contains(name) else {
+                        throw reader.error(k, key: "effects.\(name)", unknownValue: name, known: Configuration.effectKeys, kind: "effects setting")
+                    }
+                    let text = try reader.scalar(v, key: "effects.\(name)")
+                    guard let n = Int(text), n >= 1, name == "budget" || n <= 100 else {
+                        throw reader.fail(v, key: "effects.\(name)", "'\(text)' is not a whole number from 1\(name == "budget" ? " up" : " to 100")")
+                    }
+                    if name == "budget" { config.effectBudget = n } else { config.maxEffectInstances = n }
+                }
             case "machines":
                 for (nameNode, settingsNode) in try reader.entries(try reader.mapping(value, key: key, what: "a map from machine name to its settings")) {
                     let name = try reader.scalar(nameNode, key: key)
@@ -178,6 +194,12 @@ public struct Configuration: Equatable, Sendable {
         }
         for state in settings.terminal { try check(state, "terminal") }
         for state in settings.ignored { try check(state, "ignored") }
+        for key in ["internal", "external"] {
+            for input in (key == "internal" ? settings.internal ?? [] : settings.external) where !m.inputs.contains(input) {
+                throw ConfigurationError(file: file, line: settings.lines[key], column: nil, key: "machines.\(machine.name).\(key)",
+                    message: "'\(input)' is not an input of machine '\(machine.name)'; its inputs are: \(m.inputs.joined(separator: ", "))")
+            }
+        }
         m.terminal = m.terminal.appendingUnique(settings.terminal)
         return m
     }
@@ -243,6 +265,10 @@ public struct MachineSettings: Equatable, Sendable {
     public var ignored: [String] = []
     /// Invariants of a struct state's fields (the entry is named like the feature, `SearchFeature`).
     public var invariants: [Invariant] = []
+    /// The inputs only the machine's own effects send (replaces what the code says).
+    public var `internal`: [String]?
+    /// Inputs that can also arrive from outside, although an effect sends them.
+    public var external: [String] = []
     /// Line of each key in the file, for error messages.
     public var lines: [String: Int] = [:]
 
@@ -372,7 +398,7 @@ struct Reader {
     func machine(_ node: Node, name: String) throws -> MachineSettings {
         var settings = MachineSettings()
         let path = "machines.\(name)"
-        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal, ignored and invariants settings")) {
+        for (keyNode, value) in try entries(try mapping(node, key: path, what: "initial, terminal, ignored, invariants, internal and external settings")) {
             let key = keyNode.string ?? ""
             settings.lines[key] = value.mark?.line ?? keyNode.mark?.line
             switch key {
@@ -380,6 +406,8 @@ struct Reader {
             case "terminal": settings.terminal = try strings(value, key: "\(path).terminal")
             case "ignored": settings.ignored = try strings(value, key: "\(path).ignored")
             case "invariants": settings.invariants = try invariants(value, key: "\(path).invariants")
+            case "internal": settings.internal = try strings(value, key: "\(path).internal")
+            case "external": settings.external = try strings(value, key: "\(path).external")
             default: throw error(keyNode, key: "\(path).\(key)", unknownValue: key, known: Configuration.machineKeys, kind: "machine setting")
             }
         }

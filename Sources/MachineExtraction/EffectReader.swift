@@ -54,13 +54,16 @@ struct EffectReader {
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
             r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
+            if let initializer = index.binding(named: ref.baseName.text, at: ref)?.initializer, isStream(Syntax(initializer)) {
+                r.effect!.kind = .stream
+            }
             return r
         }
         if expr.is(ClosureExprSyntax.self) {
-            return Result(effect: Effect(label: "closure", emits: emits(in: Syntax(expr), depth: depth)))
+            return Result(effect: Effect(label: "closure", emits: emits(in: Syntax(expr), depth: depth), kind: kind(of: Syntax(expr))))
         }
         let e = emits(in: Syntax(expr), depth: depth)
-        return Result(effect: Effect(label: shortLabel(expr), emits: e))
+        return Result(effect: Effect(label: shortLabel(expr), emits: e, kind: kind(of: Syntax(expr))))
     }
 
     private func readCall(_ call: FunctionCallExprSyntax, depth: Int) -> Result {
@@ -86,7 +89,7 @@ struct EffectReader {
             if let idExpr = SyntaxHelpers.argument(call, "id") ?? call.arguments.first?.expression {
                 let id = cancelID(idExpr)
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                r.effect!.id = id
+                r.effect!.assign(id: id)
                 if SyntaxHelpers.argument(call, "cancelInFlight")?.trimmedDescription == "true" { r.cancels.append(id) }
             }
             return r
@@ -111,19 +114,24 @@ struct EffectReader {
             if let q = SyntaxHelpers.argument(call, "queue") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 let queue = queueName(q)
-                r.effect!.queue = queue
-                r.effect!.policy = policy(ofQueue: queue, written: q)
+                r.effect!.assign(queue: queue, policy: policy(ofQueue: queue, written: q))
                 if let policy = r.effect!.policy, Self.policyCancelsPrevious(policy) { r.cancels.append(queue) }
             }
             if let id = SyntaxHelpers.argument(call, "id") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                r.effect!.id = cancelID(id)
+                r.effect!.assign(id: cancelID(id))
             }
             let extra = call.arguments.flatMap { emits(in: Syntax($0.expression), depth: depth) }
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }
             if !extra.isEmpty {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 r.effect!.emits = r.effect!.emits.appendingUnique(extra)
+            }
+            // `publisher.autoconnect()`, `.flatMap { for await … }`: this call makes it a stream
+            if r.effect != nil, Self.streamCallNames.contains(name)
+                || call.arguments.contains(where: { isStream(Syntax($0.expression)) })
+                || SyntaxHelpers.closures(of: call).contains(where: { isStream(Syntax($0)) }) {
+                r.effect!.kind = .stream
             }
             return r
         }
@@ -132,8 +140,12 @@ struct EffectReader {
         if name.first?.isUppercase == true, let first = call.arguments.first, first.label == nil,
            let ref = first.expression.as(DeclReferenceExprSyntax.self) {
             effect.label = ref.baseName.text
+            if let initializer = index.bindings[ref.baseName.text]?.first?.initializer, isStream(Syntax(initializer)) {
+                effect.kind = .stream
+            }
         }
         effect.emits = emits(in: Syntax(call), depth: depth)
+        if isStream(Syntax(call)) { effect.kind = .stream }
         if let q = SyntaxHelpers.argument(call, "queue") {
             let queue = queueName(q)
             effect.queue = queue
@@ -160,6 +172,70 @@ struct EffectReader {
             return inner.effect == nil && inner.cancels.isEmpty ? r : inner
         }
         return r
+    }
+
+    // MARK: Streams
+
+    /// Calls that make an effect deliver again and again: timers, notification and subject publishers,
+    /// async streams, Rx intervals.
+    static let streamCallNames: Set<String> = [
+        "timer", "publisher", "AsyncStream", "AsyncThrowingStream", "interval", "autoconnect", "PassthroughSubject",
+        "CurrentValueSubject", "notifications", "repeatForever",
+    ]
+
+    func kind(of node: Syntax) -> Effect.Kind { isStream(node) ? .stream : .once }
+
+    /// Whether the effect written in `node` can send more than once: a `for await` or `while` loop
+    /// that sends, a timer or another long-lived publisher, `Effect(sequence:)`.
+    func isStream(_ node: Syntax) -> Bool {
+        let finder = StreamFinder(reader: self)
+        finder.walk(node)
+        return finder.found
+    }
+
+    final class StreamFinder: SyntaxVisitor {
+        let reader: EffectReader
+        var found = false
+
+        init(reader: EffectReader) {
+            self.reader = reader
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        func sends(_ body: CodeBlockSyntax) -> Bool {
+            let finder = InputReferenceFinder(reader: reader)
+            finder.walk(body)
+            return !finder.found.isEmpty
+        }
+
+        override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+            // `for await x in stream { await send(.x) }`; a plain `for` over a collection is finite
+            if node.awaitKeyword != nil, sends(node.body) { found = true }
+            return found ? .skipChildren : .visitChildren
+        }
+
+        override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind {
+            if sends(node.body) { found = true }
+            return found ? .skipChildren : .visitChildren
+        }
+
+        override func visit(_ node: RepeatStmtSyntax) -> SyntaxVisitorContinueKind {
+            if sends(node.body) { found = true }
+            return found ? .skipChildren : .visitChildren
+        }
+
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            let callee = node.calledExpression
+            let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
+                ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
+            let labels = node.arguments.compactMap { $0.label?.text }
+            // `Timer.publish(every:)`, `Effect(sequence:)`, `EffectTask.run(…)` is not by itself
+            if EffectReader.streamCallNames.contains(name) || (name == "publish" && labels.contains("every"))
+                || labels.contains("sequence") {
+                found = true
+            }
+            return found ? .skipChildren : .visitChildren
+        }
     }
 
     static func policyCancelsPrevious(_ policy: String) -> Bool {

@@ -124,6 +124,9 @@ struct OperatorTableRecogniser: Recogniser {
             for i in rules.indices {
                 for k in rules[i].outcomes.indices where rules[i].outcomes[k].effect != nil {
                     if rules[i].outcomes[k].effect!.queue == nil { rules[i].outcomes[k].effect!.policy = "latest" }
+                    for p in rules[i].outcomes[k].effect!.parts.indices where rules[i].outcomes[k].effect!.parts[p].queue == nil {
+                        rules[i].outcomes[k].effect!.parts[p].policy = "latest"
+                    }
                     rules[i].outcomes[k].cancels = rules[i].outcomes[k].cancels.appendingUnique(["strategy: .latest"])
                 }
             }

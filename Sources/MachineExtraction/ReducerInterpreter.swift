@@ -83,6 +83,8 @@ final class ReducerInterpreter {
         var effect: Effect?
         var cancels: [String] = []
         var slot: Int
+        /// The path wrote the state: a field, a payload, or through a mutating helper.
+        var writes = false
         /// Case patterns narrower than their input, each with the pairs it was matched on.
         var patterns: [Narrowing] = []
         /// Names bound to a part of the input by a case pattern (`case let .response(result)`), with the
@@ -153,7 +155,7 @@ final class ReducerInterpreter {
         for (i, slot) in slots.enumerated() {
             var outcomes: [Outcome] = []
             for (s, o) in branches where s == i {
-                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText && $0.pattern == o.pattern }) {
+                if let k = outcomes.firstIndex(where: { $0.target == o.target && $0.effect == o.effect && $0.cancels == o.cancels && $0.guardText == o.guardText && $0.pattern == o.pattern && $0.writes == o.writes }) {
                     outcomes[k].pairs = outcomes[k].pairs.appendingUnique(o.pairs)
                 } else {
                     outcomes.append(o)
@@ -191,7 +193,7 @@ final class ReducerInterpreter {
         var out: [Ctx] = []
         for c in ctxs where !c.pairs.isEmpty {
             if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.patterns == c.patterns
-                                            && $0.bound == c.bound }) {
+                                            && $0.bound == c.bound && $0.writes == c.writes }) {
                 out[i].pairs = out[i].pairs.union(c.pairs)
             } else if out.count < Self.contextLimit {
                 out.append(c)
@@ -281,9 +283,28 @@ final class ReducerInterpreter {
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctx) }
         let folded = SyntaxHelpers.fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            return Flow(next: assign(infix.leftOperand, infix.rightOperand, ctx))
+            var written = ctx
+            written.writes = written.writes || writesState(infix.leftOperand)
+            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written))
         }
-        if let call = folded.as(FunctionCallExprSyntax.self) { return Flow(next: execCall(call, ctx)) }
+        // `state.count += 1`
+        if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+           op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text),
+           writesState(infix.leftOperand) {
+            var written = ctx
+            written.writes = true
+            return Flow(next: [written])
+        }
+        if let call = folded.as(FunctionCallExprSyntax.self) {
+            var next = execCall(call, ctx)
+            // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
+            let onState = (call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(writesState) ?? false)
+                || call.arguments.contains { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }
+            if onState {
+                for i in next.indices { next[i].writes = true }
+            }
+            return Flow(next: next)
+        }
         return Flow(next: [ctx])
     }
 
@@ -394,6 +415,14 @@ final class ReducerInterpreter {
             if !paths.isEmpty { return (function, paths, inputs) }
         }
         return nil
+    }
+
+    /// Whether an assignment to (or a mutation of) `lhs` writes the reducer's state: its path starts at
+    /// the state parameter (`state.count`, `state`), as the reducer or a walked helper names it.
+    func writesState(_ lhs: ExprSyntax) -> Bool {
+        guard let path = SyntaxHelpers.path(lhs) ?? SyntaxHelpers.path(SyntaxHelpers.unwrap(lhs)) else { return false }
+        let root = path.split(separator: ".").first.map(String.init) ?? path
+        return spec.statePaths.union(extraStatePaths).contains { $0 == root || $0.hasPrefix(root + ".") }
     }
 
     func isState(_ path: String?) -> Bool {
@@ -915,7 +944,7 @@ final class ReducerInterpreter {
         if !rest.isEmpty { parts.insert((rest, nil), at: 0) }
         for (pairs, pattern) in parts {
             branches.append((ctx.slot, Outcome(pairs: d.pairs(pairs), target: target, effect: ctx.effect,
-                                               cancels: ctx.cancels, guardText: guardText, pattern: pattern)))
+                                               cancels: ctx.cancels, guardText: guardText, pattern: pattern, writes: ctx.writes)))
         }
     }
 }

@@ -55,15 +55,42 @@ public struct Effect: Codable, Hashable, Sendable {
     public var policy: String?
     public var id: String?
     public var kind: Kind
+    /// The effects this one was joined from (`.merge(a, b)`, `a + b`), each with its own emits, id and
+    /// kind; empty for a single effect. Not part of the JSON (which shows the joined effect).
+    public var parts: [Effect]
 
     public init(label: String? = nil, emits: [String] = [], queue: String? = nil, policy: String? = nil, id: String? = nil,
-                kind: Kind = .once) {
+                kind: Kind = .once, parts: [Effect] = []) {
         self.label = label
         self.emits = emits
         self.queue = queue
         self.policy = policy
         self.id = id
         self.kind = kind
+        self.parts = parts
+    }
+
+    /// The single effects it consists of: its parts, or itself.
+    public var components: [Effect] { parts.isEmpty ? [self] : parts }
+
+    /// TCA's `.send(action)`: the action is handled right away, as if sent from outside, not later by
+    /// an effect in flight.
+    public var isImmediateSend: Bool { label == "send" || label?.hasSuffix(".send") == true }
+
+    /// Gives the effect (each of its parts that has none) a cancel id: `.merge(a, b).cancellable(id:)`.
+    public mutating func assign(id newID: String) {
+        id = newID
+        for i in parts.indices where parts[i].id == nil { parts[i].id = newID }
+    }
+
+    /// Puts the effect (each of its parts that has none) on a queue with a policy.
+    public mutating func assign(queue newQueue: String, policy newPolicy: String?) {
+        queue = newQueue
+        policy = newPolicy
+        for i in parts.indices where parts[i].queue == nil {
+            parts[i].queue = newQueue
+            parts[i].policy = newPolicy
+        }
     }
 
     enum CodingKeys: String, CodingKey { case label, emits, queue, policy, id, kind }
@@ -76,6 +103,17 @@ public struct Effect: Codable, Hashable, Sendable {
         policy = try c.decodeIfPresent(String.self, forKey: .policy)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .once
+        parts = []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encode(emits, forKey: .emits)
+        try c.encodeIfPresent(queue, forKey: .queue)
+        try c.encodeIfPresent(policy, forKey: .policy)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
     }
 
     /// Two effects of one rule joined (`+`, `.merge`, branches of one case).
@@ -88,7 +126,8 @@ public struct Effect: Codable, Hashable, Sendable {
             queue: queue ?? other.queue,
             policy: policy ?? other.policy,
             id: id ?? other.id,
-            kind: kind == .stream || other.kind == .stream ? .stream : .once)
+            kind: kind == .stream || other.kind == .stream ? .stream : .once,
+            parts: components + other.components)
     }
 }
 
@@ -126,15 +165,19 @@ public struct Outcome: Hashable, Sendable {
     /// The case pattern when it narrows the input further than its case name (`.view(.stopTapped)`);
     /// it applies to the pairs whose input is the pattern's root case.
     public var pattern: InputPattern?
+    /// The branch writes the state (any field, or the machine's own field with a new payload): the
+    /// effect explorer does not count it as doing nothing even when the machine's state stays.
+    public var writes: Bool
 
     public init(pairs: [Pair], target: Target, effect: Effect? = nil, cancels: [String] = [], guardText: String? = nil,
-                pattern: InputPattern? = nil) {
+                pattern: InputPattern? = nil, writes: Bool = false) {
         self.pairs = pairs
         self.target = target
         self.effect = effect
         self.cancels = cancels
         self.guardText = guardText
         self.pattern = pattern
+        self.writes = writes
     }
 
     /// The trigger of this branch's edges for an input: its pattern's text when it narrows the input,
@@ -310,6 +353,11 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
     case duplicateKey = "duplicate_key"
     /// A combination of a struct state's fields that is reachable but breaks a stated invariant.
     case invariantViolation = "invariant_violation"
+    /// Effect-aware (explored over the machine's state and its effects in flight).
+    case staleEffectOutput = "stale_effect_output"
+    case uncancelledEffect = "uncancelled_effect"
+    case waitingForever = "waiting_forever"
+    case unknownCancelID = "unknown_cancel_id"
     /// Reported by lint, not the analyser: a `machine-viz:disable` comment that suppressed nothing.
     case unusedSuppression = "unused_suppression"
 
@@ -320,6 +368,8 @@ public enum Check: String, Codable, CaseIterable, Sendable, CustomStringConverti
         // a dictionary literal with a key twice traps when it is evaluated: that fails the build by default
         case .duplicateKey: .error
         case .unreachableState, .deadEndState, .overlappingRules, .shadowedRule, .unusedSuppression, .invariantViolation: .warning
+        // run-time bugs: a late response that moves the machine, a stream that runs for nothing, a spinner that never stops
+        case .staleEffectOutput, .uncancelledEffect, .waitingForever, .unknownCancelID: .warning
         case .dataDependentTarget, .unusedInput: .note
         }
     }

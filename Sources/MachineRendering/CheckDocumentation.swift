@@ -31,9 +31,11 @@ public enum CheckDocumentation {
             for example in d.triggeringExamples {
                 out += "\nTriggers:\n\n```swift\n\(example)\n```\n"
             }
+            if let trace = d.trace { out += "\nTrace of this example's finding: `\(trace)` (`(effect)`: sent by an effect in flight).\n" }
             for example in d.nonTriggeringExamples {
                 out += "\nDoes not trigger:\n\n```swift\n\(example)\n```\n"
             }
+            if let fix = d.fix { out += "\nFix: \(fix)\n" }
         }
         return out
     }

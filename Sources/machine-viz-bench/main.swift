@@ -407,6 +407,57 @@ for (n, m) in [(50, 150), (100, 300), (200, 600)] {
     if n == 200 { goal("4 layout 200/600", String(format: "%.2fs with ", svg) + engine + " (goal ≤ 2 s)", svg <= 2) }
 }
 
+// Effect-aware exploration against SPIN on the same generated machine (50 states, 20 effects),
+// measured in this run: machine-viz's configurations per second next to SPIN's states per second
+// (breadth-first, partial-order reduction off, so both store the same states; SPIN's time is the
+// verifier's run, not its generation and compilation).
+print("\neffects (generated machine, explorer vs SPIN on its Promela export, best of 3)")
+let effectMachine = Analyzer().analyze(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7))
+let effectModel = EffectModel(machine: effectMachine)
+var explored: EffectExplorer.Result?
+let exploreTime = best(of: 3) { explored = EffectExplorer(model: effectModel).explore() }
+let configurations = explored!.configurations
+print("machine-viz  \(effectMachine.states.count) states, \(effectModel.definitions.count) effects: \(configurations) configurations"
+    + (explored!.complete ? "" : " (budget reached)")
+    + String(format: " in %.3fs, %.0f configurations/s", exploreTime, Double(configurations) / exploreTime))
+
+func which(_ name: String) -> String? {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+func shell(_ tool: String, _ arguments: [String], in dir: URL) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.currentDirectoryURL = dir
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
+if let spin = which("spin"), let cc = which("gcc") ?? which("cc") {
+    let dir = base.appendingPathComponent("spin")
+    try? FileManager.default.removeItem(at: dir)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    try PromelaRenderer(model: effectModel).render().write(to: dir.appendingPathComponent("model.pml"), atomically: true, encoding: .utf8)
+    _ = try shell(spin, ["-a", "model.pml"], in: dir)
+    _ = try shell(cc, ["-O2", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"], in: dir)
+    var output = ""
+    let spinTime = best(of: 3) { output = (try? shell(dir.appendingPathComponent("pan").path, ["-E"], in: dir)) ?? "" }
+    let stored = output.split(separator: "\n").first { $0.contains("states, stored") }
+        .flatMap { Int($0.split(separator: " ").first ?? "") } ?? -1
+    print(String(format: "SPIN         %d states stored in %.3fs, %.0f states/s", stored, spinTime, Double(stored) / spinTime)
+        + (stored == configurations ? "" : "  (MISMATCH with machine-viz's count)"))
+    print(String(format: "ratio        machine-viz / SPIN (states per second): %.2f",
+                 (Double(configurations) / exploreTime) / (Double(stored) / spinTime)))
+} else {
+    print("SPIN         not installed (apt-get install -y spin): no comparison")
+}
 print("\ngoals")
 for g in goals { print("  \(g.met ? "met    " : "NOT MET") \(g.name): \(g.figure)") }
 try? FileManager.default.removeItem(at: base)

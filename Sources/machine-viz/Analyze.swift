@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MachineAnalysis
 import MachineModel
 
 struct Analyze: ParsableCommand {
@@ -21,6 +22,7 @@ struct Analyze: ParsableCommand {
     }
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var effects: EffectOptions
 
     @Option(help: "Output format: json (the contract of docs/json.md) or text.")
     var format: Format = .json
@@ -33,7 +35,7 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         let progress = TerminalProgress(quiet: quiet)
-        let result = progress.during("analyzing \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
+        let result = progress.during("analyzing \(inputs.described)") { Pipeline.run(inputs, progress: progress, bounds: effects.bounds()) }
         var document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)
         if explain { document.candidates = result.candidates }
         switch format {

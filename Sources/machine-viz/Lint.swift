@@ -87,6 +87,8 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var performance: PerformanceOptions
 
+    @OptionGroup var effects: EffectOptions
+
     @Option(help: ArgumentHelp("Keep results in this folder: a second lint of unchanged files, configuration and tool reads them instead of parsing (default: .build/machine-viz-cache when the current folder has a .build folder).",
                                valueName: "folder"))
     var cachePath: String?
@@ -111,7 +113,8 @@ struct Lint: ParsableCommand {
                 try LintPipeline.run(LintPipeline.Request(
                     paths: paths.isEmpty ? defaultPaths : paths, excluded: excluded, configPath: config, baselinePath: baseline, writeBaselinePath: writeBaseline,
                     jobs: performance.resolvedJobs, cache: LintCache.resolve(path: cachePath, disabled: noCache),
-                    onlyChecks: onlyChecks, stdinPath: stdinPath, progress: progress))
+                    onlyChecks: onlyChecks, stdinPath: stdinPath, progress: progress,
+                    maxEffectInstances: effects.maxEffectInstances, effectBudget: effects.effectBudget))
             }
         } catch let error as LintPipeline.Failure {
             Output.stderr(error.message)

@@ -26,6 +26,9 @@ enum LintPipeline {
         /// `--stdin-path`: read the source from standard input under this name.
         var stdinPath: String?
         var progress: TerminalProgress?
+        /// From the command line; they win over the configuration.
+        var maxEffectInstances: Int?
+        var effectBudget: Int?
     }
 
     struct Outcome {
@@ -81,7 +84,8 @@ enum LintPipeline {
             var ignored: [Diagnostic] = []
             let files = SourceSet.list(paths: paths, excluding: excluded, diagnostics: &ignored)
             let key = LintCache.key(files: files, configurationFile: configuration.file,
-                                    options: ["paths"] + paths + ["excluded"] + excluded)
+                                                    options: ["paths"] + paths + ["excluded"] + excluded
+                                        + ["effects", "\(request.maxEffectInstances ?? -1)", "\(request.effectBudget ?? -1)"])
             cacheKey = key
             cached = cache.load(key)
         }
@@ -94,12 +98,22 @@ enum LintPipeline {
                                              progress: request.progress?.fileCounter)
                 request.progress?.update("checking machines in \(counted(sources.files.count, "file"))")
                 let extracted = Extractor.extract(sources, jobs: request.jobs)
-                let analyzer = Analyzer()
+                let analyzer = Analyzer(
+                    bounds: EffectBounds(
+                        maxInstances: request.maxEffectInstances ?? configuration.maxEffectInstances ?? EffectBounds.defaultMaxInstances,
+                        budget: request.effectBudget ?? configuration.effectBudget ?? EffectBounds.defaultBudget),
+                    inputOverrides: configuration.machines.compactMapValues { settings in
+                        settings.internal == nil && settings.external.isEmpty ? nil
+                            : Analyzer.InputOverride(internal: settings.internal, external: settings.external)
+                    })
                 var violations: [Violation] = []
+                var notes: [Diagnostic] = []
                 for extractedMachine in extracted.machines {
                     let machine: Machine
                     do {
-                        machine = analyzer.analyze(try configuration.apply(to: extractedMachine))
+                        let analysed = analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                        machine = analysed.machine
+                        notes += analysed.diagnostics
                     } catch let error as ConfigurationError {
                         return .failure(Failure(message: error.description))
                     } catch {
@@ -124,7 +138,7 @@ enum LintPipeline {
                     }
                 }
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
-                                                diagnostics: extracted.diagnostics + products.diagnostics,
+                                                diagnostics: extracted.diagnostics + notes + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
                                                 readFiles: sources.files.count, machines: extracted.machines.count))
             }

@@ -124,6 +124,28 @@ struct PerformanceOptions: ParsableArguments {
     var resolvedJobs: Int { jobs ?? Parallel.defaultJobs }
 }
 
+/// Bounds of the effect-aware checks, shared by analyze, lint and render.
+struct EffectOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Effect-aware checks explore at most this many instances of one effect in flight at once (default \(EffectBounds.defaultMaxInstances); lint: `effects.max_instances` in the configuration).",
+                               valueName: "n"))
+    var maxEffectInstances: Int?
+
+    @Option(help: ArgumentHelp("Effect-aware checks explore at most this many configurations (state + effects in flight) per machine (default \(EffectBounds.defaultBudget); lint: `effects.budget`).",
+                               valueName: "n"))
+    var effectBudget: Int?
+
+    func validate() throws {
+        if let n = maxEffectInstances, !(1...100).contains(n) { throw ValidationError("--max-effect-instances must be from 1 to 100.") }
+        if let n = effectBudget, n < 1 { throw ValidationError("--effect-budget must be at least 1.") }
+    }
+
+    /// The bounds: the options, else the defaults.
+    func bounds() -> EffectBounds {
+        EffectBounds(maxInstances: maxEffectInstances ?? EffectBounds.defaultMaxInstances,
+                     budget: effectBudget ?? EffectBounds.defaultBudget)
+    }
+}
+
 /// Extraction and analysis, run on a thread with a large stack: swift-syntax visitors recurse as deep
 /// as the source nests.
 enum Pipeline {
@@ -142,22 +164,29 @@ enum Pipeline {
     }
 
     /// With `progress`, the status line counts the files read, then says how many are analysed.
-    static func run(_ inputs: InputOptions, progress: TerminalProgress? = nil) -> Result {
+    static func run(_ inputs: InputOptions, progress: TerminalProgress? = nil, bounds: EffectBounds = EffectBounds()) -> Result {
         onLargeStack {
             let sources = SourceSet.load(paths: inputs.paths, excluding: inputs.excluded, jobs: inputs.performance.resolvedJobs,
                                          stdinPath: inputs.stdinPath, progress: progress?.fileCounter)
             progress?.update("extracting machines from \(Output.count(sources.files.count, "file"))")
             let extracted = Extractor.extract(sources, jobs: inputs.performance.resolvedJobs)
-            let analyzer = Analyzer()
-            return Result(machines: extracted.machines.map(analyzer.analyze), diagnostics: extracted.diagnostics,
+            let analyzer = Analyzer(bounds: bounds)
+            var machines: [Machine] = []
+            var diagnostics = extracted.diagnostics
+            for m in extracted.machines {
+                let (machine, notes) = analyzer.analyzeReporting(m)
+                machines.append(machine)
+                diagnostics += notes
+            }
+            return Result(machines: machines, diagnostics: diagnostics,
                           readFiles: sources.files.count, candidates: extracted.candidates, products: extracted.products)
         }
     }
 
     /// `run` with progress on a terminal and diagnostics on stderr; exit 2 when no file could be read.
-    static func scan(_ inputs: InputOptions, quiet: Bool) throws -> Result {
+    static func scan(_ inputs: InputOptions, quiet: Bool, bounds: EffectBounds = EffectBounds()) throws -> Result {
         let progress = TerminalProgress(quiet: quiet)
-        let result = progress.during("scanning \(inputs.described)") { run(inputs, progress: progress) }
+        let result = progress.during("scanning \(inputs.described)") { run(inputs, progress: progress, bounds: bounds) }
         for d in result.diagnostics { Output.stderr(Output.describe(d)) }
         try result.requireInput(inputs)
         return result

@@ -12,7 +12,7 @@ import MachineRendering
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid or a Markdown transition table.",
+        abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid, a Markdown transition table, or export them to Promela.",
         discussion: """
         With one machine (or --machine NAME) the diagram goes to stdout or to -o FILE. With several, \
         give --output-dir DIR and each machine is written to DIR/NAME.FORMAT. SVG, PNG and PDF are \
@@ -30,6 +30,7 @@ struct Render: ParsableCommand {
           machine-viz render Door.swift --format markdown
           machine-viz render Door.swift --machine lock --trace dead_end_state:jammed --format svg -o trace.svg
           machine-viz render Door.swift --machine lock --finding 2 --format dot
+          machine-viz render Session.swift --format promela -o session.pml   # for SPIN (docs/promela.md)
 
         --trace CHECK:SUBJECT (or --finding N, the N-th finding of the machine as numbered by \
         `machine-viz analyze --format text`) draws the finding's witness trace over the machine: its \
@@ -43,13 +44,14 @@ struct Render: ParsableCommand {
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case dot, svg, png, pdf, json, mermaid, markdown
+        case dot, svg, png, pdf, json, mermaid, markdown, promela
 
         /// File extension with --output-dir.
         var fileExtension: String {
             switch self {
             case .mermaid: "mmd"
             case .markdown: "md"
+            case .promela: "pml"
             default: rawValue
             }
         }
@@ -65,6 +67,7 @@ struct Render: ParsableCommand {
     }
 
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var effects: EffectOptions
 
     @Option(help: "Only the machine with this name or id (see `machine-viz list` and the JSON `id`).")
     var machine: String?
@@ -124,7 +127,7 @@ struct Render: ParsableCommand {
         if format == .png || format == .pdf, output == nil || output == "-", outputDir == nil, isatty(STDOUT_FILENO) == 1 {
             throw CLIError.usage("\(format.rawValue.uppercased()) is binary and standard output is a terminal: give -o FILE (or redirect the output)")
         }
-        let result = try Pipeline.scan(inputs, quiet: quiet)
+        let result = try Pipeline.scan(inputs, quiet: quiet, bounds: effects.bounds())
         var machines = result.machines
         if let name = product {
             guard let p = result.products.first(where: { $0.name == name }) else {
@@ -179,6 +182,8 @@ struct Render: ParsableCommand {
                 data = Data(text.utf8)
             case .markdown:
                 data = Data(MarkdownRenderer().render(m).utf8)
+            case .promela:
+                data = Data(PromelaRenderer(machine: m, bounds: effects.bounds()).render().utf8)
             default:
                 do {
                     let rendering = try Graphviz.layout(dot: renderer.render(m), format: format.graphviz!,

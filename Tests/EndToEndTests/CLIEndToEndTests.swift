@@ -12,9 +12,11 @@ final class CLIEndToEndTests: XCTestCase {
 
     struct Run { var status: Int32; var stdout: String; var stderr: String; var data: Data }
 
-    func run(_ arguments: [String], in directory: URL = root) throws -> Run {
+    func run(_ arguments: [String], in directory: URL = root) throws -> Run { try Self.run(arguments, in: directory) }
+
+    static func run(_ arguments: [String], in directory: URL = root) throws -> Run {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()

@@ -41,6 +41,16 @@ final class CheckExamplesTests: XCTestCase {
         }
     }
 
+    /// The trace the docs show for a check is the one the analyser gives for the first example.
+    func testDocumentedTracesAreTheAnalysersTraces() throws {
+        for d in CheckDescription.all {
+            guard let documented = d.trace else { continue }
+            let run = try LintHarness.lint(LintHarness.markers(d.triggeringExamples[0]).source)
+            let finding = run.violations.first { $0.finding.check == d.identifier }?.finding
+            XCTAssertEqual(finding?.trace.map(CheckDescription.describe), documented, d.identifier)
+        }
+    }
+
     func testNonTriggeringExamplesDoNotTrigger() throws {
         for d in CheckDescription.all {
             for (i, example) in d.nonTriggeringExamples.enumerated() {

@@ -120,6 +120,25 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNil(other.initial)
     }
 
+    func testEffectBoundsAndInternalInputs() throws {
+        let c = try parse("effects:\n  max_instances: 3\n  budget: 5000\nmachines:\n  lockMappings:\n    internal: [unlock]\n    external: unlock\n")
+        XCTAssertEqual(c.maxEffectInstances, 3)
+        XCTAssertEqual(c.effectBudget, 5000)
+        XCTAssertEqual(c.machines["lockMappings"]?.internal, ["unlock"])
+        XCTAssertEqual(c.machines["lockMappings"]?.external, ["unlock"])
+        XCTAssertNoThrow(try c.apply(to: machine()))
+        XCTAssertEqual(error("effects:\n  max_instances: 0\n")?.key, "effects.max_instances")
+        XCTAssertEqual(error("effects:\n  max_instances: 101\n")?.line, 2)
+        XCTAssertTrue(error("effects:\n  budgets: 10\n")?.message.contains("did you mean 'budget'") ?? false)
+        let bad = try parse("machines:\n  lockMappings:\n    external: [kick]\n")
+        XCTAssertThrowsError(try bad.apply(to: machine())) { error in
+            let e = error as? ConfigurationError
+            XCTAssertEqual(e?.line, 3)
+            XCTAssertEqual(e?.key, "machines.lockMappings.external")
+            XCTAssertTrue(e?.message.contains("'kick' is not an input of machine 'lockMappings'") ?? false, e?.message ?? "")
+        }
+    }
+
     func testApplyRejectsUnknownStateWithItsLine() throws {
         let c = try parse("machines:\n  lockMappings:\n    initial: locked\n    terminal: [servicing, broken]\n")
         XCTAssertThrowsError(try c.apply(to: machine())) { error in

@@ -76,7 +76,8 @@ final class TCATests: XCTestCase {
             "recording -finished-> idle", "recording -finished-> failed",
         ]))
         XCTAssertFalse(phase.transitions.contains("idle -view-> paused"), "the nested `switch state.phase` limits it")
-        XCTAssertEqual(phase.findingKeys, ["data_dependent_target askingPermission/permissionResponse"])
+        // pausing cancels the timer but not the recording started with it: its `finished` ends the session from `paused`
+        XCTAssertEqual(phase.findingKeys, ["data_dependent_target askingPermission/permissionResponse", "stale_effect_output finished"])
         // the branch that denies has no effect; the one that grants starts the timer
         let response = try XCTUnwrap(phase.rules.first { $0.inputs == ["permissionResponse"] && $0.targets.count == 2 })
         let granted = try XCTUnwrap(response.outcomes.first { $0.target == .state("recording") })
@@ -222,7 +223,8 @@ final class SplitReducerTests: XCTestCase {
             "welcome -view-> details", "details -view-> review", "review -view-> details",
             "welcome -submitResponse-> done", "details -submitResponse-> done", "review -submitResponse-> done",
         ])
-        XCTAssertEqual(step.findingKeys, ["dead_end_state done"])
+        // going back while the submit request runs: its answer moves `details` to `done`
+        XCTAssertEqual(step.findingKeys, ["dead_end_state done", "stale_effect_output submitResponse"])
         let submitting = try XCTUnwrap(machines.named("Wizard.isSubmitting"))
         XCTAssertEqual(submitting.transitions, ["false -view-> true", "true -submitResponse-> false"])
         XCTAssertEqual(submitting.emits, ["view>submitResponse"])

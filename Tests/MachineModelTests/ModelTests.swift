@@ -18,7 +18,8 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(r.inputs, ["go", "stop"])
         XCTAssertEqual(r.from, ["a", "b"])
         XCTAssertEqual(r.targets, ["c", "d"])
-        XCTAssertEqual(r.effect, Effect(label: "run + log", emits: ["done", "x"]))
+        XCTAssertEqual(r.effect, Effect(label: "run + log", emits: ["done", "x"],
+                                        parts: [Effect(label: "run", emits: ["done"]), Effect(label: "log", emits: ["done", "x"])]))
         XCTAssertEqual(r.cancels, ["timer"])
         XCTAssertNil(r.displayGuard, "branch guards differ: none is the rule's")
         let edge = Edge(from: "a", input: "go", to: "d", rule: 1, noop: false)

@@ -1,0 +1,91 @@
+import MachineModel
+
+/// The effect-aware checks: `stale_effect_output`, `uncancelled_effect` and `waiting_forever` from an
+/// exploration of configurations, `unknown_cancel_id` from the rules. Not run when the initial state
+/// is unknown.
+struct EffectChecks {
+    var bounds: EffectBounds
+
+    func run(_ machine: Machine) -> (findings: [Finding], diagnostics: [Diagnostic]) {
+        guard machine.initial != nil else { return ([], []) }
+        var findings = unknownCancelIDs(machine)
+        let model = EffectModel(machine: machine, bounds: bounds)
+        guard !model.definitions.isEmpty || !machine.internalInputs.isEmpty else { return (findings, []) }
+        let result = EffectExplorer(model: model).explore()
+        var diagnostics: [Diagnostic] = []
+        func path(_ trace: [TraceStep]) -> String {
+            trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.input)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
+        }
+        // only witnesses that assume nothing the tool cannot check: no false alarms from other fields
+        for s in result.stale where !s.assumed {
+            let d = model.definitions[s.definition]
+            let earlier = s.trace.dropLast()
+            findings.append(Finding(
+                check: .staleEffectOutput,
+                message: "a late '\(s.input)' from the effect started at line \(d.location.line) (`\(d.label)`) moves the machine from '\(s.from)' to '\(s.to)' \(path(Array(earlier))): the state that effect was started for has been left since, and nothing cancelled it",
+                location: d.location, subject: s.input, trace: s.trace))
+        }
+        for u in result.uncancelled where !u.assumed {
+            let d = model.definitions[u.definition]
+            let sends = d.emits.map { "'\(model.inputs[$0])'" }.joined(separator: ", ")
+            findings.append(Finding(
+                check: .uncancelledEffect,
+                message: "the stream started at line \(d.location.line) (`\(d.label)`) is still running in '\(u.state)' \(path(u.trace)), where what it sends (\(sends)) does nothing: it runs for nothing until the feature goes away",
+                location: d.location, subject: d.subject, trace: u.trace))
+        }
+        for w in result.waiting where !w.assumed {
+            let exits = w.exits.map { "'\($0)'" }.joined(separator: " or ")
+            findings.append(Finding(
+                check: .waitingForever,
+                message: "'\(w.state)' is left only by \(exits), which only effects send, and \(path(w.trace)) no effect that could send \(w.exits.count == 1 ? "it" : "them") is in flight, nor can an input start one: the machine stays in '\(w.state)' forever",
+                location: machine.stateLocations[w.state] ?? machine.location, subject: w.state, trace: w.trace))
+        }
+        if let hit = result.boundHit {
+            let def = model.definitions[hit.definition]
+            let trace = hit.trace
+            // common (an effect any tap restarts), so a note; the budget below is a warning
+            diagnostics.append(Diagnostic(
+                severity: .note,
+                message: "\(machine.name): more than \(bounds.maxInstances) instances of the effect started at line \(def.location.line) (`\(def.label)`) can be in flight (\(path(trace))); configurations with more were not explored, so effect findings may be missing (raise the bound with --max-effect-instances or `effects: { max_instances: N }`)",
+                location: def.location))
+        }
+        if !result.complete {
+            diagnostics.append(Diagnostic(
+                severity: .warning,
+                message: "\(machine.name): effect exploration stopped at its budget of \(bounds.budget) configurations; effect findings may be missing (raise it with --effect-budget or `effects: { budget: N }`)",
+                location: machine.location))
+        }
+        return (findings, diagnostics)
+    }
+
+    /// Cancels naming an id no effect of the machine uses (as an id or a queue).
+    func unknownCancelIDs(_ machine: Machine) -> [Finding] {
+        let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }
+        let used = effects.flatMap { [$0.id, $0.queue].compactMap { $0 } }.map(Self.head)
+        var seen = Set<String>()
+        var findings: [Finding] = []
+        for rule in machine.rules {
+            for outcome in rule.outcomes {
+                for id in outcome.cancels where id != "*" && id != "strategy: .latest" && seen.insert(id).inserted {
+                    let head = Self.head(id)
+                    // a run-time value (`id`, `state.id`): cannot say which effect it names
+                    guard let first = head.first, first.isUppercase || !head.contains(".") && !id.hasSuffix("(runtime value)"),
+                          !used.contains(where: { EffectModel.sameID($0, head) }) else { continue }
+                    findings.append(Finding(
+                        check: .unknownCancelID,
+                        message: "the cancel of '\(id)' names an id that no effect of \(machine.name) uses: at run time it cancels nothing (a misspelt id, or an effect that lost its cancellable id)",
+                        location: rule.location, subject: id))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// `DownloadID(id) (runtime value)` → `DownloadID`; `CancelID.timer` stays.
+    static func head(_ id: String) -> String {
+        var text = id
+        if let r = text.range(of: " (runtime value)") { text = String(text[..<r.lowerBound]) }
+        if let paren = text.firstIndex(of: "(") { text = String(text[..<paren]) }
+        return text
+    }
+}

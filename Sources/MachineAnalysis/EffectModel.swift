@@ -1,0 +1,264 @@
+import MachineModel
+
+/// How far effect-aware exploration goes: at most `maxInstances` instances of each effect in flight at
+/// once, and at most `budget` configurations. Hitting either is reported, never silently cut.
+public struct EffectBounds: Hashable, Sendable {
+    public static let defaultMaxInstances = 2
+    public static let defaultBudget = 200_000
+
+    public var maxInstances: Int
+    public var budget: Int
+
+    public init(maxInstances: Int = EffectBounds.defaultMaxInstances, budget: Int = EffectBounds.defaultBudget) {
+        self.maxInstances = max(1, min(maxInstances, 100))
+        self.budget = max(1, budget)
+    }
+}
+
+/// A machine compiled for effect-aware exploration: states and inputs by index, the effects worth
+/// tracking (those that send an input of the machine), and for every (state, input) the moves the
+/// rules allow. The explorer and the Promela export both read this one model, so they explore the
+/// same configurations.
+///
+/// A configuration is the state and, for every tracked effect, four counts: instances running
+/// (started since the last change of state: *fresh*, or before it: *stale*) and instances waiting in
+/// a `runOldest(n, suspendNew)` queue (fresh, stale).
+public struct EffectModel: Sendable {
+    public enum QueuePolicy: Hashable, Sendable {
+        /// Every effect runs (Harvest `.merge`, no queue).
+        case merge
+        /// A new effect cancels the oldest ones so that at most `n` run (Harvest `.latest`, Actomaton `runNewest(n)`).
+        case newest(Int)
+        /// A new effect is dropped while `n` run (Actomaton `runOldest(n, .discardNew)`).
+        case discardNew(Int)
+        /// A new effect waits until fewer than `n` run (Actomaton `runOldest(n, .suspendNew)`).
+        case suspendNew(Int)
+
+        init(_ policy: String?) {
+            guard let policy else { self = .merge; return }
+            let n = Int(policy.filter(\.isNumber)) ?? 1
+            if policy == "latest" || policy == "switchToLatest" { self = .newest(1) }
+            else if policy.hasPrefix("runNewest") { self = .newest(max(1, n)) }
+            else if policy.hasPrefix("runOldest") { self = policy.contains("discardNew") ? .discardNew(max(1, n)) : .suspendNew(max(1, n)) }
+            else { self = .merge }
+        }
+    }
+
+    /// An effect written in one rule that sends at least one input of the machine.
+    public struct Definition: Sendable {
+        public var effect: Effect
+        public var rule: Int
+        public var location: SourceLocation
+        /// Indices of the inputs it sends.
+        public var emits: [Int]
+        /// Index into `queues`, when it runs on a queue with a policy other than merge.
+        public var queue: Int?
+
+        /// `CancelID.timer`, else `line:N`: how findings name it.
+        public var subject: String { effect.id ?? "line:\(location.line)" }
+        public var label: String { effect.label ?? "effect" }
+    }
+
+    public struct Queue: Sendable {
+        public var name: String
+        public var policy: QueuePolicy
+        public var members: [Int]
+    }
+
+    /// One way the machine can take an input in a state.
+    public struct Move: Sendable {
+        public var from: Int
+        public var input: Int
+        /// nil: the target is computed at run time (not explored).
+        public var to: Int?
+        public var trigger: String
+        /// The tracked effects it starts.
+        public var starts: [Int]
+        /// Tracked effects it cancels: explicit cancels by id or queue, `strategy: .latest`, `.ifLet` teardown.
+        public var cancels: [Int]
+        /// Stays in the state and writes nothing, starts and cancels nothing.
+        public var noop: Bool
+        public var rule: Int
+        /// Taken on an assumption the tool cannot check: a condition on something other than the
+        /// machine's state, or an action of a child presented in another field.
+        public var assumed: Bool = false
+
+        public var changesState: Bool { to != nil && to != from }
+    }
+
+    public var machine: String
+    public var states: [String]
+    public var inputs: [String]
+    public var isInternal: [Bool]
+    public var initial: Int?
+    public var definitions: [Definition]
+    public var queues: [Queue]
+    /// moves[state][input]
+    public var moves: [[[Move]]]
+    public var bounds: EffectBounds
+
+    /// Slots per definition in a configuration: running fresh, running stale, waiting fresh, waiting stale.
+    public static let slots = 4
+
+    public init(machine m: Machine, bounds: EffectBounds = EffectBounds()) {
+        machine = m.name
+        self.bounds = bounds
+        states = m.states
+        var inputs = m.inputs
+        for rule in m.rules { for pair in rule.pairs where !inputs.contains(pair.input) { inputs.append(pair.input) } }
+        self.inputs = inputs
+        let stateIndex = Dictionary(states.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let inputIndex = Dictionary(inputs.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let internalSet = Set(m.internalInputs)
+        isInternal = inputs.map(internalSet.contains)
+        initial = m.initial.flatMap { stateIndex[$0] }
+
+        let firing = Analyzer().firing(m)
+        // Tracked effects, one per (rule, effect value), in rule order.
+        var definitions: [Definition] = []
+        struct Key: Hashable { var rule: Int; var effect: Effect }
+        var definitionIndex: [Key: Int] = [:]
+        func key(_ rule: Int, _ e: Effect) -> Key { Key(rule: rule, effect: e) }
+        for rule in m.rules {
+            for outcome in rule.outcomes {
+                for e in Self.tracked(outcome.effect) where definitionIndex[key(rule.id, e)] == nil {
+                    let emits = e.emits.compactMap { inputIndex[$0] }.uniqued()
+                    guard !emits.isEmpty else { continue }
+                    definitionIndex[key(rule.id, e)] = definitions.count
+                    definitions.append(Definition(effect: e, rule: rule.id, location: rule.location, emits: emits, queue: nil))
+                }
+            }
+        }
+        // Queues with a policy that cancels, drops or suspends.
+        var queues: [Queue] = []
+        for (i, d) in definitions.enumerated() {
+            guard let name = d.effect.queue else { continue }
+            let policy = QueuePolicy(d.effect.policy)
+            guard policy != .merge else { continue }
+            if let q = queues.firstIndex(where: { $0.name == name }) {
+                queues[q].members.append(i)
+                definitions[i].queue = q
+            } else {
+                definitions[i].queue = queues.count
+                queues.append(Queue(name: name, policy: policy, members: [i]))
+            }
+        }
+        self.queues = queues
+
+        // `.ifLet` teardown: entering `nil` cancels the effects started by the presented child's actions.
+        let teardownInputs = Set(m.rules.filter(\.implicit).flatMap(\.inputs))
+        var moves = Array(repeating: Array(repeating: [Move](), count: inputs.count), count: states.count)
+        var childEffects: [Int] = []
+        for (pair, list) in firing {
+            guard teardownInputs.contains(pair.input) else { continue }
+            for (rule, outcome) in list {
+                childEffects += Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }
+            }
+        }
+        childEffects = childEffects.uniqued().sorted()
+
+        for (pair, list) in firing.sorted(by: { ($0.key.from, $0.key.input) < ($1.key.from, $1.key.input) }) {
+            guard let s = stateIndex[pair.from], let i = inputIndex[pair.input] else { continue }
+            for (rule, outcome) in list {
+                let to: Int?
+                switch outcome.target {
+                case .state(let t): guard let ti = stateIndex[t] else { continue }; to = ti
+                case .stay: to = s
+                case .failure: continue
+                case .unknown: to = nil
+                }
+                let starts = Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }.uniqued()
+                var cancels: [Int] = []
+                for c in outcome.cancels {
+                    if c == "*" || c == "strategy: .latest" { cancels += definitions.indices; continue }
+                    // a queue whose policy already replaces the effect in flight: the policy does it
+                    if starts.contains(where: { d in definitions[d].queue.map { queues[$0].name == c } ?? false }) { continue }
+                    for (k, d) in definitions.enumerated() where Self.sameID(d.effect.id, c) || d.effect.queue == c {
+                        cancels.append(k)
+                    }
+                }
+                if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
+                let trigger = outcome.trigger(for: pair.input)
+                let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
+                let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
+                moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
+                                        cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
+                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere))
+            }
+        }
+        self.definitions = definitions
+        self.moves = moves
+    }
+
+    /// The single effects of an outcome worth exploring: TCA's `.send(action)` is handled at once, so
+    /// it is no effect in flight (and its action counts as sent from outside).
+    public static func tracked(_ effect: Effect?) -> [Effect] {
+        (effect?.components ?? []).filter { !$0.isImmediateSend }
+    }
+
+    /// Whether a branch condition reads the state (another field of it: conditions on the machine's own
+    /// field select its from-states exactly and leave no text). A condition on a payload or the
+    /// environment is not an assumption: it can really go either way.
+    static func readsOtherState(_ guardText: String?) -> Bool {
+        guard let text = guardText else { return false }
+        return text.range(of: #"\b(state|self)\."#, options: .regularExpression) != nil
+    }
+
+    /// Cancel ids match as written, or by suffix (`timer` cancels `CancelID.timer`).
+    public static func sameID(_ a: String?, _ b: String) -> Bool {
+        guard let a else { return false }
+        return a == b || a.hasSuffix("." + b) || b.hasSuffix("." + a)
+    }
+
+    /// Effects that send `input`.
+    public func senders(of input: Int) -> [Int] {
+        definitions.indices.filter { definitions[$0].emits.contains(input) }
+    }
+
+    /// Inputs that take `state` to another state (or to a state computed at run time).
+    public func exits(of state: Int) -> [Int] {
+        inputs.indices.filter { i in moves[state][i].contains { $0.to != state } }
+    }
+
+    /// States whose every way out is an internal input, so that leaving them depends on effects in
+    /// flight; for each, the effects that could still take it out: those that send a way out, and
+    /// those whose outputs, handled in the state, start such an effect. A state where a user input
+    /// starts one of them is left out: the user can always set it going again.
+    public func waitingStates() -> [Int: [Int]] {
+        var result: [Int: [Int]] = [:]
+        for s in states.indices {
+            let exits = exits(of: s)
+            guard !exits.isEmpty, exits.allSatisfy({ isInternal[$0] }) else { continue }
+            var rescuers = Set(exits.flatMap(senders))
+            var changed = true
+            while changed {
+                changed = false
+                for d in definitions.indices where !rescuers.contains(d) {
+                    let starts = definitions[d].emits.flatMap { i in moves[s][i].flatMap(\.starts) }
+                    if starts.contains(where: rescuers.contains) { rescuers.insert(d); changed = true }
+                }
+            }
+            let userRestarts = inputs.indices.contains { i in
+                !isInternal[i] && moves[s][i].contains { $0.starts.contains(where: rescuers.contains) }
+            }
+            guard !userRestarts else { continue }
+            result[s] = rescuers.sorted()
+        }
+        return result
+    }
+
+    /// For each stream effect, the states where everything it sends does nothing.
+    public func idleStates(of d: Int) -> [Int] {
+        guard definitions[d].effect.kind == .stream else { return [] }
+        return states.indices.filter { s in
+            definitions[d].emits.allSatisfy { i in moves[s][i].allSatisfy(\.noop) }
+        }
+    }
+}
+
+extension Analyzer {
+    /// The (rule, outcome) pairs that fire for each (state, input), after rule order is applied.
+    func firing(_ machine: Machine) -> [Pair: [(rule: Rule, outcome: Outcome)]] {
+        resolve(machine).firing
+    }
+}

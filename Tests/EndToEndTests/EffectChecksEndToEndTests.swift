@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+/// The effect-aware checks through the built binary, conformance-style: a Swift file in, the JSON
+/// document's findings (check, subject, trace length) compared with what is expected. Covers
+/// `unknown_cancel_id`, which the shared conformance suite exercises only alongside another check.
+final class EffectChecksEndToEndTests: XCTestCase {
+    var temp: URL!
+
+    override func setUpWithError() throws {
+        temp = FileManager.default.temporaryDirectory.appendingPathComponent("mv-effects-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: temp) }
+
+    func run(_ arguments: [String]) throws -> CLIEndToEndTests.Run {
+        try CLIEndToEndTests.run(arguments)
+    }
+
+    /// (check, subject, trace length or nil) of every effect-aware finding, per machine name.
+    func effectFindings(_ source: String, _ extra: [String] = []) throws -> [String: Set<String>] {
+        let file = temp.appendingPathComponent("Case.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let r = try run(["analyze", file.path] + extra)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: r.data) as? [String: Any], r.stderr)
+        var result: [String: Set<String>] = [:]
+        let effectChecks: Set<String> = ["stale_effect_output", "uncancelled_effect", "waiting_forever", "unknown_cancel_id"]
+        for machine in doc["machines"] as? [[String: Any]] ?? [] {
+            var found = Set<String>()
+            for f in machine["findings"] as? [[String: Any]] ?? [] where effectChecks.contains(f["check"] as? String ?? "") {
+                let trace = (f["trace"] as? [Any]).map { " \($0.count)" } ?? ""
+                found.insert("\(f["check"]!) \(f["subject"]!)\(trace)")
+            }
+            result[machine["name"] as? String ?? "?"] = found
+        }
+        return result
+    }
+
+    func testUnknownCancelIDAcrossFrameworks() throws {
+        // TCA: a misspelt id, a suffix-matched id, and an id built from a run-time value (not checked)
+        let tca = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Radar {
+                @ObservableState
+                struct State: Equatable { var isScanning = false; var blips = 0 }
+                enum Action { case scan, halt, blip, reset, forget(Int) }
+                private enum SweepID { case sweep, sweeep }
+                struct TrackID: Hashable { var n: Int }
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .scan:
+                            state.isScanning = true
+                            return .run { send in await send(.blip) }.cancellable(id: SweepID.sweep, cancelInFlight: true)
+                        case .halt:
+                            state.isScanning = false
+                            return .cancel(id: SweepID.sweeep)
+                        case .blip:
+                            state.blips += 1
+                            return .none
+                        case .reset:
+                            state.isScanning = false
+                            return .cancel(id: .sweep)
+                        case let .forget(n):
+                            return .cancel(id: TrackID(n: n))
+                        }
+                    }
+                }
+            }
+            """
+        XCTAssertEqual(try effectFindings(tca)["Radar.isScanning"], ["unknown_cancel_id SweepID.sweeep", "unknown_cancel_id TrackID(n: n) (runtime value)"])
+
+        // Actomaton: Effect.cancel(id:) of a type no effect is started with
+        let actomaton = """
+            import Actomaton
+
+            enum PumpAction: Sendable { case prime, primed, stop }
+            enum Pump: Sendable { case dry, priming, wet }
+            struct PrimeID: EffectIDProtocol {}
+            struct FlushID: EffectIDProtocol {}
+
+            let pumpReducer = Reducer<PumpAction, Pump, Void> { action, state, _ in
+                switch (action, state) {
+                case (.prime, .dry):
+                    state = .priming
+                    return Effect(id: PrimeID()) { .primed }
+                case (.primed, .priming):
+                    state = .wet
+                    return .empty
+                case (.stop, .priming):
+                    state = .dry
+                    return Effect.cancel(id: FlushID())
+                default:
+                    return .empty
+                }
+            }
+
+            let pump = Actomaton<PumpAction, Pump>(state: .dry, reducer: pumpReducer)
+            """
+        // stopping cancels the wrong id: the priming request outlives `stop`, and after
+        // prime → stop → prime its late `primed` wets the pump while the second request still runs
+        XCTAssertEqual(try effectFindings(actomaton)["pump"],
+                       ["unknown_cancel_id FlushID", "stale_effect_output primed 4"])
+    }
+
+    func testBoundsOptionsAndThePromelaExport() throws {
+        let source = """
+            import Actomaton
+
+            enum TapAction: Sendable { case tap, echo }
+            enum Tap: Sendable { case idle, heard }
+
+            let tapReducer = Reducer<TapAction, Tap, Void> { action, state, _ in
+                switch action {
+                case .tap:
+                    return Effect { .echo }
+                case .echo:
+                    state = .heard
+                    return .empty
+                }
+            }
+
+            let tapper = Actomaton<TapAction, Tap>(state: .idle, reducer: tapReducer)
+            """
+        let file = temp.appendingPathComponent("Tap.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        // every tap starts another effect: the instance bound is reached, and said
+        let r = try run(["analyze", file.path])
+        XCTAssertTrue(r.stdout.contains("more than 2 instances of the effect started at line 8"), r.stdout)
+        XCTAssertTrue(try run(["analyze", file.path, "--max-effect-instances", "4"]).stdout.contains("more than 4 instances"))
+        let budget = try run(["analyze", file.path, "--effect-budget", "2"])
+        XCTAssertTrue(budget.stdout.contains("stopped at its budget of 2 configurations"), budget.stdout)
+        XCTAssertEqual(try run(["analyze", file.path, "--max-effect-instances", "0"]).status, 2)
+
+        let promela = try run(["render", file.path, "--format", "promela"])
+        XCTAssertEqual(promela.status, 0, promela.stderr)
+        XCTAssertTrue(promela.stdout.contains("active proctype machine()"))
+        XCTAssertTrue(promela.stdout.contains("#define MAX 2"))
+        XCTAssertTrue(try run(["render", file.path, "--format", "promela", "--max-effect-instances", "3"]).stdout.contains("#define MAX 3"))
+    }
+}

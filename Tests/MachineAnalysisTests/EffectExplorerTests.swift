@@ -1,0 +1,184 @@
+import MachineAnalysis
+import MachineModel
+import XCTest
+
+/// Effect-aware exploration on machines written out by hand (made-up names): each framework's
+/// cancellation semantics, the bounds, and the shortest witness traces.
+final class EffectExplorerTests: XCTestCase {
+    var rules: [Rule] = []
+
+    func rule(_ from: [String], _ input: String, _ target: Target, start effect: Effect? = nil, cancels: [String] = [],
+              writes: Bool = false) {
+        let id = rules.count + 1
+        rules.append(Rule(id: id, location: SourceLocation(file: "T.swift", line: 10 + id, column: 5),
+                          outcomes: [Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: target, effect: effect,
+                                             cancels: cancels, writes: writes)]))
+    }
+
+    func machine(_ states: [String], _ inputs: [String], initial: String = "", bounds: EffectBounds = EffectBounds(),
+                 overrides: [String: Analyzer.InputOverride] = [:]) -> (Machine, [Diagnostic]) {
+        let m = Machine(name: "t", dialect: .actomaton, location: SourceLocation(file: "T.swift", line: 1, column: 1),
+                        states: states, inputs: inputs, initial: initial.isEmpty ? states[0] : initial, rules: rules, order: .resolved)
+        return Analyzer(bounds: bounds, inputOverrides: overrides).analyzeReporting(m)
+    }
+
+    func findings(_ m: Machine, _ check: Check) -> [Finding] { m.findings.filter { $0.check == check.rawValue } }
+
+    func describe(_ trace: [TraceStep]?) -> String { trace.map(CheckDescription.describe) ?? "nil" }
+
+    /// The session race: a login request outlives a forced logout.
+    func session(cancelOnLogout: Bool) -> Machine {
+        rule(["out"], "login", .state("in?"), start: Effect(label: "login", emits: ["ok"], id: "LoginID"))
+        rule(["in?"], "ok", .state("in"))
+        rule(["in?", "in"], "force", .state("out?"), start: Effect(label: "logout", emits: ["bye"]),
+             cancels: cancelOnLogout ? ["LoginID"] : [])
+        rule(["out?"], "bye", .state("out"))
+        return machine(["out", "in?", "in", "out?"], ["login", "ok", "force", "bye"]).0
+    }
+
+    func testStaleOutputHasTheShortestRaceAsItsTrace() {
+        let m = session(cancelOnLogout: false)
+        XCTAssertEqual(m.internalInputs, ["ok", "bye"])
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["ok"])
+        XCTAssertEqual(describe(stale.first?.trace), "login → force → bye (effect) → login → ok (effect)")
+        XCTAssertEqual(stale.first?.trace?.map(\.state), ["in?", "out?", "out", "in?", "in"])
+        XCTAssertEqual(stale.first?.location.line, 11, "at the rule that starts the effect")
+        XCTAssertTrue(stale.first?.message.contains("late 'ok'") ?? false, stale.first?.message ?? "")
+    }
+
+    func testCancellingOnLeaveRemovesTheRace() {
+        XCTAssertEqual(findings(session(cancelOnLogout: true), .staleEffectOutput).count, 0)
+    }
+
+    func testLatestQueueReplacesTheEffectInFlight() {
+        // `search` restarts a request from its own state; a `.latest` queue (Harvest) keeps one
+        rule(["idle", "busy"], "search", .state("busy"), start: Effect(label: "fetch", emits: ["done"], queue: "request", policy: "latest"),
+             cancels: ["request"])
+        rule(["busy"], "done", .state("idle"))
+        let (m, diagnostics) = machine(["idle", "busy"], ["search", "done"])
+        XCTAssertEqual(diagnostics, [])
+        // two searches in a row: the first request is gone, so no late `done`
+        XCTAssertEqual(findings(m, .staleEffectOutput).count, 0)
+        let explorer = EffectExplorer(machine: m)
+        // (idle, none), (busy, fresh), and nothing else: the queue never holds two
+        XCTAssertEqual(explorer.explore().configurations, 2)
+    }
+
+    func testMergedRestartsRaceAndHitTheInstanceBound() {
+        rule(["idle", "busy"], "search", .state("busy"), start: Effect(label: "fetch", emits: ["done"]))
+        rule(["busy"], "done", .state("idle"))
+        let (m, diagnostics) = machine(["idle", "busy"], ["search", "done"])
+        // two requests in flight: the first answer ends the wait, a new search starts, and the older
+        // request's answer ends the new search's wait
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["done"])
+        XCTAssertEqual(describe(stale.first?.trace), "search → search → done (effect) → search → done (effect)")
+        XCTAssertEqual(diagnostics.count, 1)
+        XCTAssertTrue(diagnostics[0].message.contains("more than 2 instances"), diagnostics[0].message)
+        XCTAssertEqual(diagnostics[0].location?.line, 11)
+        // a larger bound is honoured
+        let wider = EffectExplorer(machine: m, bounds: EffectBounds(maxInstances: 3)).explore()
+        XCTAssertNotNil(wider.boundHit)
+        XCTAssertGreaterThan(wider.configurations, EffectExplorer(machine: m).explore().configurations)
+    }
+
+    func testBudgetStopsWithADiagnostic() {
+        rule(["a"], "go", .state("b"), start: Effect(label: "x", emits: ["back"]))
+        rule(["b"], "go", .state("c"))
+        rule(["c"], "back", .state("a"))
+        let (_, diagnostics) = machine(["a", "b", "c"], ["go", "back"], bounds: EffectBounds(budget: 2))
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("budget of 2 configurations") }, "\(diagnostics)")
+    }
+
+    func testStreamLeftRunningWhereItsOutputsDoNothing() {
+        rule(["off"], "start", .state("on"), start: Effect(label: "timer", emits: ["tick"], id: "CancelID.timer", kind: .stream))
+        rule(["on"], "stop", .state("off"))
+        rule(["on"], "tick", .stay, writes: true)
+        rule(["off"], "tick", .stay)
+        let m = machine(["off", "on"], ["start", "stop", "tick"]).0
+        let found = findings(m, .uncancelledEffect)
+        XCTAssertEqual(found.map(\.subject), ["CancelID.timer"])
+        XCTAssertEqual(describe(found.first?.trace), "start → stop")
+    }
+
+    func testCancelledStreamAndOnceEffectsAreNotReported() {
+        rule(["off"], "start", .state("on"), start: Effect(label: "timer", emits: ["tick"], id: "CancelID.timer", kind: .stream))
+        rule(["on"], "stop", .state("off"), cancels: ["timer"])  // by suffix
+        rule(["on"], "tick", .stay, writes: true)
+        rule(["off"], "ping", .state("off"), start: Effect(label: "once", emits: ["tick"]))
+        let m = machine(["off", "on"], ["start", "stop", "tick", "ping"]).0
+        XCTAssertEqual(findings(m, .uncancelledEffect).count, 0)
+        XCTAssertEqual(findings(m, .unknownCancelID).count, 0)
+    }
+
+    func testWaitingForeverAfterAnInPlaceCancel() {
+        rule(["idle"], "refresh", .state("loading"), start: Effect(label: "load", emits: ["loaded"], id: "CancelID.load"))
+        rule(["loading"], "loaded", .state("idle"))
+        rule(["idle", "loading"], "disappear", .stay, cancels: ["CancelID.load"])
+        let m = machine(["idle", "loading"], ["refresh", "loaded", "disappear"]).0
+        let waiting = findings(m, .waitingForever)
+        XCTAssertEqual(waiting.map(\.subject), ["loading"])
+        XCTAssertEqual(describe(waiting.first?.trace), "refresh → disappear")
+
+        // declared external (the user can also send it): no longer a wait on effects
+        let external = machine(["idle", "loading"], ["refresh", "loaded", "disappear"],
+                               overrides: ["t": Analyzer.InputOverride(external: ["loaded"])]).0
+        XCTAssertEqual(external.internalInputs, [])
+        XCTAssertEqual(findings(external, .waitingForever).count, 0)
+    }
+
+    func testNewestQueueKeepsTheNewestN() {
+        // Actomaton runNewest(2): a third start cancels the oldest; never a bound hit
+        rule(["a"], "go", .stay, start: Effect(label: "poll", emits: ["got"], queue: "Poll", policy: "runNewest(2)"), cancels: ["Poll"])
+        rule(["a"], "got", .state("b"))
+        rule(["b"], "reset", .state("a"))
+        let (m, diagnostics) = machine(["a", "b"], ["go", "got", "reset"])
+        XCTAssertEqual(diagnostics, [])
+        let result = EffectExplorer(machine: m).explore()
+        XCTAssertTrue(result.complete)
+        XCTAssertNil(result.boundHit)
+    }
+
+    func testOldestQueueDiscardsOrSuspendsNewEffects() {
+        rule(["a"], "go", .stay, start: Effect(label: "job", emits: ["done"], queue: "Jobs", policy: "runOldest(1, discardNew)"))
+        rule(["a"], "done", .state("b"))
+        rule(["b"], "back", .state("a"))
+        let discard = machine(["a", "b"], ["go", "done", "back"])
+        XCTAssertEqual(discard.1, [], "a discarded start is no bound hit")
+        let discardCount = EffectExplorer(machine: discard.0).explore().configurations
+
+        rules = []
+        rule(["a"], "go", .stay, start: Effect(label: "job", emits: ["done"], queue: "Jobs", policy: "runOldest(1, suspendNew)"))
+        rule(["a"], "done", .state("b"))
+        rule(["b"], "back", .state("a"))
+        let suspend = machine(["a", "b"], ["go", "done", "back"])
+        let suspendResult = EffectExplorer(machine: suspend.0).explore()
+        XCTAssertGreaterThan(suspendResult.configurations, discardCount, "a waiting job is a configuration of its own")
+        XCTAssertNotNil(suspendResult.boundHit, "the third go would put a third job in the queue")
+    }
+
+    func testUnknownCancelIDIsStaticAndMatchesBySuffix() {
+        rule(["a"], "go", .state("b"), start: Effect(label: "x", emits: ["done"], id: "CancelID.timer"))
+        rule(["b"], "done", .state("a"))
+        rule(["b"], "stop", .state("a"), cancels: ["timer", "CancelID.clock", "item.id (runtime value)"])
+        let m = machine(["a", "b"], ["go", "done", "stop"]).0
+        XCTAssertEqual(findings(m, .unknownCancelID).map(\.subject), ["CancelID.clock"])
+        XCTAssertEqual(findings(m, .unknownCancelID).first?.location.line, 13)
+    }
+
+    func testNoInitialStateNoEffectChecks() {
+        rule(["a"], "go", .state("b"), cancels: ["Nothing"])
+        let m = Analyzer().analyze(Machine(name: "t", dialect: .actomaton, location: SourceLocation(file: "T.swift", line: 1, column: 1),
+                                           states: ["a", "b"], inputs: ["go"], initial: nil, rules: rules, order: .resolved))
+        XCTAssertEqual(findings(m, .unknownCancelID).count, 0)
+    }
+
+    func testSyntheticMachineFinishesWithinItsBudgetAndIsDeterministic() {
+        let (m, diagnostics) = Analyzer().analyzeReporting(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7))
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("budget") }, "\(diagnostics)")
+        XCTAssertEqual(m, Analyzer().analyze(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7)))
+        XCTAssertFalse(findings(m, .staleEffectOutput).isEmpty, "the generator leaks effects on purpose")
+        XCTAssertFalse(findings(m, .waitingForever).isEmpty, "and cancels some in place")
+    }
+}

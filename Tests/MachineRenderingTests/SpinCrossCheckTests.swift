@@ -1,0 +1,147 @@
+import Foundation
+import MachineAnalysis
+import MachineExtraction
+import MachineModel
+import MachineRendering
+import XCTest
+
+/// Cross-checks the effect explorer with SPIN (Debian package `spin`; `.ci/run` installs it): on every
+/// example machine and on generated machines, SPIN's count of reachable states of the exported
+/// Promela model equals machine-viz's count of configurations, and SPIN finds an assertion violation
+/// of the same (shortest, breadth-first) length exactly where machine-viz reports
+/// `stale_effect_output`, `waiting_forever` or `uncancelled_effect`, and none where it reports nothing.
+final class SpinCrossCheckTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func executable(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static let spin = executable("spin")
+    static let cc = executable("gcc") ?? executable("cc") ?? executable("clang")
+
+    var temp: URL!
+
+    override func setUpWithError() throws {
+        guard Self.spin != nil, Self.cc != nil else {
+            throw XCTSkip("SPIN cross-check skipped: `spin` (or a C compiler) is not installed here; `apt-get install -y spin` (CI's .ci/run installs it)")
+        }
+        temp = FileManager.default.temporaryDirectory.appendingPathComponent("mv-spin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let temp { try? FileManager.default.removeItem(at: temp) }
+    }
+
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.currentDirectoryURL = temp
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct Verdict {
+        var stored: Int
+        var violated: Bool
+        /// Steps in the counterexample trail, when an assertion failed.
+        var trail: Int?
+    }
+
+    /// Generates, compiles and runs the verifier (breadth-first, so counterexamples are shortest).
+    func verify(_ promela: String, define macro: String? = nil) throws -> Verdict {
+        try promela.write(to: temp.appendingPathComponent("model.pml"), atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(at: temp.appendingPathComponent("model.pml.trail"))
+        let generated = try run(Self.spin!, (macro.map { ["-D\($0)"] } ?? []) + ["-a", "model.pml"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: temp.appendingPathComponent("pan.c").path), generated)
+        let compiled = try run(Self.cc!, ["-O0", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"])
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: temp.appendingPathComponent("pan").path), compiled)
+        let output = try run(temp.appendingPathComponent("pan").path, ["-E"])
+        guard let stored = output.split(separator: "\n").first(where: { $0.contains("states, stored") })
+            .flatMap({ Int($0.split(separator: " ").first ?? "") }) else {
+            XCTFail("no state count in SPIN's output:\n\(output)")
+            return Verdict(stored: -1, violated: false)
+        }
+        let violated = output.contains("assertion violated")
+        var trail: Int?
+        if violated, let text = try? String(contentsOf: temp.appendingPathComponent("model.pml.trail"), encoding: .utf8) {
+            trail = text.split(separator: "\n").filter { ($0.split(separator: ":").first.flatMap { Int($0) } ?? -1) > 0 }.count
+        }
+        return Verdict(stored: stored, violated: violated, trail: trail)
+    }
+
+    func crossCheck(_ machine: Machine, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard machine.initial != nil else { return }
+        let model = EffectModel(machine: machine)
+        let result = EffectExplorer(model: model).explore()
+        XCTAssertTrue(result.complete, "\(machine.name): exploration hit its budget", file: file, line: line)
+        let promela = PromelaRenderer(model: model).render()
+        let plain = try verify(promela)
+        XCTAssertEqual(plain.stored, result.configurations, "\(machine.name): SPIN states vs configurations", file: file, line: line)
+        XCTAssertFalse(plain.violated, file: file, line: line)
+
+        // every property either check could report: the same verdict and the same shortest length
+        var properties: [(macro: String, trace: [TraceStep]?)] = []
+        let staleInputs = model.definitions.flatMap { $0.emits.map { model.inputs[$0] } }.uniqued()
+        for input in staleInputs {
+            properties.append((PromelaRenderer.staleMacro(input), result.stale.first { $0.input == input }?.trace))
+        }
+        for s in model.waitingStates().keys.sorted() where model.initial != s {
+            properties.append((PromelaRenderer.waitMacro(model.states[s]), result.waiting.first { $0.state == model.states[s] }?.trace))
+        }
+        for d in model.definitions.indices where !model.idleStates(of: d).isEmpty {
+            properties.append((PromelaRenderer.idleMacro(d), result.uncancelled.first { $0.definition == d }?.trace))
+        }
+        for (macro, trace) in properties {
+            let verdict = try verify(promela, define: macro)
+            XCTAssertEqual(verdict.violated, trace != nil, "\(machine.name) \(macro): SPIN \(verdict.violated ? "finds" : "does not find") it",
+                           file: file, line: line)
+            if let trace {
+                XCTAssertEqual(verdict.trail, trace.count, "\(machine.name) \(macro): SPIN's shortest trail vs machine-viz's trace",
+                               file: file, line: line)
+            }
+        }
+    }
+
+    func testEveryExampleMachine() throws {
+        let examples = Self.root.appendingPathComponent("examples")
+        let machines = Extractor.extract(paths: [examples.path]).machines.filter { !$0.location.file.contains("PluginSample") }
+            .map(Analyzer().analyze)
+        XCTAssertGreaterThan(machines.count, 10)
+        for machine in machines { try crossCheck(machine) }
+    }
+
+    func testTheConformanceEffectCases() throws {
+        let cases = Self.root.deletingLastPathComponent().appendingPathComponent("shared/conformance/cases")
+        let files = ["e_stale_output.swift", "e_uncancelled_stream.swift", "e_waiting_forever.swift"]
+            .map { cases.appendingPathComponent($0).path }.filter { FileManager.default.fileExists(atPath: $0) }
+        try XCTSkipIf(files.isEmpty, "../shared/conformance is not beside the checkout")
+        for machine in Extractor.extract(paths: files).machines.map(Analyzer().analyze) { try crossCheck(machine) }
+    }
+
+    func testGeneratedMachines() throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            try crossCheck(Analyzer().analyze(SyntheticMachines.withEffects(states: 6 + Int(seed) * 2, effects: 3 + Int(seed), seed: seed)))
+        }
+    }
+
+    func testTheBenchmarkMachineCountsAlike() throws {
+        let machine = Analyzer().analyze(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7))
+        let model = EffectModel(machine: machine)
+        let result = EffectExplorer(model: model).explore()
+        XCTAssertTrue(result.complete)
+        XCTAssertEqual(try verify(PromelaRenderer(model: model).render()).stored, result.configurations)
+    }
+}
