@@ -404,8 +404,13 @@ final class SymbolIndex {
         guard depth < 16 else { return .other(type.trimmedDescription) }
         func args(_ clause: GenericArgumentClauseSyntax?) -> [ResolvedType] {
             clause?.arguments.map { a -> ResolvedType in
+                #if canImport(SwiftSyntax601)
+                // swift-syntax 601 and later: a generic argument is a type or (for value generics) an expression
                 if case .type(let t) = a.argument { return resolveType(t, in: scope, depth: depth + 1, substitutions: substitutions) }
                 return .other(a.argument.trimmedDescription)
+                #else
+                return resolveType(a.argument, in: scope, depth: depth + 1, substitutions: substitutions)
+                #endif
             } ?? []
         }
         if let id = type.as(IdentifierTypeSyntax.self) {
