@@ -58,7 +58,7 @@ public struct Analyzer: Sendable {
     static func internalInputs(of machine: Machine) -> [String] {
         guard machine.internalInputs.isEmpty else { return machine.internalInputs }
         // what an effect in flight sends; TCA's `.send(action)` handles the action at once, as if from outside
-        let sent = Set(machine.rules.flatMap { $0.outcomes.flatMap { EffectModel.tracked($0.effect) }.flatMap(\.emits) })
+        let sent = Set(machine.rules.flatMap { $0.outcomes.flatMap { EffectModel.tracked($0.effect, in: machine.dialect) }.flatMap(\.emits) })
         return machine.inputs.filter(sent.contains)
     }
 

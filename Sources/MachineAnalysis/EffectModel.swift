@@ -121,7 +121,7 @@ public struct EffectModel: Sendable {
         func key(_ rule: Int, _ e: Effect) -> Key { Key(rule: rule, effect: e) }
         for rule in m.rules {
             for outcome in rule.outcomes {
-                for e in Self.tracked(outcome.effect) where definitionIndex[key(rule.id, e)] == nil {
+                for e in Self.tracked(outcome.effect, in: m.dialect) where definitionIndex[key(rule.id, e)] == nil {
                     let emits = e.emits.compactMap { inputIndex[$0] }.uniqued()
                     guard !emits.isEmpty else { continue }
                     definitionIndex[key(rule.id, e)] = definitions.count
@@ -152,7 +152,7 @@ public struct EffectModel: Sendable {
         for (pair, list) in firing {
             guard teardownInputs.contains(pair.input) else { continue }
             for (rule, outcome) in list {
-                childEffects += Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }
+                childEffects += Self.tracked(outcome.effect, in: m.dialect).compactMap { definitionIndex[key(rule.id, $0)] }
             }
         }
         childEffects = childEffects.uniqued().sorted()
@@ -167,7 +167,7 @@ public struct EffectModel: Sendable {
                 case .failure: continue
                 case .unknown: to = nil
                 }
-                let starts = Self.tracked(outcome.effect).compactMap { definitionIndex[key(rule.id, $0)] }.uniqued()
+                let starts = Self.tracked(outcome.effect, in: m.dialect).compactMap { definitionIndex[key(rule.id, $0)] }.uniqued()
                 var cancels: [Int] = []
                 for c in outcome.cancels {
                     if c == "*" || c == "strategy: .latest" { cancels += definitions.indices; continue }
@@ -190,10 +190,12 @@ public struct EffectModel: Sendable {
         self.moves = moves
     }
 
-    /// The single effects of an outcome worth exploring: TCA's `.send(action)` is handled at once, so
-    /// it is no effect in flight (and its action counts as sent from outside).
-    public static func tracked(_ effect: Effect?) -> [Effect] {
-        (effect?.components ?? []).filter { !$0.isImmediateSend }
+    /// The single effects of an outcome worth exploring. TCA's `.send(action)` is handled at once, so
+    /// it is no effect in flight (and its action counts as sent from outside); CombineProcessor's
+    /// `.send` delivers later, on the processor's queue, like any other effect.
+    public static func tracked(_ effect: Effect?, in dialect: Dialect) -> [Effect] {
+        let immediateSend = dialect == .tca || dialect == .tcaLegacy
+        return (effect?.components ?? []).filter { !(immediateSend && $0.isSend) }
     }
 
     /// Whether a branch condition reads the state (another field of it: conditions on the machine's own
@@ -223,7 +225,10 @@ public struct EffectModel: Sendable {
     /// States whose every way out is an internal input, so that leaving them depends on effects in
     /// flight; for each, the effects that could still take it out: those that send a way out, and
     /// those whose outputs, handled in the state, start such an effect. A state where a user input
-    /// starts one of them is left out: the user can always set it going again.
+    /// starts one of them is left out: the user can always set it going again. So is a state the
+    /// machine never enters expecting anything: no move into it starts one of those effects, and
+    /// none is taken on the output of one of those that are streams (which keep running). Such a
+    /// state is final in practice (`paid`, whose only ways out are late responses), not a spinner.
     public func waitingStates() -> [Int: [Int]] {
         var result: [Int: [Int]] = [:]
         for s in states.indices {
@@ -242,6 +247,12 @@ public struct EffectModel: Sendable {
                 !isInternal[i] && moves[s][i].contains { $0.starts.contains(where: rescuers.contains) }
             }
             guard !userRestarts else { continue }
+            let streams = Set(rescuers.filter { definitions[$0].effect.kind == .stream }.flatMap { definitions[$0].emits })
+            let expected = moves.joined().joined().contains { move in
+                move.to == s && move.from != s
+                    && (move.starts.contains(where: rescuers.contains) || streams.contains(move.input))
+            }
+            guard expected else { continue }
             result[s] = rescuers.sorted()
         }
         return result

@@ -73,9 +73,10 @@ public struct Effect: Codable, Hashable, Sendable {
     /// The single effects it consists of: its parts, or itself.
     public var components: [Effect] { parts.isEmpty ? [self] : parts }
 
-    /// TCA's `.send(action)`: the action is handled right away, as if sent from outside, not later by
-    /// an effect in flight.
-    public var isImmediateSend: Bool { label == "send" || label?.hasSuffix(".send") == true }
+    /// A `.send(action)` effect. In TCA the store handles the action right away, as if sent from
+    /// outside, not later by an effect in flight; elsewhere (CombineProcessor's `.send` is a `Just`
+    /// delivered on the processor's queue) it is an ordinary effect.
+    public var isSend: Bool { label == "send" || label?.hasSuffix(".send") == true }
 
     /// Gives the effect (each of its parts that has none) a cancel id: `.merge(a, b).cancellable(id:)`.
     public mutating func assign(id newID: String) {
