@@ -27,7 +27,7 @@ enum CandidatePass {
         var result: [Found] = []
         for file in context.files {
             let finder = Finder(file: file, context: context, machineTypes: constructedTypes.union(gkMachines))
-            finder.walk(file.tree)
+            file.events.replay(finder)
             result += finder.found
         }
         return result
@@ -100,7 +100,7 @@ enum CandidatePass {
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let type = Self.calledTypeName(node) else { return .visitChildren }
             let hasClosure = node.trailingClosure != nil || node.arguments.contains { $0.expression.is(ClosureExprSyntax.self) }
-            let name = DSLSupport.storageName(node) ?? DSLSupport.enclosingFunctionName(node) ?? "top level"
+            var name: String { DSLSupport.storageName(node) ?? DSLSupport.enclosingFunctionName(node) ?? "top level" }
             if (type == "Reduce" || type == "Reducer"), hasClosure, !insideReducerType(node) {
                 found.append(Found(shape: "\(type) { }", name: name, file: file, node: Syntax(node), ranges: [Syntax(node)],
                                    reason: "its closure switches over no state or action the tool could identify"))

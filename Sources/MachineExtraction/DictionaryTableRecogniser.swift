@@ -21,7 +21,7 @@ struct DictionaryTableRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         for file in context.files {
             let finder = Finder()
-            finder.walk(file.tree)
+            file.events.replay(finder)
             for dict in finder.dictionaries { build(dict, file: file, context: context) }
         }
     }
@@ -230,7 +230,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 }
             }
             let v = V(name: name)
-            v.walk(file.tree)
+            file.events.replay(v)
             for sub in v.found {
                 var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
                 if let key = sub.arguments.first?.expression {

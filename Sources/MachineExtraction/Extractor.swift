@@ -20,12 +20,8 @@ public enum Extractor {
     /// Per-file work (comment commands, project facts) runs on `jobs` threads; the result does not
     /// depend on it.
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
-        let timing = ProcessInfo.processInfo.environment["MACHINE_VIZ_TIMING"] != nil
-        var stageStart = Date()
-        func stage(_ name: String) {
-            if timing { FileHandle.standardError.write(Data("\(name): \(Date().timeIntervalSince(stageStart))\n".utf8)) }
-            stageStart = Date()
-        }
+        var timer = StageTimer()
+        func stage(_ name: String) { timer.stage(name) }
         let context = ExtractionContext(files: sources.files, jobs: jobs)
         stage("SymbolIndex")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
@@ -58,6 +54,7 @@ public enum Extractor {
         result.diagnostics += commands.diagnostics
         result.suppressions = commands.suppressions
         result.products = disambiguateNames(context.products.sorted { ($0.location, $0.name) < ($1.location, $1.name) })
+        stage("CandidatePass")
         return result
     }
 
@@ -181,8 +178,46 @@ final class ExtractionContext {
     init(files: [ParsedFile], jobs: Int = 1) {
         self.files = files
         self.jobs = jobs
-        self.index = SymbolIndex(files: files)
+        self.index = SymbolIndex(files: files, jobs: jobs)
+        self.caches = Caches()
     }
+
+    /// A context for building one candidate on another thread: it reads what this one read (index,
+    /// facts, markers, caches: only read, or behind a lock) and collects machines, products and
+    /// diagnostics of its own, which `merge` appends here. Built in candidate order and merged in
+    /// that order, the result is the one of building them one after the other.
+    private init(forking parent: ExtractionContext) {
+        files = parent.files
+        jobs = 1
+        index = parent.index
+        caches = parent.caches
+        markers = parent.markers
+        claimed = parent.claimed
+        facts = parent.facts
+        moduleByPath = parent.moduleByPath
+    }
+
+    func fork() -> ExtractionContext {
+        _ = facts
+        _ = moduleByPath
+        return ExtractionContext(forking: self)
+    }
+
+    func merge(_ child: ExtractionContext) {
+        machines += child.machines
+        products += child.products
+        diagnostics += child.diagnostics
+        mergeableIDs.formUnion(child.mergeableIDs)
+        for (call, locations) in child.constructionMachines { constructionMachines[call, default: []] += locations }
+    }
+
+    /// Computed once per run and shared by forked contexts (each behind the lock).
+    final class Caches: @unchecked Sendable {
+        let lock = NSLock()
+        var predicates: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
+        var initialisersByKey: [String: [FunctionCallExprSyntax]]?
+    }
+    let caches: Caches
 
     func warn(_ message: String, at location: SourceLocation?, severity: Severity = .warning) {
         diagnostics.append(Diagnostic(severity: severity, message: message, location: location))
@@ -272,14 +307,17 @@ final class ExtractionContext {
     /// `self == .a || self == .b`, `[.a, .b].contains(self)`.
     func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let info else { return [:] }
-        if let cached = predicateCache[info.key] { return cached }
+        // each enum's predicates are evaluated once per run, however many machines use it
+        caches.lock.lock()
+        let cached = caches.predicates[info.key]
+        caches.lock.unlock()
+        if let cached { return cached }
         let result = evaluatePredicates(of: info)
-        predicateCache[info.key] = result
+        caches.lock.lock()
+        caches.predicates[info.key] = result
+        caches.lock.unlock()
         return result
     }
-
-    /// Each enum's predicates are evaluated once per run, however many machines use it.
-    var predicateCache: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
 
     func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let type = index.types[info.key] else { return [:] }
@@ -328,7 +366,9 @@ final class ExtractionContext {
     /// The `initialState:`/`state:` arguments that construct `type` itself: the callee resolves to its
     /// declaration where the call is written (a preview's or a test's type of the same name does not).
     func initialisers(of type: TypeInfo) -> [FunctionCallExprSyntax] {
-        if initialisersByKey == nil {
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if caches.initialisersByKey == nil {
             var result: [String: [FunctionCallExprSyntax]] = [:]
             for name in stateInitialisers.keys.sorted() {
                 for call in stateInitialisers[name]! {
@@ -337,18 +377,17 @@ final class ExtractionContext {
                     result[t.key, default: []].append(call)
                 }
             }
-            initialisersByKey = result
+            caches.initialisersByKey = result
         }
-        return initialisersByKey?[type.key] ?? []
+        return caches.initialisersByKey?[type.key] ?? []
     }
-    private var initialisersByKey: [String: [FunctionCallExprSyntax]]?
 
     /// Each file walked on its own (on `jobs` threads), then merged in file order.
     lazy var facts: ProjectFacts = {
         let merged = ProjectFacts()
         for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
             let scan = ProjectFacts()
-            scan.walk(file.tree)
+            file.events.replay(scan)
             return scan
         }) {
             for (name, calls) in part.constructions { merged.constructions[name, default: []] += calls }

@@ -48,7 +48,7 @@ struct GameplayKitRecogniser: Recogniser {
         var constructions: [Construction] = []
         var enters: [EnterCall] = []
         for file in context.files {
-            for call in DSLSupport.calls(in: file.tree) {
+            for call in file.events.nodes(.functionCallExpr, as: FunctionCallExprSyntax.self) {
                 guard let name = DSLSupport.calleeName(call) else { continue }
                 if machineTypes.contains(name), let arg = SyntaxHelpers.argument(call, "states") {
                     let states = resolveStates(arg, around: Syntax(call), classes: classes, file: file, context: context)

@@ -15,7 +15,7 @@ struct OperatorTableRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         for file in context.files {
             let finder = TableFinder()
-            finder.walk(file.tree)
+            file.events.replay(finder)
             for table in finder.tables { build(table, file: file, context: context) }
         }
     }

@@ -18,25 +18,35 @@ struct ReducerRecogniser: Recogniser {
         var bindingName: String?
         var ownerTypes: [String]
         var file: ParsedFile
+        var ifLetCalls = IfLetCalls()
     }
 
     func recognise(in context: ExtractionContext) {
-        // finding candidates is per file (on `jobs` threads, reading the index only); building them uses the whole index
+        // finding candidates is per file, building them reads the whole index: both on `jobs` threads,
+        // each candidate built in a forked context, merged in candidate order
         let index = context.index
         let found = Parallel.map(context.files, jobs: context.jobs) { file -> [Candidate] in
             let finder = CandidateFinder(file: file, index: index)
-            finder.walk(file.tree)
+            file.events.replay(finder)
             return finder.candidates
         }
+        var chosen: [Candidate] = []
         for candidates in found {
             for candidate in candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledNames.contains(f.name.text) { continue }
                 context.claimed.insert(candidate.node.id)
-                build(candidate, context: context)
+                chosen.append(candidate)
             }
         }
+        guard context.jobs > 1 else {
+            for candidate in chosen { build(candidate, context: context) }
+            return
+        }
+        let forks = chosen.map { _ in context.fork() }
+        _ = Parallel.map(Array(zip(chosen, forks)), jobs: context.jobs) { candidate, fork in build(candidate, context: fork) }
+        for fork in forks { context.merge(fork) }
     }
 
     // MARK: Finding reducers
@@ -774,12 +784,25 @@ struct ReducerRecogniser: Recogniser {
     /// (the child's actions arrive only while it is there).
     func ifLets(_ c: Candidate, field: String) -> [IfLetFinder.Scope] {
         guard c.dialect == .tca || c.dialect == .tcaLegacy else { return [] }
-        var owner: Syntax? = c.node
-        while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
-        guard let scope = owner else { return [] }
-        let finder = IfLetFinder(field: field)
-        finder.walk(scope)
-        return finder.actions
+        if c.ifLetCalls.calls == nil {
+            var owner: Syntax? = c.node
+            while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
+            let finder = IfLetFinder()
+            if let scope = owner { finder.walk(scope) }
+            c.ifLetCalls.calls = finder.calls
+        }
+        return c.ifLetCalls.calls!.compactMap { call in
+            let (first, action) = call
+            guard first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
+                  // `\.alert`, `/Action.alert`
+                  let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last else { return nil }
+            return IfLetFinder.Scope(action: String(name), presentation: first.contains("$"))
+        }
+    }
+
+    /// The `.ifLet(first, action: …)` calls around a candidate, found once for all its fields.
+    final class IfLetCalls {
+        var calls: [(first: String, action: String)]?
     }
 
     final class IfLetFinder: SyntaxVisitor {
@@ -787,21 +810,13 @@ struct ReducerRecogniser: Recogniser {
             var action: String
             var presentation: Bool
         }
-        let field: String
-        var actions: [Scope] = []
-        init(field: String) {
-            self.field = field
-            super.init(viewMode: .sourceAccurate)
-        }
+        var calls: [(first: String, action: String)] = []
+        init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
                   let first = node.arguments.first?.expression.trimmedDescription,
-                  first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedDescription else { return .visitChildren }
-            // `\.alert`, `/Action.alert`
-            if let name = action.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last {
-                actions.append(Scope(action: String(name), presentation: first.contains("$")))
-            }
+            calls.append((first, action))
             return .visitChildren
         }
     }

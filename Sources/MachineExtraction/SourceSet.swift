@@ -16,6 +16,8 @@ public final class ParsedFile: @unchecked Sendable {
     let mentionsTool: Bool
     /// The module the file belongs to (see ModuleMap); types of other modules are visible only when imported.
     public internal(set) var module = ""
+    /// The one walk of the tree, made where it is parsed; the extractor's finders replay it (SyntaxEvents).
+    let events: SyntaxEvents
 
     init(path: String, text: String) {
         self.path = path
@@ -23,6 +25,7 @@ public final class ParsedFile: @unchecked Sendable {
         self.converter = SourceLocationConverter(fileName: path, tree: tree)
         self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
         self.mentionsTool = text.contains("machine-viz")
+        self.events = SyntaxEvents(tree)
     }
 
     func location(of node: some SyntaxProtocol) -> SourceLocation {

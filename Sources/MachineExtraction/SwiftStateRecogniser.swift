@@ -52,7 +52,7 @@ struct SwiftStateRecogniser: Recogniser {
         var arrowUses: [(receiver: String, file: ParsedFile)] = []
         for file in context.files {
             let finder = Finder(index: context.index, file: file)
-            finder.walk(file.tree)
+            file.events.replay(finder)
             constructions += finder.constructions
             registrations += finder.registrations.map { r in
                 Registration(call: r.call, file: file, name: r.name, receiver: r.receiver, ownerType: r.ownerType)
@@ -457,7 +457,7 @@ struct SwiftStateRecogniser: Recogniser {
     func disposal(of call: FunctionCallExprSyntax, context: ExtractionContext) -> String? {
         guard let name = DSLSupport.storageName(call, orFunction: false), name != "_" else { return nil }
         for file in context.files {
-            for c in DSLSupport.calls(in: file.tree) where DSLSupport.calleeName(c) == "dispose" {
+            for c in file.events.nodes(.functionCallExpr, as: FunctionCallExprSyntax.self) where DSLSupport.calleeName(c) == "dispose" {
                 if let receiver = DSLSupport.receiverPath(c), receiver.split(separator: ".").last.map(String.init) == name { return name }
             }
         }

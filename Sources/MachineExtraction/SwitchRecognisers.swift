@@ -77,7 +77,7 @@ struct MappingFunctionRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         for file in context.files {
             let finder = CandidateFinder()
-            finder.walk(file.tree)
+            file.events.replay(finder)
             for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
                 if build(candidate, file: file, context: context) { context.claimed.insert(candidate.node.id) }
             }
@@ -125,6 +125,10 @@ struct MappingFunctionRecogniser: Recogniser {
     }
 
     func build(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
+        // most functions and closures switch over no pair: found in the file's recorded walk, not by scanning the body
+        guard file.events.contains(.switchExpr, within: c.body, where: { sw in
+            sw.as(SwitchExprSyntax.self).flatMap { SyntaxHelpers.unwrap($0.subject).as(TupleExprSyntax.self) }?.elements.count == 2
+        }) else { return false }
         let scan = SwitchFinder.scan(c.body)
         // the first switch over a tuple of two parameter paths
         for sw in scan.switches {

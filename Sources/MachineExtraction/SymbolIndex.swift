@@ -1,3 +1,4 @@
+import Foundation
 import MachineModel
 import SwiftParser
 import SwiftSyntax
@@ -193,14 +194,20 @@ final class SymbolIndex {
     private(set) var modules = Set<String>()
     private(set) var methodsByName: [String: [(FunctionDeclSyntax, ParsedFile)]] = [:]
 
-    init(files: [ParsedFile]) {
+    /// Each file's declarations are collected on its own (on `jobs` threads, replaying the file's one
+    /// walk), then registered in file order: keys and lookups do not depend on the job count.
+    init(files: [ParsedFile], jobs: Int = 1) {
         self.files = files
         var extensions: [Extension] = []
-        for file in files {
+        let collected = Parallel.map(files, jobs: jobs) { file -> Collector in
+            let collector = Collector(file: file)
+            file.events.replay(collector)
+            return collector
+        }
+        for (file, collector) in zip(files, collected) {
             fileByRoot[file.tree.id] = file
             modules.insert(file.module)
-            let collector = Collector(file: file, index: self)
-            collector.walk(file.tree)
+            for registration in collector.registrations { apply(registration) }
             extensions += collector.extensions
             importsByFile[ObjectIdentifier(file)] = collector.imports
         }
@@ -211,6 +218,29 @@ final class SymbolIndex {
     }
 
     // MARK: Registration
+
+    /// What a file's collector found, registered in file order.
+    enum Registration {
+        case type(TypeInfo, Container?)
+        case declaration(Declaration, String, Container)
+        case binding(Binding)
+        case exportedImport(module: String, String)
+    }
+
+    private func apply(_ registration: Registration) {
+        switch registration {
+        case .type(let t, let container):
+            register(t, in: container)
+            if var e = t.enumInfo {
+                e.key = t.key
+                t.enumInfo = e
+                enums.append(e)
+            }
+        case .declaration(let d, let name, let container): add(d, named: name, to: container)
+        case .binding(let b): bindings[b.name, default: []].append(b)
+        case .exportedImport(let module, let name): exportedImports[module, default: []].insert(name)
+        }
+    }
 
     func register(_ t: TypeInfo, in container: Container?) {
         var key = Self.id(module: t.module, path: (t.isFilePrivate ? t.file.baseName + "#" : "") + t.qualifiedName)
@@ -374,7 +404,7 @@ final class SymbolIndex {
     /// Member types of a type (extensions merged), then of its superclass when the inputs declare it.
     func members(named name: String, of type: TypeInfo, from file: ParsedFile, depth: Int = 0) -> [Declaration] {
         let own = (type.members[name] ?? []).filter { !$0.isFilePrivate || $0.file === file }
-        if !own.isEmpty || depth > 8 || searchingSupertypes.contains(ObjectIdentifier(type)) { return own }
+        if !own.isEmpty || depth > 8 || type.inherited.isEmpty || searchingSupertypes.contains(ObjectIdentifier(type)) { return own }
         searchingSupertypes.insert(ObjectIdentifier(type))
         defer { searchingSupertypes.remove(ObjectIdentifier(type)) }
         for inherited in type.inherited {
@@ -386,16 +416,28 @@ final class SymbolIndex {
         return []
     }
 
+    /// Written types parsed once per run. Once built, the index is read from several threads
+    /// (candidates are built in parallel): the cache is behind a lock, the cycle guard per thread.
     private var parsedTypes: [String: TypeSyntax] = [:]
-    private var searchingSupertypes = Set<ObjectIdentifier>()
+    private let parsedTypesLock = NSLock()
+    private var searchingSupertypes: Set<ObjectIdentifier> {
+        get { Thread.current.threadDictionary[Self.searchingKey] as? Set<ObjectIdentifier> ?? [] }
+        set { Thread.current.threadDictionary[Self.searchingKey] = newValue }
+    }
+    private static let searchingKey = "machine-viz.SymbolIndex.searchingSupertypes"
 
     /// Resolves a type written as text (from an annotation or a generic argument) at a scope.
     func resolveType(_ text: String, in scope: LookupScope, depth: Int = 0) -> ResolvedType {
+        parsedTypesLock.lock()
+        let cached = parsedTypes[text]
+        parsedTypesLock.unlock()
         let type: TypeSyntax
-        if let cached = parsedTypes[text] { type = cached } else {
+        if let cached { type = cached } else {
             var parser = Parser(text)
             type = TypeSyntax.parse(from: &parser)
+            parsedTypesLock.lock()
             parsedTypes[text] = type
+            parsedTypesLock.unlock()
         }
         return resolveType(type, in: scope, depth: depth)
     }
@@ -554,20 +596,20 @@ final class SymbolIndex {
 
     final class Collector: SyntaxVisitor {
         let file: ParsedFile
-        let index: SymbolIndex
         /// Enclosing containers: a type (or extension placeholder), or a function body.
         var stack: [Frame] = []
         var extensions: [Extension] = []
         var imports = Set<String>()
+        /// What the index registers from this file, in walk order (SymbolIndex.init).
+        var registrations: [Registration] = []
 
         enum Frame {
             case type(TypeInfo)
             case function(String, CodeBlockItemListSyntax?)
         }
 
-        init(file: ParsedFile, index: SymbolIndex) {
+        init(file: ParsedFile) {
             self.file = file
-            self.index = index
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -621,7 +663,7 @@ final class SymbolIndex {
                                 isFilePrivate: isPrivate(modifiers) || inFilePrivate || local,
                                 genericParameters: generics?.parameters.map(\.name.text) ?? [])
             info.parent = currentType
-            index.register(info, in: container(for: node))
+            registrations.append(.type(info, container(for: node)))
             stack.append(.type(info))
             return info
         }
@@ -630,7 +672,7 @@ final class SymbolIndex {
             if let first = node.path.first?.name.text {
                 imports.insert(first)
                 if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "_exported" }) {
-                    index.exportedImports[file.module, default: []].insert(first)
+                    registrations.append(.exportedImport(module: file.module, first))
                 }
             }
             return .skipChildren
@@ -654,10 +696,9 @@ final class SymbolIndex {
             }
             let info = open(node.name.text, kind: "enum", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
                             generics: node.genericParameterClause, node: node)
-            let e = EnumInfo(name: info.name, qualifiedName: info.qualifiedName, key: info.key, cases: cases,
-                             inherited: info.inherited, location: info.location, decl: node, file: file)
-            info.enumInfo = e
-            index.enums.append(e)
+            // its key and its place in `enums` come when it is registered
+            info.enumInfo = EnumInfo(name: info.name, qualifiedName: info.qualifiedName, key: "", cases: cases,
+                                     inherited: info.inherited, location: info.location, decl: node, file: file)
             return .visitChildren
         }
         override func visitPost(_ node: EnumDeclSyntax) { stack.removeLast() }
@@ -707,7 +748,7 @@ final class SymbolIndex {
             let alias = AliasInfo(name: node.name.text, parameters: node.genericParameterClause?.parameters.map(\.name.text) ?? [],
                                   target: node.initializer.value, file: file, module: file.module,
                                   isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: node)
-            index.add(.alias(alias), named: alias.name, to: container(for: node))
+            registrations.append(.declaration(.alias(alias), alias.name, container(for: node)))
             return .skipChildren
         }
 
@@ -753,7 +794,7 @@ final class SymbolIndex {
                                 initializer: binding.initializer?.value, location: file.location(of: binding),
                                 owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
                                 isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)
-                index.bindings[b.name, default: []].append(b)
+                registrations.append(.binding(b))
                 owner?.properties.append(b)
             }
             return .visitChildren

@@ -27,7 +27,7 @@ struct TinderRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         for file in context.files {
             let finder = Finder()
-            finder.walk(file.tree)
+            file.events.replay(finder)
             for (call, closure) in finder.builders { build(call, closure, file: file, context: context) }
         }
     }

@@ -94,10 +94,13 @@ enum LintPipeline {
             entry = cached
         } else {
             let computed: Result<LintCache.Entry, Failure> = Pipeline.onLargeStack {
+                var timer = StageTimer()
                 let sources = SourceSet.load(paths: paths, excluding: excluded, jobs: request.jobs, stdinPath: request.stdinPath,
                                              progress: request.progress?.fileCounter)
+                timer.stage("read+parse+walk")
                 request.progress?.update("checking machines in \(counted(sources.files.count, "file"))")
                 let extracted = Extractor.extract(sources, jobs: request.jobs)
+                timer = StageTimer()
                 let analyzer = Analyzer(
                     bounds: EffectBounds(
                         maxInstances: request.maxEffectInstances ?? configuration.maxEffectInstances ?? EffectBounds.defaultMaxInstances,
@@ -108,10 +111,16 @@ enum LintPipeline {
                     })
                 var violations: [Violation] = []
                 var notes: [Diagnostic] = []
-                for extractedMachine in extracted.machines {
+                // each machine on its own (on `jobs` threads), results in machine order
+                let analysedMachines = Parallel.map(extracted.machines, jobs: request.jobs) { extractedMachine in
+                    Result<(machine: Machine, diagnostics: [Diagnostic]), Error> {
+                        analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                    }
+                }
+                for analysedMachine in analysedMachines {
                     let machine: Machine
                     do {
-                        let analysed = analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                        let analysed = try analysedMachine.get()
                         machine = analysed.machine
                         notes += analysed.diagnostics
                     } catch let error as ConfigurationError {
@@ -124,9 +133,10 @@ enum LintPipeline {
                                                     fingerprint: Baseline.fingerprint(finding, machine: machine)))
                     }
                 }
+                timer.stage("analysis")
                 // struct states as the product of their machine fields: invariant violations
                 let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
-                do { products = try Products.explore(extracted.products, configuration: configuration) } catch let failure as Failure {
+                do { products = try Products.explore(extracted.products, configuration: configuration, jobs: request.jobs) } catch let failure as Failure {
                     return .failure(failure)
                 } catch {
                     return .failure(Failure(message: "\(error)"))
@@ -137,6 +147,7 @@ enum LintPipeline {
                                                     fingerprint: Baseline.fingerprint(finding, machine: p.result.machine)))
                     }
                 }
+                timer.stage("products")
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
                                                 diagnostics: extracted.diagnostics + notes + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),

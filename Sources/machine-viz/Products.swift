@@ -1,6 +1,7 @@
 import Foundation
 import MachineAnalysis
 import MachineConfiguration
+import MachineExtraction
 import MachineModel
 
 /// Struct states explored as the product of their machine fields, with the invariants stated in the
@@ -13,12 +14,15 @@ enum Products {
 
     /// Explores every product. A configuration invariant that names a field or value the product does
     /// not have is a `LintPipeline.Failure`; one stated in the code is a diagnostic.
-    static func explore(_ products: [ProductMachine], configuration: Configuration) throws -> (explored: [Explored], diagnostics: [Diagnostic]) {
+    /// Products are explored on `jobs` threads; results and diagnostics come in product order.
+    static func explore(_ products: [ProductMachine], configuration: Configuration, jobs: Int = 1) throws -> (explored: [Explored], diagnostics: [Diagnostic]) {
         let explorer = ProductExplorer(budget: configuration.productBudget ?? ProductExplorer.defaultBudget)
         var explored: [Explored] = []
         var diagnostics: [Diagnostic] = []
         let file = configuration.file ?? Configuration.fileName
+        var checked: [(product: ProductMachine, invariants: [Invariant], diagnostics: [Diagnostic])] = []
         for product in products {
+            var diagnostics: [Diagnostic] = []
             var invariants: [Invariant] = []
             for text in product.invariants {
                 guard let invariant = try? Invariant(text) else { continue }
@@ -34,7 +38,11 @@ enum Products {
                 }
                 invariants.append(invariant)
             }
-            let result = explorer.explore(product, invariants: invariants.uniqued())
+            checked.append((product, invariants.uniqued(), diagnostics))
+        }
+        let results = Parallel.map(checked, jobs: jobs) { explorer.explore($0.product, invariants: $0.invariants) }
+        for ((product, invariants, own), result) in zip(checked, results) {
+            diagnostics += own
             if let message = result.budgetMessage {
                 diagnostics.append(Diagnostic(severity: .warning, message: message, location: product.location))
             }

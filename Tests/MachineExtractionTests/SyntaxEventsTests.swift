@@ -1,0 +1,63 @@
+import SwiftParser
+import SwiftSyntax
+@testable import MachineExtraction
+import XCTest
+
+/// The one recorded walk per file (SyntaxEvents) replays to a visitor exactly what `walk` gives it.
+final class SyntaxEventsTests: XCTestCase {
+    /// Logs every visit and visitPost of the recorded kinds; skips the children of calls to `skipMe`
+    /// and of dictionary literals, as finders do.
+    final class Logger: SyntaxVisitor {
+        var log: [String] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+        func note(_ what: String, _ node: some SyntaxProtocol) { log.append("\(what) \(node.kind) \(node.position.utf8Offset)") }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            note("call", node)
+            return node.calledExpression.trimmedDescription == "skipMe" ? .skipChildren : .visitChildren
+        }
+        override func visitPost(_ node: FunctionCallExprSyntax) { note("/call", node) }
+        override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind { note("dict", node); return .skipChildren }
+        override func visitPost(_ node: DictionaryExprSyntax) { note("/dict", node) }
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { note("struct", node); return .visitChildren }
+        override func visitPost(_ node: StructDeclSyntax) { note("/struct", node) }
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { note("closure", node); return .visitChildren }
+        override func visitPost(_ node: ClosureExprSyntax) { note("/closure", node) }
+        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind { note("arg", node); return .visitChildren }
+        override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind { note("switch", node); return .visitChildren }
+        override func visitPost(_ node: FunctionDeclSyntax) { note("/func", node) }
+    }
+
+    func testReplayMatchesWalk() {
+        let source = """
+        struct Gadget {
+            var table = [Knob.a: [Knob.b: 1]]
+            func spin(_ x: Int, _ y: Int) -> Int {
+                let z = wobble(a: { v in v + skipMe(inner(1), [1: 2]) }, b: [3: wobble(c: 4)])
+                switch (x, y) {
+                case (1, 2): return outer(first: inner(second: z))
+                default: return skipMe(deep(deeper()))
+                }
+            }
+            struct Nested { let k = zap { _ in [:] } }
+        }
+        func loose() {}
+        """
+        let tree = Parser.parse(source: source)
+        let walked = Logger()
+        walked.walk(tree)
+        let replayed = Logger()
+        SyntaxEvents(tree).replay(replayed)
+        XCTAssertGreaterThan(walked.log.count, 20)
+        XCTAssertEqual(replayed.log, walked.log)
+    }
+
+    func testContainsFindsNodesInsideANodeOnly() {
+        let tree = Parser.parse(source: "func a() { switch x { default: break } }\nfunc b() { let y = 1 }\n")
+        let events = SyntaxEvents(tree)
+        let functions = events.nodes(.functionDecl, as: FunctionDeclSyntax.self)
+        XCTAssertEqual(functions.map(\.name.text), ["a", "b"])
+        XCTAssertTrue(events.contains(.switchExpr, within: functions[0]))
+        XCTAssertFalse(events.contains(.switchExpr, within: functions[1]))
+        XCTAssertFalse(events.contains(.switchExpr, within: functions[0], where: { _ in false }))
+    }
+}
