@@ -49,7 +49,7 @@ enum CandidatePass {
         }
 
         static func hasReducerAttribute(_ attributes: AttributeListSyntax) -> Bool {
-            attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Reducer" }
+            attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "Reducer" }
         }
 
         func addReducerType(_ name: String, _ node: some SyntaxProtocol) {
@@ -144,7 +144,7 @@ enum CandidatePass {
                 if path == "self" {
                     guard let info = enclosing?.enumInfo, !info.cases.isEmpty,
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
-                          SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedDescription == "self" }) else { continue }
+                          SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedText == "self" }) else { continue }
                     add(key: qualified + ".self", shape: "switch over self", name: qualified, node: node, function: function,
                         reason: "the method that switches over it takes no event parameter of an enum type declared in the given files")
                 } else if let type = enclosing,

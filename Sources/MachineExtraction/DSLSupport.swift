@@ -36,7 +36,7 @@ enum DSLSupport {
         let callee = call.calledExpression
         if let member = callee.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
         if let ref = callee.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
-        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.expression.trimmedDescription }
+        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.expression.trimmedText }
         return nil
     }
 
@@ -57,14 +57,14 @@ enum DSLSupport {
     /// `.init(…)` → the annotated type of the binding it initialises, when written.
     static func constructedType(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> String? {
         let callee = call.calledExpression
-        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.trimmedDescription }
+        if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.trimmedText }
         if let ref = callee.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isUppercase == true { return ref.baseName.text }
         if let member = callee.as(MemberAccessExprSyntax.self) {
             if member.declName.baseName.text == "init" {
-                if let base = member.base { return base.trimmedDescription }
+                if let base = member.base { return base.trimmedText }
                 return annotatedType(of: call)
             }
-            if member.declName.baseName.text.first?.isUppercase == true { return member.trimmedDescription }
+            if member.declName.baseName.text.first?.isUppercase == true { return member.trimmedText }
         }
         return nil
     }
@@ -75,7 +75,7 @@ enum DSLSupport {
         var steps = 0
         while let c = current, steps < 6 {
             steps += 1
-            if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedDescription }
+            if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedText }
             current = c.parent
         }
         return nil

@@ -42,7 +42,7 @@ struct EffectReader {
             return Result()
         }
         // a + b (Actomaton)
-        if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedDescription == "+" {
+        if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "+" {
             var r = read(infix.leftOperand, depth: depth + 1)
             r.add(read(infix.rightOperand, depth: depth + 1))
             return r
@@ -73,7 +73,7 @@ struct EffectReader {
         let base = callee.as(MemberAccessExprSyntax.self)?.base
         // `.cancel(…)`, `Effect.cancel(…)`, `EffectTask<Action>.cancel(…)`: a static member, not a value's method
         let baseIsType = base.map { b in
-            !b.is(FunctionCallExprSyntax.self) && SyntaxHelpers.unwrap(b).trimmedDescription.first?.isUppercase == true
+            !b.is(FunctionCallExprSyntax.self) && SyntaxHelpers.unwrap(b).trimmedText.first?.isUppercase == true
         } ?? true
 
         // Cancellation: .cancel(id:), Effect.cancel(id:), .cancel(ids:), Harvest .cancel(x)
@@ -90,7 +90,7 @@ struct EffectReader {
                 let id = cancelID(idExpr)
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 r.effect!.assign(id: id)
-                if SyntaxHelpers.argument(call, "cancelInFlight")?.trimmedDescription == "true" { r.cancels.append(id) }
+                if SyntaxHelpers.argument(call, "cancelInFlight")?.trimmedText == "true" { r.cancels.append(id) }
             }
             return r
         }
@@ -160,7 +160,7 @@ struct EffectReader {
         }
         // A function of the project that builds the effect (`startTimer()`): read what it returns.
         var helperName = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
-        if let m = callee.as(MemberAccessExprSyntax.self), m.base?.trimmedDescription == "self" { helperName = m.declName.baseName.text }
+        if let m = callee.as(MemberAccessExprSyntax.self), m.base?.trimmedText == "self" { helperName = m.declName.baseName.text }
         if let helperName, let returned = returnedExpressions(ofFunction: helperName), !returned.isEmpty, depth < 6 {
             var inner = Result()
             for e in returned { inner.add(read(e, depth: depth + 2)) }

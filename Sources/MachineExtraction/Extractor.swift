@@ -373,7 +373,7 @@ final class ExtractionContext {
             for name in stateInitialisers.keys.sorted() {
                 for call in stateInitialisers[name]! {
                     guard let scope = index.scope(of: call),
-                          let t = index.resolveType(call.calledExpression.trimmedDescription, in: scope).declared else { continue }
+                          let t = index.resolveType(call.calledExpression.trimmedText, in: scope).declared else { continue }
                     result[t.key, default: []].append(call)
                 }
             }
@@ -407,7 +407,7 @@ final class ExtractionContext {
         init() { super.init(viewMode: .sourceAccurate) }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.hasPrefix("inout ") }) {
+            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedText.hasPrefix("inout ") }) {
                 inoutFunctions[node.name.text, default: []].append(node)
             }
             return .visitChildren
@@ -429,7 +429,7 @@ final class ExtractionContext {
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
             if let label = node.label?.text, label == "initialState" || label == "state",
                let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
-                let callee = call.calledExpression.trimmedDescription
+                let callee = call.calledExpression.trimmedText
                 stateInitialisers[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
             }
             return .visitChildren
@@ -460,7 +460,7 @@ final class ExtractionContext {
             return .skipChildren
         }
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.base.map({ $0.trimmedDescription.first?.isLowercase ?? false }) ?? false { names.append(node.declName.baseName.text) }
+            if node.base.map({ $0.trimmedText.first?.isLowercase ?? false }) ?? false { names.append(node.declName.baseName.text) }
             return .visitChildren
         }
     }

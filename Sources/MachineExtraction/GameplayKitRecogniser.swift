@@ -173,7 +173,7 @@ struct GameplayKitRecogniser: Recogniser {
     func classArgument(_ expr: ExprSyntax) -> String? {
         let e = SyntaxHelpers.unwrap(expr)
         guard let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "self", let base = m.base else { return nil }
-        return SymbolIndex.bareTypeName(base.trimmedDescription).split(separator: ".").last.map(String.init)
+        return SymbolIndex.bareTypeName(base.trimmedText).split(separator: ".").last.map(String.init)
     }
 
     /// Class names in a `states:` argument: `[A(), B(scene: self)]`, variables holding them, or a variable holding the array.
@@ -202,7 +202,7 @@ struct GameplayKitRecogniser: Recogniser {
     func stateClassName(_ expr: ExprSyntax, around node: Syntax, classes: [String: StateClass], context: ExtractionContext, depth: Int) -> String? {
         let e = SyntaxHelpers.unwrap(expr)
         if let call = e.as(FunctionCallExprSyntax.self) {
-            var callee = call.calledExpression.trimmedDescription
+            var callee = call.calledExpression.trimmedText
             if callee.hasSuffix(".init") { callee.removeLast(5) }
             let name = String(callee.split(separator: ".").last ?? "")
             return classes[name] != nil ? name : nil
@@ -265,7 +265,7 @@ struct GameplayKitRecogniser: Recogniser {
         e.typeTest = { text in self.typeName(text, instance: instance).map { self.descendants(of: $0, in: states, classes: classes) } }
         let all = Set(states)
         e.special = { call in
-            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "super",
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base?.trimmedText == "super",
                   member.declName.baseName.text == "isValidNextState" else { return nil }
             return .all(all)   // resolved by the caller (see `allowed`)
         }
@@ -349,7 +349,7 @@ struct GameplayKitRecogniser: Recogniser {
                         case .default: matches = true
                         case .case(let label):
                             for ci in label.caseItems {
-                                if let p = ci.pattern.as(IsTypePatternSyntax.self), let n = typeName(p.type.trimmedDescription, instance: true) {
+                                if let p = ci.pattern.as(IsTypePatternSyntax.self), let n = typeName(p.type.trimmedText, instance: true) {
                                     if descendants(of: n, in: states, classes: classes).contains(other) { matches = true }
                                 } else if let b = ci.pattern.as(ValueBindingPatternSyntax.self), b.compactText.contains(" as ") {
                                     let typeText = b.compactText.components(separatedBy: " as ").last ?? ""

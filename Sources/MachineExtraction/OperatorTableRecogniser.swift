@@ -120,7 +120,7 @@ struct OperatorTableRecogniser: Recogniser {
         guard !rules.isEmpty else { return }
         let built = context.construction(referencing: bindingName, around: Syntax(table))
         // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
-        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), strategy.trimmedDescription.hasSuffix("latest") {
+        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), strategy.trimmedText.hasSuffix("latest") {
             for i in rules.indices {
                 for k in rules[i].outcomes.indices where rules[i].outcomes[k].effect != nil {
                     if rules[i].outcomes[k].effect!.queue == nil { rules[i].outcomes[k].effect!.policy = "latest" }
@@ -141,7 +141,7 @@ struct OperatorTableRecogniser: Recogniser {
     }
 
     func isAny(_ expr: ExprSyntax) -> Bool {
-        let t = expr.trimmedDescription
+        let t = expr.trimmedText
         return t == "any" || t == ".any" || t == "_"
     }
 

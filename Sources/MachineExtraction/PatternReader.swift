@@ -73,7 +73,7 @@ enum PatternReader {
         let callee = expr.as(FunctionCallExprSyntax.self)?.calledExpression
         guard let ref = SyntaxHelpers.caseReference(callee ?? expr) else {
             // `AlertState { … }`, `Editor.State(…)`, `Self(…)`: an initializer
-            if let callee, let first = SyntaxHelpers.unwrap(callee).trimmedDescription.split(separator: ".").last?.first,
+            if let callee, let first = SyntaxHelpers.unwrap(callee).trimmedText.split(separator: ".").last?.first,
                first.isUppercase {
                 return .unnamed
             }
@@ -97,7 +97,7 @@ enum PatternReader {
         if let i = expr.as(IntegerLiteralExprSyntax.self) { return i.literal.text }
         if let f = expr.as(FloatLiteralExprSyntax.self) { return f.literal.text }
         if let s = expr.as(StringLiteralExprSyntax.self),
-           s.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) { return s.trimmedDescription }
+           s.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) { return s.trimmedText }
         if let p = expr.as(PrefixOperatorExprSyntax.self), p.operator.text == "-", let inner = literalText(p.expression) { return "-" + inner }
         return nil
     }

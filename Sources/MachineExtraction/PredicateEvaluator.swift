@@ -117,7 +117,7 @@ final class PredicateEvaluator {
             return names
         }
         if let call = e.as(FunctionCallExprSyntax.self) {
-            var callee = call.calledExpression.trimmedDescription
+            var callee = call.calledExpression.trimmedText
             if callee.hasSuffix(".init") { callee.removeLast(5) }
             guard SymbolIndex.bareTypeName(callee) == "Set" || callee == "Set" else { return nil }
             if call.arguments.count == 1, let only = call.arguments.first { return collection(only.expression) }
@@ -145,7 +145,7 @@ final class PredicateEvaluator {
     func eval(_ raw: ExprSyntax) -> Verdict {
         let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
         if let infix = e.as(InfixOperatorExprSyntax.self) {
-            let op = infix.operator.trimmedDescription
+            let op = infix.operator.trimmedText
             switch op {
             case "||": return eval(infix.leftOperand).or(eval(infix.rightOperand))
             case "&&": return eval(infix.leftOperand).and(eval(infix.rightOperand))
@@ -173,7 +173,7 @@ final class PredicateEvaluator {
             let yes = eval(ternary.thenExpression), no = eval(ternary.elseExpression)
             return c.and(yes).or(c.not(all).and(no))
         }
-        if let isExpr = e.as(IsExprSyntax.self), isSubject(isExpr.expression), let names = typeTest?(isExpr.type.trimmedDescription) {
+        if let isExpr = e.as(IsExprSyntax.self), isSubject(isExpr.expression), let names = typeTest?(isExpr.type.trimmedText) {
             note(names, isExpr)
             return .all(names.intersection(all))
         }
@@ -265,7 +265,7 @@ final class PredicateEvaluator {
     private func referencedName(_ e: ExprSyntax) -> String? {
         if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base,
-           base.trimmedDescription.first?.isUppercase == true { return member.declName.baseName.text }
+           base.trimmedText.first?.isUppercase == true { return member.declName.baseName.text }
         return nil
     }
 
@@ -346,7 +346,7 @@ final class PredicateEvaluator {
                 v = v.and(patternVerdict(m.pattern) ?? unknown(element))
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, let asExpr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(value)).as(AsExprSyntax.self),
-                   isSubject(asExpr.expression), let names = typeTest?(asExpr.type.trimmedDescription) {
+                   isSubject(asExpr.expression), let names = typeTest?(asExpr.type.trimmedText) {
                     v = v.and(.all(names.intersection(all)))
                 } else {
                     v = v.and(unknown(element))
@@ -361,7 +361,7 @@ final class PredicateEvaluator {
     /// The values a `case` pattern over the subject matches; nil when it cannot tell.
     func patternVerdict(_ pattern: PatternSyntax) -> Verdict? {
         if let isPattern = pattern.as(IsTypePatternSyntax.self) {
-            guard let names = typeTest?(isPattern.type.trimmedDescription) else { return nil }
+            guard let names = typeTest?(isPattern.type.trimmedText) else { return nil }
             note(names, isPattern)
             return .all(names.intersection(all))
         }

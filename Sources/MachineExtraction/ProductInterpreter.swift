@@ -149,7 +149,7 @@ final class ProductInterpreter {
     func splitUnbounded(_ raw: ExprSyntax, _ c: Ctx) throws -> (yes: [Ctx], no: [Ctx]) {
         let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
-            let op = infix.operator.trimmedDescription
+            let op = infix.operator.trimmedText
             switch op {
             case "&&":
                 let a = try split(infix.leftOperand, c)
@@ -222,7 +222,7 @@ final class ProductInterpreter {
                 case .optionalBinding(let b):
                     if let value = b.initializer?.value, let f = field(value), f.kind == .optional {
                         r = restrict(y, f, ["some"])
-                    } else if b.initializer == nil, let f = byPath["\(stateParam).\(b.pattern.trimmedDescription)"], f.kind == .optional {
+                    } else if b.initializer == nil, let f = byPath["\(stateParam).\(b.pattern.trimmedText)"], f.kind == .optional {
                         r = restrict(y, f, ["some"])
                     } else {
                         r = unknown(y, element.condition.compactText)

@@ -393,7 +393,7 @@ final class ReducerInterpreter {
     func inoutCallee(_ call: FunctionCallExprSyntax) -> (FunctionDeclSyntax, Set<String>, Set<String>)? {
         let callee = call.calledExpression
         let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
-            ?? callee.as(MemberAccessExprSyntax.self).flatMap { $0.base.map { b in b.trimmedDescription == "self" || b.trimmedDescription == "Self" } == true ? $0.declName.baseName.text : nil }
+            ?? callee.as(MemberAccessExprSyntax.self).flatMap { $0.base.map { b in b.trimmedText == "self" || b.trimmedText == "Self" } == true ? $0.declName.baseName.text : nil }
         guard let name, let candidates = spec.inoutFunctions[name] else { return nil }
         let arguments = Array(call.arguments)
         for function in candidates {
@@ -661,7 +661,7 @@ final class ReducerInterpreter {
     func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {
         let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
-            let op = infix.operator.trimmedDescription
+            let op = infix.operator.trimmedText
             switch op {
             case "&&": return eval(infix.leftOperand, ctx).and(eval(infix.rightOperand, ctx))
             case "||": return eval(infix.leftOperand, ctx).or(eval(infix.rightOperand, ctx))

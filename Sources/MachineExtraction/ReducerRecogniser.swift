@@ -64,7 +64,7 @@ struct ReducerRecogniser: Recogniser {
 
         static func genericArguments(_ expr: ExprSyntax) -> [String] {
             if let g = expr.as(GenericSpecializationExprSyntax.self) {
-                return g.genericArgumentClause.arguments.map { $0.argument.trimmedDescription }
+                return g.genericArgumentClause.arguments.map { $0.argument.trimmedText }
             }
             if let m = expr.as(MemberAccessExprSyntax.self), let base = m.base { return genericArguments(base) }
             return []
@@ -89,8 +89,8 @@ struct ReducerRecogniser: Recogniser {
         static func enclosingTypeAnnotation(_ node: some SyntaxProtocol) -> String? {
             var current = node.parent
             while let c = current {
-                if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedDescription }
-                if let f = c.as(FunctionDeclSyntax.self) { return f.signature.returnClause?.type.trimmedDescription }
+                if let b = c.as(PatternBindingSyntax.self) { return b.typeAnnotation?.type.trimmedText }
+                if let f = c.as(FunctionDeclSyntax.self) { return f.signature.returnClause?.type.trimmedText }
                 if c.is(CodeBlockItemSyntax.self) && c.parent?.parent?.is(SourceFileSyntax.self) == true { return nil }
                 if c.is(MemberBlockItemSyntax.self) { return nil }
                 current = c.parent
@@ -122,7 +122,7 @@ struct ReducerRecogniser: Recogniser {
                 implicitType = Self.enclosingTypeAnnotation(node).map(SymbolIndex.bareTypeName)
             }
             guard let lead = implicitType ?? Self.leadingName(node.calledExpression), Self.reducerNames.contains(lead) else { return .visitChildren }
-            let calleeText = implicitType ?? SymbolIndex.bareTypeName(node.calledExpression.trimmedDescription)
+            let calleeText = implicitType ?? SymbolIndex.bareTypeName(node.calledExpression.trimmedText)
             let callee = calleeText.hasSuffix(".init") ? String(calleeText.dropLast(5)) : calleeText
             let closures = SyntaxHelpers.closures(of: node)
             let generics = Self.genericArguments(node.calledExpression)
@@ -172,16 +172,16 @@ struct ReducerRecogniser: Recogniser {
             // TCA ReducerProtocol: func reduce(into state: inout State, action: Action) -> Effect<Action>,
             // also under other names used with `Reduce(self.core)`
             let params = Array(node.signature.parameterClause.parameters)
-            let returns = node.signature.returnClause?.type.trimmedDescription ?? ""
+            let returns = node.signature.returnClause?.type.trimmedText ?? ""
             guard node.name.text == "reduce" || returns.hasPrefix("Effect") || returns.hasPrefix("EffectTask"),
                   params.count == 2, params[0].firstName.text == "into",
-                  params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
-            let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
+                  params[0].type.trimmedText.hasPrefix("inout"), let body = node.body else { return .visitChildren }
+            let stateType = params[0].type.trimmedText.replacingOccurrences(of: "inout ", with: "")
             candidates.append(Candidate(
                 node: Syntax(node), body: body.statements, dialect: .tca,
                 stateParam: (params[0].secondName ?? params[0].firstName).text,
                 actionParam: (params[1].secondName ?? params[1].firstName).text,
-                stateType: stateType, actionType: params[1].type.trimmedDescription,
+                stateType: stateType, actionType: params[1].type.trimmedText,
                 bindingName: nil, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file))
             return .visitChildren
         }
@@ -440,7 +440,7 @@ struct ReducerRecogniser: Recogniser {
                     guard let body = f.body else { continue }
                     let functionScan = SwitchFinder.scan(body)
                     let text = body.description
-                    for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
+                    for p in f.signature.parameterClause.parameters where p.type.trimmedText.hasPrefix("inout ") {
                         bodies.append((functionScan, text, (p.secondName ?? p.firstName).text))
                     }
                 }
@@ -500,7 +500,7 @@ struct ReducerRecogniser: Recogniser {
             for b in bodies { for (lhs, rhs) in b.scan.assignments where SyntaxHelpers.path(lhs) == b.path { collect(rhs) } }
             for (m, _) in stateType.methods {
                 guard let body = m.body else { continue }
-                for (lhs, rhs) in SwitchFinder.scan(body).assignments where ["\(field.name)", "self.\(field.name)"].contains(lhs.trimmedDescription) {
+                for (lhs, rhs) in SwitchFinder.scan(body).assignments where ["\(field.name)", "self.\(field.name)"].contains(lhs.trimmedText) {
                     collect(rhs)
                 }
             }
@@ -681,7 +681,7 @@ struct ReducerRecogniser: Recogniser {
         for member in e.decl.memberBlock.members {
             guard let decl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in decl.elements {
-                guard let type = element.parameterClause?.parameters.first?.type.trimmedDescription,
+                guard let type = element.parameterClause?.parameters.first?.type.trimmedText,
                       Self.alertTypes.contains(SymbolIndex.bareTypeName(type)) else { continue }
                 named.alertCases[element.name.text] = CandidateFinder.genericArguments(inType: type).first
                     .flatMap { index.enumInfo($0, in: index.types[e.key].map { index.scope(inside: $0) }) }
@@ -692,7 +692,7 @@ struct ReducerRecogniser: Recogniser {
 
     /// `@Reducer`, `@Reducer(state: .equatable)`.
     static func isReducer(_ attributes: AttributeListSyntax) -> Bool {
-        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Reducer" }
+        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "Reducer" }
     }
 
     /// The button actions of the alerts or dialogs a state's values build: read from the inline
@@ -814,8 +814,8 @@ struct ReducerRecogniser: Recogniser {
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
-                  let first = node.arguments.first?.expression.trimmedDescription,
-                  let action = SyntaxHelpers.argument(node, "action")?.trimmedDescription else { return .visitChildren }
+                  let first = node.arguments.first?.expression.trimmedText,
+                  let action = SyntaxHelpers.argument(node, "action")?.trimmedText else { return .visitChildren }
             calls.append((first, action))
             return .visitChildren
         }

@@ -140,7 +140,7 @@ struct SwiftStateRecogniser: Recogniser {
     func superInitState(type: TypeInfo) -> ExprSyntax? {
         for call in DSLSupport.calls(in: type.node) {
             if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init",
-               ["super", "self"].contains(member.base?.trimmedDescription ?? ""), let s = SyntaxHelpers.argument(call, "state") {
+               ["super", "self"].contains(member.base?.trimmedText ?? ""), let s = SyntaxHelpers.argument(call, "state") {
                 return s
             }
         }

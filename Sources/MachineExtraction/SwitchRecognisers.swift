@@ -116,9 +116,9 @@ struct MappingFunctionRecogniser: Recogniser {
             let params = node.signature.parameterClause.parameters
             if params.count >= 2, let body = node.body {
                 candidates.append(Candidate(node: Syntax(node), parameters: params.map { ($0.secondName ?? $0.firstName).text },
-                                            parameterTypes: params.map { $0.type.trimmedDescription },
+                                            parameterTypes: params.map { $0.type.trimmedText },
                                             body: body.statements, name: node.name.text,
-                                            typeHint: node.signature.returnClause?.type.trimmedDescription))
+                                            typeHint: node.signature.returnClause?.type.trimmedText))
             }
             return .visitChildren
         }
@@ -220,7 +220,7 @@ struct SwitchMethodRecogniser: Recogniser {
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let mutating = method.modifiers.contains { $0.name.text == "mutating" }
-            let returns = method.signature.returnClause.map { SymbolIndex.bareTypeName($0.type.trimmedDescription) }
+            let returns = method.signature.returnClause.map { SymbolIndex.bareTypeName($0.type.trimmedText) }
             let returnsSelf = returns == "Self" || returns == type.name || returns == type.qualifiedName
             guard mutating || returnsSelf else { continue }
             guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
@@ -229,11 +229,11 @@ struct SwitchMethodRecogniser: Recogniser {
                 let text = sw.subject.compactText
                 return text == "self" || text.hasPrefix("(self,") || text.hasSuffix(", self)")
             }
-            let assignsSelf = scan.assignments.contains { $0.lhs.trimmedDescription == "self" }
+            let assignsSelf = scan.assignments.contains { $0.lhs.trimmedText == "self" }
             guard onSelf, assignsSelf || returnsSelf else { continue }
             inputEnum = event
             let domain = Domain(states: stateEnum.caseNames, inputs: event.caseNames)
-            let optional = method.signature.returnClause?.type.trimmedDescription.hasSuffix("?") ?? false
+            let optional = method.signature.returnClause?.type.trimmedText.hasSuffix("?") ?? false
             let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
                                    returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method))
@@ -253,7 +253,7 @@ struct SwitchMethodRecogniser: Recogniser {
     func eventParameter(of method: FunctionDeclSyntax, in type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
                         context: ExtractionContext) -> (String, EnumInfo)? {
         for p in method.signature.parameterClause.parameters {
-            guard let e = context.index.enumInfo(p.type.trimmedDescription, in: context.index.scope(of: method)),
+            guard let e = context.index.enumInfo(p.type.trimmedText, in: context.index.scope(of: method)),
                   e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
             return ((p.secondName ?? p.firstName).text, e)
         }
@@ -431,7 +431,7 @@ struct StateWrites {
             let callee = node.calledExpression
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if SyntaxHelpers.path(base) == property, enumMethods.contains(member.declName.baseName.text) { found(node) }
-                if base.trimmedDescription == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }
+                if base.trimmedText == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }
             } else if let ref = callee.as(DeclReferenceExprSyntax.self), closureDepth == 0 {
                 calledOutsideClosures.insert(ref.baseName.text)
             }

@@ -297,7 +297,7 @@ final class SymbolIndex {
             }
         }
         for e in rest {
-            e.placeholder.qualifiedName = SymbolIndex.bareTypeName(e.node.extendedType.trimmedDescription)
+            e.placeholder.qualifiedName = SymbolIndex.bareTypeName(e.node.extendedType.trimmedText)
             // an extension of a framework's type: kept for its members, its name stays the framework's
             register(e.placeholder, in: nil)
             for decls in e.placeholder.members.values {
@@ -443,13 +443,13 @@ final class SymbolIndex {
     }
 
     func resolveType(_ type: TypeSyntax, in scope: LookupScope, depth: Int = 0, substitutions: [String: ResolvedType] = [:]) -> ResolvedType {
-        guard depth < 16 else { return .other(type.trimmedDescription) }
+        guard depth < 16 else { return .other(type.trimmedText) }
         func args(_ clause: GenericArgumentClauseSyntax?) -> [ResolvedType] {
             clause?.arguments.map { a -> ResolvedType in
                 #if canImport(SwiftSyntax601)
                 // swift-syntax 601 and later: a generic argument is a type or (for value generics) an expression
                 if case .type(let t) = a.argument { return resolveType(t, in: scope, depth: depth + 1, substitutions: substitutions) }
-                return .other(a.argument.trimmedDescription)
+                return .other(a.argument.trimmedText)
                 #else
                 return resolveType(a.argument, in: scope, depth: depth + 1, substitutions: substitutions)
                 #endif
@@ -526,7 +526,7 @@ final class SymbolIndex {
                 + [resolveType(f.returnClause.type, in: scope, depth: depth + 1, substitutions: substitutions)]
             return .external("(function)", arguments: parts)
         }
-        return .other(type.trimmedDescription)
+        return .other(type.trimmedText)
     }
 
     /// What a lookup found: one type, one typealias (followed), several (ambiguous) or none (external).
@@ -651,7 +651,7 @@ final class SymbolIndex {
         }
 
         func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
-            clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+            clause?.inheritedTypes.map { $0.type.trimmedText } ?? []
         }
 
         func open(_ name: String, kind: String, modifiers: DeclModifierListSyntax, inherited: [String],
@@ -671,7 +671,7 @@ final class SymbolIndex {
         override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
             if let first = node.path.first?.name.text {
                 imports.insert(first)
-                if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "_exported" }) {
+                if node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "_exported" }) {
                     registrations.append(.exportedImport(module: file.module, first))
                 }
             }
@@ -733,7 +733,7 @@ final class SymbolIndex {
 
         override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
             // collected into a placeholder, merged into the extended type once every file is read
-            let name = SymbolIndex.bareTypeName(node.extendedType.trimmedDescription)
+            let name = SymbolIndex.bareTypeName(node.extendedType.trimmedText)
             let placeholder = TypeInfo(name: String(name.split(separator: ".").last ?? Substring(name)), qualifiedName: name,
                                        kind: "extension", inherited: inherited(node.inheritanceClause),
                                        location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
@@ -790,7 +790,7 @@ final class SymbolIndex {
                     case .accessors(let list): computed = list.contains { $0.accessorSpecifier.text == "get" }
                     }
                 }
-                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedDescription,
+                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedText,
                                 initializer: binding.initializer?.value, location: file.location(of: binding),
                                 owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
                                 isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)

@@ -2,20 +2,32 @@ import SwiftOperators
 import SwiftSyntax
 
 extension SyntaxProtocol {
+    /// `trimmedDescription` without its cost: swift-syntax builds two rewritten copies of the node to
+    /// drop the leading trivia of its first token and the trailing trivia of its last (missing tokens
+    /// included); this cuts the same bytes out of the node's text.
+    var trimmedText: String {
+        let bytes = syntaxTextBytes
+        let start = firstToken(viewMode: .all)?.leadingTriviaLength.utf8Length ?? 0
+        let end = bytes.count - (lastToken(viewMode: .all)?.trailingTriviaLength.utf8Length ?? 0)
+        guard start < end else { return "" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
     /// Source text without surrounding trivia, whitespace runs folded to one space.
     var compactText: String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         var lastSpace = false
-        for ch in trimmedDescription {
-            if ch.isWhitespace {
+        for scalar in trimmedText.unicodeScalars {
+            if scalar.isASCII ? (scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar.value == 0x0B || scalar.value == 0x0C)
+                : scalar.properties.isWhitespace {
                 if !lastSpace { out.append(" ") }
                 lastSpace = true
             } else {
-                out.append(ch)
+                out.append(scalar)
                 lastSpace = false
             }
         }
-        return out
+        return String(out)
     }
 }
 
@@ -38,7 +50,7 @@ enum SyntaxHelpers {
 
     /// Operators folded with the standard precedence table; custom operators stay unfolded.
     static func fold(_ expr: ExprSyntax) -> ExprSyntax {
-        guard expr.is(SequenceExprSyntax.self) || expr.description.contains("?") else { return expr }
+        guard expr.is(SequenceExprSyntax.self) || expr.syntaxTextBytes.contains(UInt8(ascii: "?")) else { return expr }
         let folded = OperatorTable.standardOperators.foldAll(expr) { _ in }
         return folded.as(ExprSyntax.self) ?? expr
     }
@@ -65,7 +77,7 @@ enum SyntaxHelpers {
             let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
             if let base = member.base {
                 // `T.x` where T is a type name (starts upper-case), not `state.x`
-                let baseText = base.trimmedDescription
+                let baseText = base.trimmedText
                 guard let first = baseText.split(separator: ".").last?.first, first.isUppercase else { return nil }
                 return (name, baseText)
             }
@@ -79,7 +91,7 @@ enum SyntaxHelpers {
         let e = unwrap(expr)
         if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
-            if base.is(DeclReferenceExprSyntax.self), base.trimmedDescription == "self" { return member.declName.baseName.text }
+            if base.is(DeclReferenceExprSyntax.self), base.trimmedText == "self" { return member.declName.baseName.text }
             guard let b = path(base) else { return nil }
             return b + "." + member.declName.baseName.text
         }
@@ -101,7 +113,7 @@ enum SyntaxHelpers {
         guard let clause = closure.signature?.parameterClause else { return [] }
         switch clause {
         case .simpleInput(let list): return list.map { _ in nil }
-        case .parameterClause(let p): return p.parameters.map { $0.type?.trimmedDescription }
+        case .parameterClause(let p): return p.parameters.map { $0.type?.trimmedText }
         }
     }
 
@@ -144,7 +156,7 @@ enum SyntaxHelpers {
             else if let s = c.as(ClassDeclSyntax.self) { parts.append(s.name.text) }
             else if let s = c.as(EnumDeclSyntax.self) { parts.append(s.name.text) }
             else if let s = c.as(ActorDeclSyntax.self) { parts.append(s.name.text) }
-            else if let e = c.as(ExtensionDeclSyntax.self) { parts.append(SymbolIndex.bareTypeName(e.extendedType.trimmedDescription)) }
+            else if let e = c.as(ExtensionDeclSyntax.self) { parts.append(SymbolIndex.bareTypeName(e.extendedType.trimmedText)) }
             else if functions, let f = c.as(FunctionDeclSyntax.self) { parts.append(f.name.text + "()") }
             else if functions, c.is(InitializerDeclSyntax.self) { parts.append("init()") }
             current = c.parent

@@ -40,7 +40,7 @@ struct TinderRecogniser: Recogniser {
             let top = TinderRecogniser.topCalls(closure.statements)
             let hasState = top.contains { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }
             let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
-            let typeName = node.calledExpression.trimmedDescription
+            let typeName = node.calledExpression.trimmedText
             if hasState && (hasInitial || typeName.contains("StateMachine")) {
                 builders.append((node, closure))
                 return .skipChildren
@@ -70,7 +70,7 @@ struct TinderRecogniser: Recogniser {
         // Types: the constructed type (through typealiases), the binding's annotation, or the function's return type.
         var typeText = DSLSupport.constructedType(call, index: context.index)
         if typeText == nil || typeText == ".init" { typeText = DSLSupport.annotatedType(of: call) }
-        if typeText == nil, let f = SyntaxHelpers.enclosingFunction(call) { typeText = f.signature.returnClause?.type.trimmedDescription }
+        if typeText == nil, let f = SyntaxHelpers.enclosingFunction(call) { typeText = f.signature.returnClause?.type.trimmedText }
         let generic = typeText.map { DSLSupport.genericType($0, at: call, index: context.index) }
         let args = generic?.arguments ?? []
 
