@@ -191,16 +191,19 @@ public struct SourceSet: Sendable {
         var stack: [Int] = []
         var i = data.startIndex
         let end = data.endIndex
-        func at(_ k: Int) -> UInt8 { k < end ? data[k] : 0 }
+        // indexing an array is much cheaper than indexing `Data` byte by byte
+        let base = data.startIndex
+        let bytes = [UInt8](data)
+        func at(_ k: Int) -> UInt8 { k < end ? bytes[k - base] : 0 }
         while i < end {
-            let c = data[i]
+            let c = bytes[i - base]
             if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
-                while i < end, data[i] != UInt8(ascii: "\n") { i += 1 }
+                while i < end, bytes[i - base] != UInt8(ascii: "\n") { i += 1 }
                 continue
             }
             if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
                 i += 2
-                while i < end, !(data[i] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
+                while i < end, !(bytes[i - base] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
                 i += 2
                 continue
             }
@@ -208,12 +211,12 @@ public struct SourceSet: Sendable {
                 let triple = at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")
                 i += triple ? 3 : 1
                 while i < end {
-                    if data[i] == UInt8(ascii: "\\") { i += 2; continue }
-                    if data[i] == UInt8(ascii: "\"") {
+                    if bytes[i - base] == UInt8(ascii: "\\") { i += 2; continue }
+                    if bytes[i - base] == UInt8(ascii: "\"") {
                         if !triple { break }
                         if at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"") { i += 2; break }
                     }
-                    if !triple && data[i] == UInt8(ascii: "\n") { break }
+                    if !triple && bytes[i - base] == UInt8(ascii: "\n") { break }
                     i += 1
                 }
                 i += 1

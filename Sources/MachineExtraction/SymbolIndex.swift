@@ -421,10 +421,29 @@ final class SymbolIndex {
     private var parsedTypes: [String: TypeSyntax] = [:]
     private let parsedTypesLock = NSLock()
     private var searchingSupertypes: Set<ObjectIdentifier> {
-        get { Thread.current.threadDictionary[Self.searchingKey] as? Set<ObjectIdentifier> ?? [] }
-        set { Thread.current.threadDictionary[Self.searchingKey] = newValue }
+        get { SearchGuard.current.types }
+        set { SearchGuard.current.types = newValue }
     }
-    private static let searchingKey = "machine-viz.SymbolIndex.searchingSupertypes"
+
+    /// The types whose supertypes the current thread is searching (pthread-specific storage: Foundation's
+    /// thread dictionary bridges the set on every access).
+    final class SearchGuard {
+        var types = Set<ObjectIdentifier>()
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            pthread_key_create(&key) { pointer in
+                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            }
+            return key
+        }()
+
+        static var current: SearchGuard {
+            if let pointer = pthread_getspecific(key) { return Unmanaged<SearchGuard>.fromOpaque(pointer).takeUnretainedValue() }
+            let made = SearchGuard()
+            pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+            return made
+        }
+    }
 
     /// Resolves a type written as text (from an annotation or a generic argument) at a scope.
     func resolveType(_ text: String, in scope: LookupScope, depth: Int = 0) -> ResolvedType {
