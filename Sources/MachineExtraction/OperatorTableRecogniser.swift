@@ -71,13 +71,14 @@ struct OperatorTableRecogniser: Recogniser {
         if let name = bindingName, let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
         // a local `let rows: [Mapping] = [ … ]`
         if typeText == nil { typeText = DSLSupport.annotatedType(of: table) }
-        let hints = context.writtenEnums(typeText, at: table)
+        let written = context.resolve(typeText, at: table)
+        let hints = written?.enums ?? []
         let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: file.location(of: table))
         let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: file.location(of: table))
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: inputNames)
         let domain = Domain(states: states, inputs: inputs)
-        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table)
+        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table, mappingType: written)
 
         var rules: [Rule] = []
         for row in rows {

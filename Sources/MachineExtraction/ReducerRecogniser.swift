@@ -32,7 +32,7 @@ struct ReducerRecogniser: Recogniser {
             for candidate in candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
-                   context.inoutCalledNames.contains(f.name.text) { continue }
+                   context.inoutCalledFunctions.contains(f.id) { continue }
                 context.claimed.insert(candidate.node.id)
                 build(candidate, context: context)
             }
@@ -165,7 +165,7 @@ struct ReducerRecogniser: Recogniser {
             let returns = node.signature.returnClause?.type.trimmedDescription ?? ""
             guard node.name.text == "reduce" || returns.hasPrefix("Effect") || returns.hasPrefix("EffectTask"),
                   params.count == 2, params[0].firstName.text == "into",
-                  params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
+                  SyntaxHelpers.isInout(params[0]), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
             candidates.append(Candidate(
                 node: Syntax(node), body: body.statements, dialect: .tca,
@@ -230,7 +230,7 @@ struct ReducerRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
-                                   inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: stateEnum),
+                                   enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum))
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -343,7 +343,7 @@ struct ReducerRecogniser: Recogniser {
         let domain = Domain(states: states, inputs: inputs)
         let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
         let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
-                               inoutFunctions: context.inoutFunctions, arrivals: arrivals)
+                               arrivals: arrivals)
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         let built = context.construction(referencing: c.bindingName, around: c.node)
         context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
@@ -421,16 +421,15 @@ struct ReducerRecogniser: Recogniser {
 
         init(_ c: Candidate, scan: SwitchFinder, bodyText: String, stateType: TypeInfo, context: ExtractionContext) {
             bodies = [(scan, bodyText, c.stateParam)]
-            for name in Set(scan.calls.compactMap { call -> String? in
-                guard call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) else { return nil }
-                return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-                    ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-            }).sorted() {
-                for f in context.inoutFunctions[name] ?? [] {
+            var seen = Set<SyntaxIdentifier>()
+            for call in scan.calls where call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
+                // the function the call names where it is written
+                for f in context.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+                where seen.insert(f.id).inserted {
                     guard let body = f.body else { continue }
                     let functionScan = SwitchFinder.scan(body)
                     let text = body.description
-                    for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
+                    for p in f.signature.parameterClause.parameters where SyntaxHelpers.isInout(p) {
                         bodies.append((functionScan, text, (p.secondName ?? p.firstName).text))
                     }
                 }
@@ -520,7 +519,7 @@ struct ReducerRecogniser: Recogniser {
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
-                               inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum),
+                               enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
         var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         var implicit: [Outcome] = []
@@ -701,12 +700,14 @@ struct ReducerRecogniser: Recogniser {
             case .runtime: unread = true; continue
             }
             var builders: [Syntax] = []
+            let extensions = alertExtensions(visibleAt: expr, actions: fallback, context: context)
             for member in Self.memberNames(value) {
-                builders += (context.index.bindings[member] ?? []).filter { $0.isStatic && Self.alertTypes.contains($0.owner ?? "") }
-                    .compactMap { $0.initializer.map { Syntax($0) } }
-                builders += (context.index.methodsByName[member] ?? []).filter { f, _ in
-                    f.modifiers.contains { $0.name.text == "static" } && SyntaxHelpers.enclosingTypeNames(f).contains { Self.alertTypes.contains($0) }
-                }.compactMap { f, _ in f.body.map { Syntax($0) } }
+                for ext in extensions {
+                    builders += ext.properties.filter { $0.isStatic && $0.name == member }.compactMap { $0.initializer.map { Syntax($0) } }
+                    builders += ext.methods.map(\.0).filter { f in
+                        f.name.text == member && f.modifiers.contains { $0.name.text == "static" }
+                    }.compactMap { f in f.body.map { Syntax($0) } }
+                }
             }
             let found = builders.flatMap { ButtonFinder.actions(in: $0) }
                 .filter { fallback == nil || fallback!.caseNames.contains($0) }
@@ -715,6 +716,27 @@ struct ReducerRecogniser: Recogniser {
         }
         if unread { names += fallback?.caseNames ?? [] }
         return names.uniqued()
+    }
+
+    /// The extensions of `AlertState` / `ConfirmationDialogState` a static member written at `node` can
+    /// come from: visible there (this module, or an imported one; file-private ones in this file), and,
+    /// when they constrain the button action type (`where Action == Feature.Alert`), for `actions`.
+    func alertExtensions(visibleAt node: some SyntaxProtocol, actions: EnumInfo?, context: ExtractionContext) -> [TypeInfo] {
+        let index = context.index
+        guard let file = index.file(of: node) else { return [] }
+        let imports = index.imports(of: file)
+        return index.typeOrder.filter { t in
+            guard t.kind == "extension", Self.alertTypes.contains(t.name),
+                  t.module == file.module || imports.contains(t.module), !t.isFilePrivate || t.file === file else { return false }
+            guard let actions, let clause = t.node.as(ExtensionDeclSyntax.self)?.genericWhereClause else { return true }
+            for requirement in clause.requirements {
+                guard let same = requirement.requirement.as(SameTypeRequirementSyntax.self) else { continue }
+                let sides = [same.leftType.trimmedDescription, same.rightType.trimmedDescription]
+                guard let other = sides.first(where: { $0 != "Action" }), sides.contains("Action") else { continue }
+                return index.enumInfo(other, in: index.scope(of: t.node))?.key == actions.key
+            }
+            return true
+        }
     }
 
     static func memberNames(_ value: InputPattern) -> [String] {

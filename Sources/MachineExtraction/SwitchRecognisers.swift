@@ -178,7 +178,9 @@ struct MappingFunctionRecogniser: Recogniser {
             let failureOnNil = !inoutForm || (c.typeHint ?? "").contains("EffectMapping")
             let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
                                    returnsState: !inoutForm, nilIsFailure: failureOnNil)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node))
+            let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
+            let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader)
             let rules = interpreter.run(c.body, at: file.location(of: c.node))
             let built = context.construction(referencing: c.name, around: c.node)
             let machine = Machine(
