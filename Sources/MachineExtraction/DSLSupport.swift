@@ -62,17 +62,21 @@ enum DSLSupport {
     }
 
     /// The type text a call constructs: `StateMachine<S, E>(…)` → `StateMachine<S, E>`, `Alias(…)` → `Alias`,
-    /// `.init(…)` → the annotated type of the binding it initialises, when written.
+    /// `.init(…)` → the annotated type of the binding it initialises, when written. A callee that
+    /// resolves to a function or variable of the project constructs nothing.
     static func constructedType(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> String? {
         let callee = call.calledExpression
         if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.trimmedDescription }
-        if let ref = callee.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isUppercase == true { return ref.baseName.text }
+        let isCallable = !index.functions(referencedBy: callee).isEmpty || index.binding(referencedBy: callee) != nil
+        if let ref = callee.as(DeclReferenceExprSyntax.self), !isCallable { return ref.baseName.text }
         if let member = callee.as(MemberAccessExprSyntax.self) {
             if member.declName.baseName.text == "init" {
                 if let base = member.base { return base.trimmedDescription }
                 return annotatedType(of: call)
             }
-            if member.declName.baseName.text.first?.isUppercase == true { return member.trimmedDescription }
+            if let base = member.base, !isCallable, index.typeExpression(base, at: call) != nil || index.typeExpression(callee, at: call) != nil {
+                return member.trimmedDescription
+            }
         }
         return nil
     }

@@ -361,6 +361,9 @@ final class ExtractionContext {
 
     /// The `initialState:`/`state:` arguments that construct `type` itself: the callee resolves to its
     /// declaration where the call is written (a preview's or a test's type of the same name does not).
+    /// Stores built by tests and previews are left out (unless the type itself is declared in test
+    /// code): they start the machine wherever the test or preview wants to look, not where the program
+    /// starts it.
     func initialisers(of type: TypeInfo) -> [FunctionCallExprSyntax] {
         if initialisersByKey == nil {
             var result: [String: [FunctionCallExprSyntax]] = [:]
@@ -368,6 +371,8 @@ final class ExtractionContext {
                 for call in stateInitialisers[name]! {
                     guard let scope = index.scope(of: call),
                           let t = index.resolveType(call.calledExpression.trimmedDescription, in: scope).declared else { continue }
+                    // a feature declared in test code is run by its tests: their stores are its program
+                    guard !Self.isTestOrPreview(call, index: index) || Self.isTestOrPreview(t.node, index: index) else { continue }
                     result[t.key, default: []].append(call)
                 }
             }
@@ -376,6 +381,23 @@ final class ExtractionContext {
         return initialisersByKey?[type.key] ?? []
     }
     private var initialisersByKey: [String: [FunctionCallExprSyntax]]?
+
+    /// Code that is not the program: a file that imports a test framework (XCTest, Swift Testing), or a
+    /// SwiftUI preview (`#Preview { … }`, a type conforming to `PreviewProvider`).
+    static func isTestOrPreview(_ node: some SyntaxProtocol, index: SymbolIndex) -> Bool {
+        if let file = index.file(of: node), file.imports.contains("XCTest") || file.imports.contains("Testing") { return true }
+        var current = Syntax(node).parent
+        while let c = current {
+            if let m = c.as(MacroExpansionExprSyntax.self), m.macroName.text == "Preview" { return true }
+            if let m = c.as(MacroExpansionDeclSyntax.self), m.macroName.text == "Preview" { return true }
+            if let d = c.asProtocol(DeclGroupSyntax.self),
+               d.inheritanceClause?.inheritedTypes.contains(where: { SymbolIndex.bareTypeName($0.type.trimmedDescription).split(separator: ".").last == "PreviewProvider" }) == true {
+                return true
+            }
+            current = c.parent
+        }
+        return false
+    }
 
     /// Each file walked on its own (on `jobs` threads), then merged in file order.
     lazy var facts: ProjectFacts = {
@@ -387,6 +409,7 @@ final class ExtractionContext {
         }) {
             for (name, calls) in part.constructions { merged.constructions[name, default: []] += calls }
             merged.inoutCalls += part.inoutCalls
+            merged.initialStateArguments += part.initialStateArguments
             for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
         }
         return merged
@@ -395,6 +418,8 @@ final class ExtractionContext {
     final class ProjectFacts: SyntaxVisitor {
         var constructions: [String: [FunctionCallExprSyntax]] = [:]
         var inoutCalls: [FunctionCallExprSyntax] = []
+        /// Every `initialState:` / `state:` argument, in file order.
+        var initialStateArguments: [ExprSyntax] = []
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
 
         init() { super.init(viewMode: .sourceAccurate) }
@@ -410,6 +435,7 @@ final class ExtractionContext {
         }
 
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            if let label = node.label?.text, label == "initialState" || label == "state" { initialStateArguments.append(node.expression) }
             if let label = node.label?.text, label == "initialState" || label == "state",
                let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
                 let callee = call.calledExpression.trimmedDescription

@@ -161,7 +161,7 @@ struct GameplayKitRecogniser: Recogniser {
                 for inherited in type.inherited {
                     let name = SymbolIndex.bareTypeName(inherited)
                     if name == "GKState" || name == "GameplayKit.GKState" || result[name] != nil {
-                        result[type.name] = StateClass(name: type.name, superclass: name.hasSuffix("GKState") ? nil : name, type: type)
+                        result[type.name] = StateClass(name: type.name, superclass: name.split(separator: ".").last == "GKState" ? nil : name, type: type)
                         changed = true
                         break
                     }
@@ -291,7 +291,10 @@ struct GameplayKitRecogniser: Recogniser {
         let evaluator = self.evaluator(param: param, states: states, classes: classes, file: file, instance: false, context: context)
         var (verdict, _) = evaluator.block(body.statements, Set(states))
         // super.isValidNextState: the ancestor's answer (or everything) for what the override leaves to it
-        if body.compactText.contains("super.isValidNextState"), let sup = classes[owner]?.superclass {
+        let callsSuper = DSLSupport.calls(in: body).contains { call in
+            call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base?.is(SuperExprSyntax.self) == true && $0.declName.baseName.text == "isValidNextState" } ?? false
+        }
+        if callsSuper, let sup = classes[owner]?.superclass {
             let inherited = allowed(from: sup, states: states, classes: classes, context: context, depth: depth + 1)
             let sure = Set(inherited.filter(\.sure).map(\.target))
             verdict = Verdict(yes: verdict.yes.subtracting(Set(states).subtracting(sure)),

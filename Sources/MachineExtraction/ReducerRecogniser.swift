@@ -163,7 +163,8 @@ struct ReducerRecogniser: Recogniser {
             // also under other names used with `Reduce(self.core)`
             let params = Array(node.signature.parameterClause.parameters)
             let returns = node.signature.returnClause?.type.trimmedDescription ?? ""
-            guard node.name.text == "reduce" || returns.hasPrefix("Effect") || returns.hasPrefix("EffectTask"),
+            // TCA's effect types (the API), whatever the function is called
+            guard node.name.text == "reduce" || ["Effect", "EffectTask", "EffectOf", "EffectPublisher"].contains(SymbolIndex.bareTypeName(returns)),
                   params.count == 2, params[0].firstName.text == "into",
                   SyntaxHelpers.isInout(params[0]), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
@@ -346,10 +347,34 @@ struct ReducerRecogniser: Recogniser {
                                arrivals: arrivals)
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         let built = context.construction(referencing: c.bindingName, around: c.node)
+        let initial = context.initialState(built?.initial, states: states) ?? enumFeatureStart(feature, states: states, at: location, context: context)
         context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
-                            initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
+                            initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(feature), inputLocations: context.locations(declaredAction ?? feature)),
                     stateEnum: feature)
+    }
+
+    /// Where the program creates a store of a `@Reducer enum` feature: `initialState: Feature.State.login(…)`
+    /// (the macro's `State`, its base resolved where written). Tests and previews do not count unless the
+    /// feature is test code; stores that disagree leave it open, with a note.
+    func enumFeatureStart(_ feature: EnumInfo, states: [String], at location: SourceLocation, context: ExtractionContext) -> String? {
+        let index = context.index
+        let featureIsTest = ExtractionContext.isTestOrPreview(feature.decl, index: index)
+        var starts: [String] = []
+        for argument in context.facts.initialStateArguments {
+            guard let ref = SyntaxHelpers.caseReference(argument), states.contains(ref.name), let typeText = ref.type,
+                  featureIsTest || !ExtractionContext.isTestOrPreview(argument, index: index) else { continue }
+            let parts = typeText.split(separator: ".")
+            let base = parts.last == "State" && parts.count > 1 ? parts.dropLast().joined(separator: ".") : typeText
+            guard index.enumInfo(base, in: index.scope(of: argument))?.key == feature.key else { continue }
+            starts.append(ref.name)
+        }
+        let known = starts.uniqued()
+        if known.count > 1 {
+            context.warn("\(feature.name) starts as \(known.joined(separator: " or ")) depending on where the store is created; no initial state",
+                         at: location, severity: .note)
+        }
+        return known.count == 1 ? known[0] : nil
     }
 
     /// A stored optional field of some type that holds the enum's `State` (`@Presents var destination: Destination.State?`).
@@ -435,7 +460,13 @@ struct ReducerRecogniser: Recogniser {
                 }
             }
             helperAssignedFields = []
-            for (m, _) in stateType.methods where bodyText.contains("\(c.stateParam).\(m.name.text)(") {
+            // the state type's methods the body calls on the state (`state.reset()`)
+            let calledOnState = Set(scan.calls.compactMap { call -> String? in
+                guard let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base,
+                      SyntaxHelpers.path(base) == c.stateParam else { return nil }
+                return m.declName.baseName.text
+            })
+            for (m, _) in stateType.methods where calledOnState.contains(m.name.text) {
                 for assignment in SwitchFinder.scan(m).assignments {
                     if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
                 }
@@ -455,7 +486,10 @@ struct ReducerRecogniser: Recogniser {
         let bodies = facts.bodies.map { b in (scan: b.scan, text: b.text, path: "\(b.stateName).\(field.name)\(t.suffix)") }
         let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
         let assigned = bodies.contains { b in
-            b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || mutators.contains { b.text.contains("\(b.path).\($0)()") }
+            b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || b.scan.calls.contains { call in
+                guard call.arguments.isEmpty, let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base else { return false }
+                return SyntaxHelpers.path(base) == b.path && mutators.contains(m.declName.baseName.text)
+            }
         } || (t.suffix.isEmpty && facts.helperAssignedFields.contains(field.name))
         let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
         let presented = t.suffix.isEmpty && !ifLets(c, field: field.name).isEmpty
@@ -493,7 +527,7 @@ struct ReducerRecogniser: Recogniser {
                     collect(rhs)
                 }
             }
-            if let start = initialExpression(field, stateType: stateType, context: context) { collect(start) }
+            for start in initialExpressions(field, stateType: stateType, context: context) { collect(start) }
             if found.isEmpty {
                 for value in named.values {
                     let name = value == .any ? "some" : value.stateName
@@ -599,25 +633,26 @@ struct ReducerRecogniser: Recogniser {
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        let given = givenValue(field, of: stateType, context)
-        if let given, let v = value(given) {
-            return states.isEmpty || states.contains(v) ? v : nil
+        // every place the program creates the store gives a start: the value it passes, else the default
+        let defaultValue = field.initializer.flatMap(value) ?? (kind == .optional ? "nil" : nil)
+        let calls = context.initialisers(of: stateType)
+        guard !calls.isEmpty else { return defaultValue }
+        let starts = calls.map { call in SyntaxHelpers.argument(call, field.name).map(value) ?? defaultValue }
+        let known = starts.compactMap { $0 }.uniqued()
+        guard !starts.contains(where: { $0 == nil }), known.count == 1, let v = known.first else {
+            if known.count > 1 {
+                context.warn("\(stateType.qualifiedName).\(field.name) starts as \(known.joined(separator: " or ")) depending on where the store is created; no initial state",
+                             at: field.location, severity: .note)
+            }
+            return nil
         }
-        if let i = field.initializer { return value(i) }
-        return kind == .optional ? "nil" : nil
+        return states.isEmpty || states.contains(v) ? v : nil
     }
 
-    /// The expression the field starts with: given where the store is created, else its default value.
-    func initialExpression(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> ExprSyntax? {
-        givenValue(field, of: stateType, context) ?? field.initializer
-    }
-
-    /// The field's argument in an `initialState:` that builds this state type: `Feature.State(…)`
-    /// written with the feature's name, or `State(…)` inside the feature (not another feature's `State`).
-    /// The value a construction gives the field, only where the constructed type resolves to this very
-    /// declaration (not a preview's or a test's type of the same name).
-    func givenValue(_ field: Binding, of stateType: TypeInfo, _ context: ExtractionContext) -> ExprSyntax? {
-        context.initialisers(of: stateType).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+    /// The expressions the field can start with: given where the program creates the store, and its
+    /// default value.
+    func initialExpressions(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> [ExprSyntax] {
+        context.initialisers(of: stateType).compactMap { SyntaxHelpers.argument($0, field.name) } + (field.initializer.map { [$0] } ?? [])
     }
 
     // MARK: Navigation: optional enums, alerts and dialogs

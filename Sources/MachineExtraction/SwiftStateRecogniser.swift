@@ -110,7 +110,7 @@ struct SwiftStateRecogniser: Recogniser {
             let group = groups[key]!
             let routes = group.filter { Self.routeCalls.contains($0.name) }
             // Only calls that look like SwiftState: a `=>` route or a route mapping closure.
-            guard routes.contains(where: { $0.call.arguments.compactText.contains("=>") || $0.name.hasSuffix("Mapping") }) else { continue }
+            guard routes.contains(where: { $0.call.arguments.compactText.contains("=>") || ["addRouteMapping", "addStateRouteMapping"].contains($0.name) }) else { continue }
             var typeText: String?
             var typeNode: Syntax?
             var initial: ExprSyntax?

@@ -208,6 +208,7 @@ final class SymbolIndex {
             importsByFile[ObjectIdentifier(file)] = collector.imports
         }
         resolve(extensions)
+        for file in files { importCache[ObjectIdentifier(file)] = visibleModules(of: file) }
     }
 
     // MARK: Registration
@@ -341,10 +342,23 @@ final class SymbolIndex {
         return LookupScope(file: type.file, levels: levels)
     }
 
-    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files.
+    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files, and,
+    /// transitively, what each of those modules re-exports (`import A` where A has `@_exported import B`
+    /// sees B too).
+    /// Computed for every file when the index is built (per-file work reads it from several threads).
     func imports(of file: ParsedFile) -> Set<String> {
-        (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+        importCache[ObjectIdentifier(file)] ?? visibleModules(of: file)
     }
+
+    private func visibleModules(of file: ParsedFile) -> Set<String> {
+        var result = (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+        var pending = Array(result)
+        while let m = pending.popLast() {
+            for e in exportedImports[m] ?? [] where result.insert(e).inserted { pending.append(e) }
+        }
+        return result
+    }
+    private var importCache: [ObjectIdentifier: Set<String>] = [:]
     var exportedImports: [String: Set<String>] = [:]
 
     /// Declarations a simple name means at a scope: the innermost level that declares it wins; at
