@@ -505,6 +505,9 @@ final class SymbolIndex {
     private func declaration(_ found: [Declaration], name: String, arguments: [ResolvedType], depth: Int,
                              outer: [String: ResolvedType] = [:]) -> ResolvedType {
         guard !found.isEmpty else { return .external(name, arguments: arguments) }
+        // declarations in different branches of one `#if` are one declaration per build configuration:
+        // the compiler sees one of them; the first branch's is read
+        let found = Self.configurationAlternatives(found) ? [found[0]] : found
         guard found.count == 1 else { return .ambiguous(name, candidates: found.map(\.description).sorted()) }
         switch found[0] {
         case .type(let t):
@@ -515,6 +518,27 @@ final class SymbolIndex {
             guard let aliasScope = scope(of: a.node) else { return .external(name, arguments: arguments) }
             return resolveType(a.target, in: aliasScope, depth: depth + 1, substitutions: substitutions)
         }
+    }
+
+    /// Whether every two of these declarations sit in different clauses of one `#if … #elseif … #else`.
+    static func configurationAlternatives(_ found: [Declaration]) -> Bool {
+        guard found.count > 1 else { return false }
+        func clauses(_ d: Declaration) -> [SyntaxIdentifier: SyntaxIdentifier] {   // #if block → clause
+            var result: [SyntaxIdentifier: SyntaxIdentifier] = [:]
+            var current: Syntax? = { switch d { case .type(let t): t.node; case .alias(let a): Syntax(a.node) } }()
+            while let c = current {
+                if let clause = c.as(IfConfigClauseSyntax.self), let block = clause.parent?.parent { result[block.id] = clause.id }
+                current = c.parent
+            }
+            return result
+        }
+        let all = found.map(clauses)
+        for i in all.indices {
+            for j in all.indices where j > i {
+                guard all[i].contains(where: { block, clause in all[j][block].map { $0 != clause } ?? false }) else { return false }
+            }
+        }
+        return true
     }
 
     /// The enum a type text names at a scope; ambiguous and external names give nil.
