@@ -258,8 +258,8 @@ struct EffectReader {
             }
             return text
         }
-        // runtime values (`state.id`, `id`) are not stable names: say so
-        if let path = SyntaxHelpers.path(e), path.first?.isLowercase == true {
+        // runtime values (`state.id`, `id`: a path that is no case or static member) are not stable names: say so
+        if SyntaxHelpers.caseReference(e) == nil, let path = SyntaxHelpers.path(e) {
             return "\(path) (runtime value)"
         }
         if let call = e.as(FunctionCallExprSyntax.self) {

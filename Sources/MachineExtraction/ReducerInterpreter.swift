@@ -856,7 +856,8 @@ final class ReducerInterpreter {
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge
-            if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true {
+            // (a bare name that is no case reference: a variable or parameter)
+            if let ref = expr.as(DeclReferenceExprSyntax.self) {
                 let inputs = Set(d.pairs(ctx.pairs).map(\.input))
                 let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
                 let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states

@@ -418,4 +418,32 @@ final class ResolutionShapeTests: XCTestCase {
         XCTAssertEqual(m.states, ["locked", "open"])
         XCTAssertEqual(m.initial, "locked")
     }
+
+    /// A bare name in a case pattern binds only under `let`/`var` (the grammar, not its first letter):
+    /// `case let .tune(Pitch)` binds `Pitch`, and a setter action's bound payload leads to every state
+    /// it may hold.
+    func testPatternBindingFollowsLetNotCapitalisation() throws {
+        let result = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Radio {
+            struct State { var band: Band = .am }
+            enum Band { case am, fm }
+            enum Action { case tune(Band), mute }
+            var body: some Reducer<State, Action> {
+                Reduce { state, action in
+                    switch action {
+                    case let .tune(Chosen):
+                        state.band = Chosen
+                    case .mute:
+                        state.band = .am
+                    }
+                    return .none
+                }
+            }
+        }
+        """)
+        let m = try result.machine("Radio.band")
+        XCTAssertEqual(m.moves, ["am -tune-> fm", "fm -tune-> am", "fm -mute-> am"])
+    }
 }
