@@ -520,9 +520,21 @@ final class SymbolIndex {
         }
     }
 
-    /// Whether every two of these declarations sit in different clauses of one `#if … #elseif … #else`.
+    /// Whether these declarations are one per build configuration: every two sit in different clauses
+    /// of one `#if … #elseif … #else`, or all are in one module and each is conditionally compiled (the
+    /// module compiles, so at most one of them is active in any build: `ThreadPosix.swift` and
+    /// `ThreadWindows.swift` each under their own `#if os(…)`).
     static func configurationAlternatives(_ found: [Declaration]) -> Bool {
         guard found.count > 1 else { return false }
+        func conditional(_ d: Declaration) -> Bool {
+            var current: Syntax? = { switch d { case .type(let t): t.node; case .alias(let a): Syntax(a.node) } }()
+            while let c = current {
+                if c.is(IfConfigClauseSyntax.self) { return true }
+                current = c.parent
+            }
+            return false
+        }
+        if Set(found.map(\.module)).count == 1, found.allSatisfy(conditional) { return true }
         func clauses(_ d: Declaration) -> [SyntaxIdentifier: SyntaxIdentifier] {   // #if block → clause
             var result: [SyntaxIdentifier: SyntaxIdentifier] = [:]
             var current: Syntax? = { switch d { case .type(let t): t.node; case .alias(let a): Syntax(a.node) } }()

@@ -446,4 +446,30 @@ final class ResolutionShapeTests: XCTestCase {
         let m = try result.machine("Radio.band")
         XCTAssertEqual(m.moves, ["am -tune-> fm", "fm -tune-> am", "fm -mute-> am"])
     }
+
+    /// One declaration per build configuration (branches of one `#if`, or conditionally compiled files
+    /// of one module) is no ambiguity: the table's type resolves, with no warning.
+    func testConditionalDeclarationsAreAlternativesNotAmbiguities() throws {
+        let result = try analyzeFolder([
+            "Plant/Platform.swift": """
+            #if os(Linux)
+            typealias Coolant = Fluid
+            #else
+            typealias Coolant = Fluid
+            #endif
+            """,
+            "Plant/LinuxPump.swift": "#if os(Linux)\ntypealias PumpMapping = Harvester<Lever, Fluid>.Mapping\n#endif\n",
+            "Plant/DarwinPump.swift": "#if canImport(Darwin)\ntypealias PumpMapping = Harvester<Lever, Fluid>.Mapping\n#endif\n",
+            "Plant/Pump.swift": """
+            import Harvest
+            enum Fluid { case still, flowing }
+            enum Lever { case open, close }
+            let coolantRows: [Harvester<Lever, Coolant>.Mapping] = [.open | .still => .flowing, .close | .flowing => .still]
+            let pumpRows: [PumpMapping] = [.open | .still => .flowing]
+            """,
+        ])
+        XCTAssertFalse(result.diagnostics.contains { $0.message.contains("ambiguous") }, "\(result.diagnosticLines)")
+        XCTAssertEqual(try result.machine("coolantRows").states, ["still", "flowing"])
+        XCTAssertEqual(try result.machine("pumpRows").inputs, ["open", "close"])
+    }
 }
