@@ -213,6 +213,13 @@ struct ReducerRecogniser: Recogniser {
         }
         let actionResolved = context.resolve(actionText, at: c.node)
         guard let actionEnum = actionResolved?.enumInfo else {
+            // generic over its action (`Reduce<State, Action>` in a framework, `Base.Action`): no machine of its own
+            let root = String(actionText.prefix { $0 != "." && $0 != "<" })
+            if let scope = context.index.scope(of: c.node), context.index.lookup(root, in: scope).generic {
+                context.warn("reducer: the action type `\(actionText)` is a generic parameter (`\(root)`) here; no machine of its own",
+                             at: location, severity: .note)
+                return
+            }
             context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location)
             return
         }

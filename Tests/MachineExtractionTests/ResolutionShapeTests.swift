@@ -472,4 +472,21 @@ final class ResolutionShapeTests: XCTestCase {
         XCTAssertEqual(try result.machine("coolantRows").states, ["still", "flowing"])
         XCTAssertEqual(try result.machine("pumpRows").inputs, ["open", "close"])
     }
+
+    /// A reducer written generically over its action (library code) is no machine, and that is a note,
+    /// not a warning about a type missing from the files read.
+    func testReducerGenericOverItsActionIsANote() throws {
+        let result = Analysed.source("""
+        import Actomaton
+        struct Relay<Signal, Level> {
+            func reducer() -> Reducer<Signal, Level, Void> {
+                Reducer { signal, level, _ in .empty }
+            }
+        }
+        """)
+        XCTAssertTrue(result.machines.isEmpty)
+        XCTAssertTrue(result.diagnosticLines.contains { $0.hasPrefix("note") && $0.contains("is a generic parameter (`Signal`)") },
+                      "\(result.diagnosticLines)")
+        XCTAssertFalse(result.diagnostics.contains { $0.severity == .warning }, "\(result.diagnosticLines)")
+    }
 }
