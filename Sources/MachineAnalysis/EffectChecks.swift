@@ -11,7 +11,9 @@ struct EffectChecks {
         var findings = unknownCancelIDs(machine)
         let model = EffectModel(machine: machine, bounds: bounds)
         guard !model.definitions.isEmpty || !machine.internalInputs.isEmpty else { return (findings, []) }
-        let result = EffectExplorer(model: model).explore()
+        // along moves that assume nothing: no false alarm from another field's value, and no witness lost
+        // because a configuration was first reached on an assumption
+        let result = EffectExplorer(model: model, sureOnly: true).explore()
         var diagnostics: [Diagnostic] = []
         func path(_ trace: [TraceStep]) -> String {
             trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.input)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
@@ -60,7 +62,8 @@ struct EffectChecks {
 
     /// Cancels naming an id no effect of the machine uses (as an id or a queue).
     func unknownCancelIDs(_ machine: Machine) -> [Finding] {
-        let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }
+        // each single effect: an id given to one part of a `.merge` counts too
+        let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }.flatMap { [$0] + $0.components }
         let used = effects.flatMap { [$0.id, $0.queue].compactMap { $0 } }.map(Self.head)
         var seen = Set<String>()
         var findings: [Finding] = []

@@ -6,16 +6,24 @@ import MachineModel
 /// running effect can deliver any input it sends (`by: effect`); a `once` effect ends when it has
 /// delivered, a `stream` runs until it is cancelled. One step does, in this order: remove the
 /// delivering `once` instance; cancel what the move cancels; if the state changes, every instance in
-/// flight becomes stale; start the move's effect (after its queue's policy); resume waiting instances
+/// flight becomes stale, except those the new state waits for (`EffectModel.adopted`); start the move's effect (after its queue's policy); resume waiting instances
 /// of `suspendNew` queues. A start that would put more than `maxInstances` instances of one effect in
 /// flight is not taken, and said so.
 public struct EffectExplorer: Sendable {
     public let model: EffectModel
+    /// Take only moves that assume nothing (`EffectModel.Move.assumed`): every configuration found is
+    /// then reachable for sure, so every finding is one to report. The checks explore this way; the
+    /// full exploration (the default) is the one the Promela export mirrors.
+    public var sureOnly: Bool
 
-    public init(model: EffectModel) { self.model = model }
+    public init(model: EffectModel, sureOnly: Bool = false) {
+        self.model = model
+        self.sureOnly = sureOnly
+    }
 
     public init(machine: Machine, bounds: EffectBounds = EffectBounds()) {
         model = EffectModel(machine: machine, bounds: bounds)
+        sureOnly = false
     }
 
     public typealias Configuration = [UInt8]
@@ -114,7 +122,7 @@ public struct EffectExplorer: Sendable {
         }
         if move.changesState, let to = move.to {
             c[0] = UInt8(to)
-            for d in defs.indices {
+            for d in defs.indices where !model.adopted[to].contains(d) {
                 for waiting in [false, true] {
                     let fresh = slot(d, stale: false, waiting: waiting), stale = slot(d, stale: true, waiting: waiting)
                     c[stale] += c[fresh]
@@ -173,7 +181,7 @@ public struct EffectExplorer: Sendable {
         var steps: [Step] = []
         let s = Int(c[0])
         for i in model.inputs.indices where !model.isInternal[i] {
-            for move in model.moves[s][i] where move.to != nil && !move.noop {
+            for move in model.moves[s][i] where move.to != nil && !move.noop && !(sureOnly && move.assumed) {
                 if let next = apply(move, to: c) {
                     steps.append(Step(next: next, move: move))
                 } else if let d = refusedStart(move, in: c) {
@@ -188,7 +196,7 @@ public struct EffectExplorer: Sendable {
                 var without = c
                 if def.effect.kind == .once { without[r] -= 1; without = resume(without) }
                 for i in def.emits {
-                    let moves = model.moves[s][i].filter { $0.to != nil }
+                    let moves = model.moves[s][i].filter { $0.to != nil && !(sureOnly && $0.assumed) }
                     if moves.isEmpty || moves.allSatisfy(\.noop) {
                         // delivered into nothing: only a once effect's end changes the configuration
                         if def.effect.kind == .once {

@@ -96,6 +96,8 @@ public struct EffectModel: Sendable {
     /// moves[state][input]
     public var moves: [[[Move]]]
     public var bounds: EffectBounds
+    /// Per state, the effects it waits for (see `waitsFor`): entering it keeps them fresh.
+    public var adopted: [Set<Int>] = []
 
     /// Slots per definition in a configuration: running fresh, running stale, waiting fresh, waiting stale.
     public static let slots = 4
@@ -188,6 +190,17 @@ public struct EffectModel: Sendable {
         }
         self.definitions = definitions
         self.moves = moves
+        adopted = states.indices.map(waitsFor)
+    }
+
+    /// The effects a state is entered to wait for: every way out of it that the tool can check (moves
+    /// taken on no assumption) is an internal input, and the effect sends one of them. A machine that
+    /// moves into such a state while the effect runs hands the effect over (`recording` → `finishing`,
+    /// which waits for the recording's `finished`): its output there is expected, not stale.
+    func waitsFor(_ s: Int) -> Set<Int> {
+        let exits = inputs.indices.filter { i in moves[s][i].contains { $0.to != s && !$0.assumed } }
+        guard !exits.isEmpty, exits.allSatisfy({ isInternal[$0] }) else { return [] }
+        return Set(definitions.indices.filter { d in definitions[d].emits.contains(where: exits.contains) })
     }
 
     /// The single effects of an outcome worth exploring. TCA's `.send(action)` is handled at once, so

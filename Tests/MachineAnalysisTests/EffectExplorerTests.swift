@@ -8,11 +8,11 @@ final class EffectExplorerTests: XCTestCase {
     var rules: [Rule] = []
 
     func rule(_ from: [String], _ input: String, _ target: Target, start effect: Effect? = nil, cancels: [String] = [],
-              writes: Bool = false) {
+              writes: Bool = false, guard guardText: String? = nil) {
         let id = rules.count + 1
         rules.append(Rule(id: id, location: SourceLocation(file: "T.swift", line: 10 + id, column: 5),
                           outcomes: [Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: target, effect: effect,
-                                             cancels: cancels, writes: writes)]))
+                                             cancels: cancels, guardText: guardText, writes: writes)]))
     }
 
     func machine(_ states: [String], _ inputs: [String], initial: String = "", bounds: EffectBounds = EffectBounds(),
@@ -180,5 +180,60 @@ final class EffectExplorerTests: XCTestCase {
         XCTAssertEqual(m, Analyzer().analyze(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7)))
         XCTAssertFalse(findings(m, .staleEffectOutput).isEmpty, "the generator leaks effects on purpose")
         XCTAssertFalse(findings(m, .waitingForever).isEmpty, "and cancels some in place")
+    }
+
+    /// A state entered to wait for an effect already running (every way out of it is that effect's
+    /// output) takes the effect over: its output there is expected. Leaving for a state the user can
+    /// leave, and coming back, is still a race.
+    func handoff(cancelOnPause: Bool) -> Machine {
+        rules = []
+        rule(["idle"], "start", .state("taping"), start: Effect(label: "tape", emits: ["ended"], id: "TapeID"))
+        rule(["taping"], "halt", .state("closing"))
+        rule(["taping"], "hold", .state("held"), cancels: cancelOnPause ? ["TapeID"] : [])
+        rule(["held"], "go", .state("taping"), start: cancelOnPause ? Effect(label: "tape", emits: ["ended"], id: "TapeID") : nil)
+        rule(["held"], "halt", .state("closing"))
+        rule(["taping", "closing", "held"], "ended", .state("idle"))
+        return machine(["idle", "taping", "held", "closing"], ["start", "halt", "hold", "go", "ended"]).0
+    }
+
+    func testAStateWaitingForTheEffectTakesItOver() {
+        let leaky = handoff(cancelOnPause: false)
+        let stale = findings(leaky, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["ended"])
+        XCTAssertEqual(describe(stale.first?.trace), "start → hold → ended (effect)", "from 'held', not from 'closing'")
+        XCTAssertEqual(EffectModel(machine: leaky).adopted.map { $0.count }, [0, 0, 0, 1], "only 'closing' waits for the tape")
+        let fixed = findings(handoff(cancelOnPause: true), .staleEffectOutput)
+        XCTAssertEqual(fixed.count, 0, "taping → closing → ended is expected: \(fixed.map { describe($0.trace) })")
+    }
+
+    func testAConfigurationFirstReachedOnAnAssumptionStillGivesItsSureWitness() {
+        // `drop` needs a flag of another field (assumed); the same configuration is reachable for sure
+        // through `side` and `back`, one step longer
+        rule(["idle"], "start", .state("busy"), start: Effect(label: "job", emits: ["fin"]))
+        rule(["busy"], "drop", .state("idle"), guard: "state.isFlagged")
+        rule(["busy"], "side", .state("aside"))
+        rule(["aside"], "back", .state("idle"))
+        rule(["busy"], "fin", .state("shown"))
+        let (m, diagnostics) = machine(["idle", "busy", "aside", "shown"], ["start", "drop", "side", "back", "fin"])
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(describe(stale.first?.trace), "start → side → back → start → fin (effect)")
+        XCTAssertTrue(diagnostics.allSatisfy { !$0.message.contains("drop") }, "\(diagnostics)")
+    }
+
+    func testTheInstanceBoundIsNotedOnlyOnAPathThatAssumesNothing() {
+        // restarting needs a flag of another field: whether a third request can be in flight depends on it
+        rule(["idle", "busy"], "search", .state("busy"), start: Effect(label: "fetch", emits: ["done"]), guard: "!state.isSearching")
+        rule(["busy"], "done", .state("idle"))
+        XCTAssertEqual(machine(["idle", "busy"], ["search", "done"]).1, [])
+    }
+
+    func testACancelOfAnIDGivenToOnePartOfAMergeIsKnown() {
+        let parts = [Effect(label: "clock", emits: ["beat"], id: "Marks.clock", kind: .stream), Effect(label: "tape", emits: ["ended"], id: "Marks.tape")]
+        rule(["off"], "start", .state("on"), start: Effect(label: "clock + tape", emits: ["beat", "ended"], id: "Marks.clock", kind: .stream, parts: parts))
+        rule(["on"], "stop", .state("off"), cancels: ["Marks.clock", "Marks.tape"])
+        rule(["on", "off"], "beat", .stay)
+        rule(["on"], "ended", .state("off"))
+        let m = machine(["off", "on"], ["start", "stop", "beat", "ended"]).0
+        XCTAssertEqual(findings(m, .unknownCancelID).map(\.subject), [])
     }
 }
