@@ -30,7 +30,9 @@ public struct Analyzer: Sendable {
 
     /// `analyze`, with what the effect exploration has to say about its own limits (a bound or the
     /// budget reached): diagnostics, never findings.
-    public func analyzeReporting(_ input: Machine) -> (machine: Machine, diagnostics: [Diagnostic]) {
+    /// With `product`, the struct state this machine is a field of: races its own exploration can show
+    /// only on an assumption about another field are looked for there.
+    public func analyzeReporting(_ input: Machine, product: ProductView? = nil) -> (machine: Machine, diagnostics: [Diagnostic]) {
         var machine = input
         machine.internalInputs = Self.internalInputs(of: machine)
         if let override = inputOverrides[machine.name] {
@@ -47,7 +49,7 @@ public struct Analyzer: Sendable {
         findings += shadowed(machine, resolution)
         findings += dataDependent(machine, graph)
         findings += unusedInputs(machine)
-        let effects = EffectChecks(bounds: bounds).run(machine)
+        let effects = EffectChecks(bounds: bounds).run(machine, product: product)
         findings += effects.findings
         machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
         return (machine, effects.diagnostics)

@@ -6,7 +6,7 @@ import MachineModel
 struct EffectChecks {
     var bounds: EffectBounds
 
-    func run(_ machine: Machine) -> (findings: [Finding], diagnostics: [Diagnostic]) {
+    func run(_ machine: Machine, product: ProductView? = nil) -> (findings: [Finding], diagnostics: [Diagnostic]) {
         guard machine.initial != nil else { return ([], []) }
         var findings = unknownCancelIDs(machine)
         let model = EffectModel(machine: machine, bounds: bounds)
@@ -19,7 +19,26 @@ struct EffectChecks {
             trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.input)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
         }
         // only witnesses that assume nothing the tool cannot check: no false alarms from other fields
-        for s in result.stale where !s.assumed {
+        var stale = result.stale.filter { !$0.assumed }.map { (model, $0) }
+        // a race the machine alone can show only on a condition over another field: the product of the
+        // struct's fields evaluates those conditions
+        if let product, model.moves.joined().joined().contains(where: \.assumed) {
+            var whole = product.machine
+            whole.internalInputs = machine.internalInputs
+            let seen = product.machine.states.indices.map { product.values[$0][product.field] ?? "?" }
+            let productModel = EffectModel(machine: whole, bounds: bounds, projection: seen)
+            if productModel.states.count <= Int(UInt8.max) {
+                let found = Set(stale.map(\.1.input))
+                stale += EffectExplorer(model: productModel, sureOnly: true).explore().stale
+                    .filter { !$0.assumed && !found.contains($0.input) }.map { (productModel, $0) }
+            } else {
+                diagnostics.append(Diagnostic(
+                    severity: .note,
+                    message: "\(machine.name): the product \(product.machine.name) has \(productModel.states.count) combinations, more than the \(Int(UInt8.max)) the effect exploration takes; races that depend on another field are not checked",
+                    location: machine.location))
+            }
+        }
+        for (model, s) in stale {
             let d = model.definitions[s.definition]
             let earlier = s.trace.dropLast()
             findings.append(Finding(
@@ -90,5 +109,31 @@ struct EffectChecks {
         if let r = text.range(of: " (runtime value)") { text = String(text[..<r.lowerBound]) }
         if let paren = text.firstIndex(of: "(") { text = String(text[..<paren]) }
         return text
+    }
+}
+
+/// A struct state's product (`ProductExplorer`) seen from one of its fields: the field machine
+/// `Type.field` checks its effects on it where its own exploration has to assume another field.
+public struct ProductView: Sendable {
+    public var machine: Machine
+    public var field: String
+    /// Each product state's field values.
+    public var values: [[String: String]]
+
+    public init(machine: Machine, field: String, values: [[String: String]]) {
+        self.machine = machine
+        self.field = field
+        self.values = values
+    }
+
+    /// The view of `machine` (named `Type.field`) among explored products, when one is complete.
+    public static func find(for machine: Machine, in products: [ProductExplorer.Result]) -> ProductView? {
+        for p in products where p.unexplored == nil && p.budgetMessage == nil && p.machine.location.file == machine.location.file {
+            guard machine.name.hasPrefix(p.machine.name + "."), let first = p.values.first else { continue }
+            let field = String(machine.name.dropFirst(p.machine.name.count + 1))
+            guard first[field] != nil else { continue }
+            return ProductView(machine: p.machine, field: field, values: p.values)
+        }
+        return nil
     }
 }

@@ -120,8 +120,8 @@ public struct EffectExplorer: Sendable {
         for d in move.cancels {
             for k in 0..<EffectModel.slots { c[1 + d * EffectModel.slots + k] = 0 }
         }
-        if move.changesState, let to = move.to {
-            c[0] = UInt8(to)
+        if move.changesState, let to = move.to { c[0] = UInt8(to) }
+        if move.leaves, let to = move.to {
             for d in defs.indices where !model.adopted[to].contains(d) {
                 for waiting in [false, true] {
                     let fresh = slot(d, stale: false, waiting: waiting), stale = slot(d, stale: true, waiting: waiting)
@@ -272,12 +272,12 @@ public struct EffectExplorer: Sendable {
             }
             for step in steps {
                 let traceStep = self.step(step.move, by: step.delivered == nil ? .user : .effect)
-                if let delivered = step.delivered, delivered.stale, step.move.changesState {
+                if let delivered = step.delivered, delivered.stale, step.move.leaves {
                     let d = delivered.definition
                     let input = model.inputs[step.move.input]
                     if first(input, assumed: assumed[head] || step.move.assumed, &staleSeen, &staleSure) {
-                        result.stale.append(StaleOutput(definition: d, input: input, from: model.states[step.move.from],
-                                                        to: model.states[step.move.to!], trace: trace(to: head) + [traceStep],
+                        result.stale.append(StaleOutput(definition: d, input: input, from: model.groupNames[model.group[step.move.from]],
+                                                        to: model.groupNames[model.group[step.move.to!]], trace: trace(to: head) + [traceStep],
                                                         assumed: assumed[head] || step.move.assumed))
                     }
                 }
@@ -301,6 +301,7 @@ public struct EffectExplorer: Sendable {
     }
 
     func step(_ move: EffectModel.Move, by origin: TraceStep.Origin) -> TraceStep {
-        TraceStep(input: model.inputs[move.input], trigger: move.trigger, by: origin, state: model.states[move.to ?? move.from])
+        TraceStep(input: model.inputs[move.input], trigger: move.trigger, by: origin,
+                  state: model.groupNames[model.group[move.to ?? move.from]])
     }
 }

@@ -84,6 +84,9 @@ public struct EffectModel: Sendable {
         public var assumed: Bool = false
 
         public var changesState: Bool { to != nil && to != from }
+        /// Changes the state as the checks see it: the projected state (`EffectModel.group`) when the
+        /// model is a product seen from one field, else the state. Effects in flight go stale on it.
+        public var leaves: Bool = false
     }
 
     public var machine: String
@@ -98,14 +101,30 @@ public struct EffectModel: Sendable {
     public var bounds: EffectBounds
     /// Per state, the effects it waits for (see `waitsFor`): entering it keeps them fresh.
     public var adopted: [Set<Int>] = []
+    /// Per state, the state the checks see: itself, or, for a product seen from one of its fields, that
+    /// field's value (an index into `groupNames`).
+    public var group: [Int]
+    /// The names of the groups: the states, or the field's values.
+    public var groupNames: [String]
 
     /// Slots per definition in a configuration: running fresh, running stale, waiting fresh, waiting stale.
     public static let slots = 4
 
-    public init(machine m: Machine, bounds: EffectBounds = EffectBounds()) {
+    /// - Parameter projection: for a product machine seen from one field, that field's value in each
+    ///   state (`m.states` order): an effect then goes stale when the field changes, and a finding is a
+    ///   change of the field. Without it, the state itself.
+    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil) {
         machine = m.name
         self.bounds = bounds
         states = m.states
+        if let projection, projection.count == m.states.count {
+            groupNames = projection.uniqued()
+            let index = Dictionary(groupNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            group = projection.map { index[$0]! }
+        } else {
+            groupNames = m.states
+            group = Array(m.states.indices)
+        }
         var inputs = m.inputs
         for rule in m.rules { for pair in rule.pairs where !inputs.contains(pair.input) { inputs.append(pair.input) } }
         self.inputs = inputs
@@ -159,6 +178,7 @@ public struct EffectModel: Sendable {
         }
         childEffects = childEffects.uniqued().sorted()
 
+        let groups = group
         for (pair, list) in firing.sorted(by: { ($0.key.from, $0.key.input) < ($1.key.from, $1.key.input) }) {
             guard let s = stateIndex[pair.from], let i = inputIndex[pair.input] else { continue }
             for (rule, outcome) in list {
@@ -185,7 +205,8 @@ public struct EffectModel: Sendable {
                 let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
-                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere))
+                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere,
+                                        leaves: to.map { groups[$0] != groups[s] } ?? false))
             }
         }
         self.definitions = definitions
@@ -198,7 +219,7 @@ public struct EffectModel: Sendable {
     /// moves into such a state while the effect runs hands the effect over (`recording` → `finishing`,
     /// which waits for the recording's `finished`): its output there is expected, not stale.
     func waitsFor(_ s: Int) -> Set<Int> {
-        let exits = inputs.indices.filter { i in moves[s][i].contains { $0.to != s && !$0.assumed } }
+        let exits = inputs.indices.filter { i in moves[s][i].contains { ($0.to.map { group[$0] != group[s] } ?? true) && !$0.assumed } }
         guard !exits.isEmpty, exits.allSatisfy({ isInternal[$0] }) else { return [] }
         return Set(definitions.indices.filter { d in definitions[d].emits.contains(where: exits.contains) })
     }

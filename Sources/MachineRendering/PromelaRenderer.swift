@@ -88,7 +88,7 @@ public struct PromelaRenderer: Sendable {
                             var guardText = "st == \(s) && \(r) > 0"
                             if let bound = boundGuard(move, removing: def.effect.kind == .once ? d : nil) { guardText += " && \(bound)" }
                             var body = remove
-                            if stale && move.changesState {
+                            if stale && move.leaves {
                                 body += ["#ifdef \(Self.staleMacro(m.inputs[i]))", "assert(false)", "#endif"]
                             }
                             body += apply(move)
@@ -127,8 +127,8 @@ public struct PromelaRenderer: Sendable {
         for d in move.cancels {
             for w in [false, true] { for s in [false, true] { body.append("\(slot(d, stale: s, waiting: w)) = 0") } }
         }
-        if move.changesState, let to = move.to {
-            body.append("st = \(to)")
+        if move.changesState, let to = move.to { body.append("st = \(to)") }
+        if move.leaves, let to = move.to {
             for d in defs.indices where !model.adopted[to].contains(d) {
                 for w in [false, true] {
                     let fresh = slot(d, stale: false, waiting: w), stale = slot(d, stale: true, waiting: w)

@@ -142,4 +142,59 @@ final class EffectChecksEndToEndTests: XCTestCase {
         XCTAssertTrue(promela.stdout.contains("#define MAX 2"))
         XCTAssertTrue(try run(["render", file.path, "--format", "promela", "--max-effect-instances", "3"]).stdout.contains("#define MAX 3"))
     }
+
+    /// A kiosk whose scan can be started only once armed: the screen machine alone has to assume the
+    /// guard on `isArmed`, so its race is not reported from it; the product of the struct's fields
+    /// evaluates the guard, finds the race when `arm` exists, and nothing when nothing arms the kiosk.
+    static func kiosk(armable: Bool) -> String {
+        """
+        import ComposableArchitecture
+
+        @Reducer
+        struct Kiosk {
+            @ObservableState
+            struct State: Equatable {
+                var screen: Screen = .welcome
+                var isArmed = false
+                enum Screen: Equatable { case welcome, scanning, paid }
+            }
+            enum Action { case arm, scanTapped, scanned, leave }
+
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .arm:
+                        \(armable ? "state.isArmed = true" : "")
+                        return .none
+                    case .scanTapped:
+                        guard state.isArmed else { return .none }
+                        state.screen = .scanning
+                        return .run { send in await send(.scanned) }
+                    case .scanned:
+                        state.screen = .paid
+                        return .none
+                    case .leave:
+                        state.screen = .welcome
+                        return .none
+                    }
+                }
+            }
+        }
+        """
+    }
+
+    func testAGuardOnAnotherFieldIsEvaluatedInTheProduct() throws {
+        let armable = try effectFindings(Self.kiosk(armable: true))
+        XCTAssertEqual(armable["Kiosk.screen"], ["stale_effect_output scanned 4"], "arm → scanTapped → leave → scanned")
+        let file = temp.appendingPathComponent("Case.swift")
+        let r = try run(["analyze", file.path])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: r.data) as? [String: Any])
+        let screen = try XCTUnwrap((doc["machines"] as? [[String: Any]])?.first { $0["name"] as? String == "Kiosk.screen" })
+        let trace = try XCTUnwrap((screen["findings"] as? [[String: Any]])?.first?["trace"] as? [[String: Any]])
+        XCTAssertEqual(trace.map { $0["state"] as? String ?? "?" }, ["welcome", "scanning", "welcome", "paid"], "the screen's values along the way")
+        XCTAssertEqual(trace.map { $0["by"] as? String ?? "?" }, ["user", "user", "user", "effect"])
+
+        let never = try effectFindings(Self.kiosk(armable: false))
+        XCTAssertEqual(never["Kiosk.screen"], [], "never armed: the scan never starts")
+    }
 }
