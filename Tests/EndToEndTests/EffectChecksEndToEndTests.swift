@@ -197,4 +197,30 @@ final class EffectChecksEndToEndTests: XCTestCase {
         let never = try effectFindings(Self.kiosk(armable: false))
         XCTAssertEqual(never["Kiosk.screen"], [], "never armed: the scan never starts")
     }
+
+    /// The README tour's fix of the voice-memo race: cancel the recording on pause, start it again on
+    /// resume. Nothing is reported then: `stop` hands the running recording over to `finishing`,
+    /// which only its `finished` can leave.
+    func testTheFixOfTheExampleRaceLeavesNoEffectFinding() throws {
+        let example = CLIEndToEndTests.root.appendingPathComponent("examples/tca/VoiceMemos.swift")
+        var code = try String(contentsOf: example, encoding: .utf8)
+        let edits = [
+            ("state.phase = .recording(startedAt: Date())\n                    return startTimer()",
+             "state.phase = .recording(startedAt: Date())\n                    return .merge(startTimer(), startRecording())"),
+            ("return .cancel(id: CancelID.timer)\n\n            case .view(.stopButtonTapped):",
+             "return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))\n\n            case .view(.stopButtonTapped):"),
+            ("    private func startTimer() -> Effect<Action> {",
+             "    private func startRecording() -> Effect<Action> {\n        .run { send in\n            await send(.finished(Result { try await audioRecorder.record() }.mapError { _ in .io }))\n        }\n        .cancellable(id: CancelID.recording)\n    }\n\n    private func startTimer() -> Effect<Action> {"),
+        ]
+        let before = try effectFindings(code)
+        XCTAssertEqual(before["RecordingFeature.phase"], ["stale_effect_output finished 4"])
+        for (old, new) in edits {
+            XCTAssertTrue(code.contains(old), old)
+            code = code.replacingOccurrences(of: old, with: new)
+        }
+        let after = try effectFindings(code)
+        for name in ["RecordingFeature.phase", "RecordingFeature.isMuted", "RecordingFeature.alert"] {
+            XCTAssertEqual(after[name], [], name)
+        }
+    }
 }
