@@ -54,8 +54,12 @@ public struct EffectModel: Sendable {
         /// Index into `queues`, when it runs on a queue with a policy other than merge.
         public var queue: Int?
 
-        /// `CancelID.timer`, else `line:N`: how findings name it.
-        public var subject: String { effect.id ?? "line:\(location.line)" }
+        /// `CancelID.timer`, else `line:N`: how findings name it. An id computed at run time is named
+        /// by what it is built from: `PulseID(item: state.itemID)` is `PulseID`, `item.id` stays.
+        public var subject: String {
+            guard let id = effect.id else { return "line:\(location.line)" }
+            return id.hasSuffix(" (runtime value)") ? EffectChecks.head(id) : id
+        }
         public var label: String { effect.label ?? "effect" }
     }
 

@@ -236,4 +236,13 @@ final class EffectExplorerTests: XCTestCase {
         let m = machine(["off", "on"], ["start", "stop", "beat", "ended"]).0
         XCTAssertEqual(findings(m, .unknownCancelID).map(\.subject), [])
     }
+
+    func testAnIDComputedAtRunTimeIsNamedByWhatItIsBuiltFrom() {
+        rule(["off"], "start", .state("on"), start: Effect(label: "run", emits: ["pulse"], id: "BeatID(item: state.itemID) (runtime value)", kind: .stream))
+        rule(["on"], "pulse", .stay)
+        rule(["off"], "go", .state("off2"), start: Effect(label: "run", emits: ["pulse"], id: "row.id (runtime value)", kind: .stream))
+        rule(["off2"], "pulse", .stay)
+        let m = machine(["off", "on", "off2"], ["start", "pulse", "go"]).0
+        XCTAssertEqual(findings(m, .uncancelledEffect).map(\.subject).sorted(), ["BeatID", "row.id"])
+    }
 }

@@ -204,4 +204,28 @@ final class SpinCrossCheckTests: XCTestCase {
         }
         XCTAssertTrue(sawRace)
     }
+
+    /// Actomaton `runOldest` queues (made up): a new job is dropped while one runs (`discardNew`), or
+    /// waits until fewer than two run (`suspendNew`), and their late outputs can still race.
+    func testOldestQueues() throws {
+        for policy in ["runOldest(1, discardNew)", "runOldest(2, suspendNew)"] {
+            var rules: [Rule] = []
+            func rule(_ from: [String], _ input: String, _ target: Target, start effect: Effect? = nil, cancels: [String] = []) {
+                rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "Q.swift", line: 10 + rules.count, column: 5),
+                                  outcomes: [Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: target, effect: effect, cancels: cancels)]))
+            }
+            rule(["idle", "busy"], "enqueue", .state("busy"), start: Effect(label: "job", emits: ["finished"], queue: "JobQueue", policy: policy))
+            rule(["busy"], "finished", .state("idle"))
+            rule(["busy"], "abort", .state("aborted"))
+            rule(["aborted"], "reset", .state("idle"))
+            rule(["idle"], "poll", .stay, start: Effect(label: "ticker", emits: ["tock"], queue: "JobQueue", policy: policy, kind: .stream))
+            rule(["busy"], "tock", .stay)
+            let machine = Analyzer().analyze(Machine(name: "jobs", dialect: .actomaton, location: SourceLocation(file: "Q.swift", line: 1, column: 1),
+                                                     states: ["idle", "busy", "aborted"], inputs: ["enqueue", "finished", "abort", "reset", "poll", "tock"],
+                                                     initial: "idle", rules: rules, order: .resolved))
+            let model = EffectModel(machine: machine)
+            XCTAssertEqual(model.queues.map(\.name), ["JobQueue"], policy)
+            try crossCheck(model)
+        }
+    }
 }
