@@ -215,7 +215,42 @@ public struct EffectModel: Sendable {
         }
         self.definitions = definitions
         self.moves = moves
+        dropIdleOnceEffects()
         adopted = states.indices.map(waitsFor)
+    }
+
+    /// Leaves out `once` effects whose every output, in every state, changes nothing (a field machine
+    /// seeing a request that only another field handles): they can change no finding, and their
+    /// instances would only multiply configurations and hit the instance bound for nothing. Streams
+    /// stay: running for nothing is what `uncancelled_effect` reports.
+    mutating func dropIdleOnceEffects() {
+        let idle = definitions.indices.filter { d in
+            definitions[d].effect.kind == .once
+                && definitions[d].emits.allSatisfy { i in states.indices.allSatisfy { s in moves[s][i].allSatisfy(\.noop) } }
+        }
+        guard !idle.isEmpty else { return }
+        let dropped = Set(idle)
+        var newIndex: [Int: Int] = [:]
+        for d in definitions.indices where !dropped.contains(d) { newIndex[d] = newIndex.count }
+        definitions = definitions.indices.filter { !dropped.contains($0) }.map { definitions[$0] }
+        var kept: [Queue] = []
+        var queueIndex: [Int: Int] = [:]
+        for (q, queue) in queues.enumerated() {
+            let members = queue.members.compactMap { newIndex[$0] }
+            guard !members.isEmpty else { continue }
+            queueIndex[q] = kept.count
+            kept.append(Queue(name: queue.name, policy: queue.policy, members: members))
+        }
+        queues = kept
+        for d in definitions.indices { definitions[d].queue = definitions[d].queue.flatMap { queueIndex[$0] } }
+        for s in moves.indices {
+            for i in moves[s].indices {
+                for k in moves[s][i].indices {
+                    moves[s][i][k].starts = moves[s][i][k].starts.compactMap { newIndex[$0] }
+                    moves[s][i][k].cancels = moves[s][i][k].cancels.compactMap { newIndex[$0] }
+                }
+            }
+        }
     }
 
     /// The effects a state is entered to wait for: every way out of it that the tool can check (moves

@@ -245,4 +245,20 @@ final class EffectExplorerTests: XCTestCase {
         let m = machine(["off", "on", "off2"], ["start", "pulse", "go"]).0
         XCTAssertEqual(findings(m, .uncancelledEffect).map(\.subject).sorted(), ["BeatID", "row.id"])
     }
+
+    func testARequestWhoseOutputsChangeNothingHereIsNotTracked() {
+        // `store` is handled by another field only: for this machine its request can pile up freely
+        rule(["idle", "busy"], "store", .stay, start: Effect(label: "persist", emits: ["stored"]))
+        rule(["idle", "busy"], "stored", .stay)
+        rule(["idle"], "load", .state("busy"), start: Effect(label: "fetch", emits: ["loaded"], id: "FetchID"))
+        rule(["busy"], "loaded", .state("idle"))
+        let (m, diagnostics) = machine(["idle", "busy"], ["store", "stored", "load", "loaded"])
+        XCTAssertEqual(diagnostics, [], "no instance-bound note about `persist`")
+        XCTAssertEqual(EffectModel(machine: m).definitions.map(\.label), ["fetch"])
+        // a stream that does nothing is still tracked: running for nothing is a finding
+        rules = []
+        rule(["idle"], "watch", .stay, start: Effect(label: "ticker", emits: ["tick"], kind: .stream))
+        rule(["idle"], "tick", .stay)
+        XCTAssertEqual(EffectModel(machine: machine(["idle"], ["watch", "tick"]).0).definitions.map(\.label), ["ticker"])
+    }
 }
