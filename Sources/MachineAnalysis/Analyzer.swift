@@ -55,6 +55,30 @@ public struct Analyzer: Sendable {
         return (machine, effects.diagnostics)
     }
 
+    /// What the effect exploration says about its own limits, once for the machines of one struct that
+    /// say the same thing about the same place: `A.x, A.y: more than 2 instances of the effect …`
+    /// instead of a note per field machine. Other diagnostics pass unchanged, in order.
+    public static func mergingRepeats(_ diagnostics: [Diagnostic], machines: [String]) -> [Diagnostic] {
+        let names = Set(machines)
+        struct Key: Hashable { var severity: Severity; var location: SourceLocation?; var rest: String }
+        let keys: [(key: Key, machine: String)?] = diagnostics.map { d in
+            guard let colon = d.message.range(of: ": "), names.contains(String(d.message[..<colon.lowerBound])) else { return nil }
+            return (Key(severity: d.severity, location: d.location, rest: String(d.message[colon.upperBound...])),
+                    String(d.message[..<colon.lowerBound]))
+        }
+        var who: [Key: [String]] = [:]
+        for case let (key, machine)? in keys { who[key, default: []].append(machine) }
+        var emitted = Set<Key>()
+        var result: [Diagnostic] = []
+        for (d, named) in zip(diagnostics, keys) {
+            guard let key = named?.key else { result.append(d); continue }
+            guard emitted.insert(key).inserted else { continue }
+            result.append(Diagnostic(severity: d.severity, message: who[key]!.uniqued().joined(separator: ", ") + ": " + key.rest,
+                                     location: d.location))
+        }
+        return result
+    }
+
     /// The inputs some effect of the machine sends back (not counting TCA's immediate `.send`), in
     /// declaration order, unless already set.
     static func internalInputs(of machine: Machine) -> [String] {

@@ -11,6 +11,9 @@ struct EffectChecks {
         var findings = unknownCancelIDs(machine)
         let model = EffectModel(machine: machine, bounds: bounds)
         guard !model.definitions.isEmpty || !machine.internalInputs.isEmpty else { return (findings, []) }
+        guard model.states.count <= EffectExplorer.maxStates else {
+            return (findings, [Diagnostic(severity: .note, message: "\(machine.name): \(model.states.count) states, more than the \(EffectExplorer.maxStates) the effect exploration takes; its effects are not checked", location: machine.location)])
+        }
         // along moves that assume nothing: no false alarm from another field's value, and no witness lost
         // because a configuration was first reached on an assumption
         let result = EffectExplorer(model: model, sureOnly: true).explore()
@@ -27,14 +30,14 @@ struct EffectChecks {
             whole.internalInputs = machine.internalInputs
             let seen = product.machine.states.indices.map { product.values[$0][product.field] ?? "?" }
             let productModel = EffectModel(machine: whole, bounds: bounds, projection: seen)
-            if productModel.states.count <= Int(UInt8.max) {
+            if productModel.states.count <= EffectExplorer.maxStates {
                 let found = Set(stale.map(\.1.input))
                 stale += EffectExplorer(model: productModel, sureOnly: true).explore().stale
                     .filter { !$0.assumed && !found.contains($0.input) }.map { (productModel, $0) }
             } else {
                 diagnostics.append(Diagnostic(
                     severity: .note,
-                    message: "\(machine.name): the product \(product.machine.name) has \(productModel.states.count) combinations, more than the \(Int(UInt8.max)) the effect exploration takes; races that depend on another field are not checked",
+                    message: "\(machine.name): the product \(product.machine.name) has \(productModel.states.count) combinations, more than the \(EffectExplorer.maxStates) the effect exploration takes; races that depend on another field are not checked",
                     location: machine.location))
             }
         }

@@ -71,22 +71,35 @@ public struct EffectExplorer: Sendable {
 
     // MARK: Configurations
 
-    func slot(_ d: Int, stale: Bool, waiting: Bool) -> Int { 1 + d * EffectModel.slots + (waiting ? 2 : 0) + (stale ? 1 : 0) }
+    /// A configuration starts with the state in two bytes (big-endian), then the counts per effect.
+    static let head = 2
+
+    /// Most states a machine (or a product) may have to be explored.
+    public static let maxStates = Int(UInt16.max)
+
+    func state(of c: Configuration) -> Int { Int(c[0]) << 8 | Int(c[1]) }
+
+    func set(_ state: Int, in c: inout Configuration) {
+        c[0] = UInt8(state >> 8)
+        c[1] = UInt8(state & 0xFF)
+    }
+
+    func slot(_ d: Int, stale: Bool, waiting: Bool) -> Int { Self.head + d * EffectModel.slots + (waiting ? 2 : 0) + (stale ? 1 : 0) }
 
     func total(_ c: Configuration, _ d: Int) -> Int {
-        let base = 1 + d * EffectModel.slots
+        let base = Self.head + d * EffectModel.slots
         return Int(c[base]) + Int(c[base + 1]) + Int(c[base + 2]) + Int(c[base + 3])
     }
 
     func running(_ c: Configuration, _ d: Int) -> Int {
-        let base = 1 + d * EffectModel.slots
+        let base = Self.head + d * EffectModel.slots
         return Int(c[base]) + Int(c[base + 1])
     }
 
     public var initialConfiguration: Configuration? {
-        guard let initial = model.initial else { return nil }
-        var c = Configuration(repeating: 0, count: 1 + model.definitions.count * EffectModel.slots)
-        c[0] = UInt8(initial)
+        guard let initial = model.initial, model.states.count <= Self.maxStates else { return nil }
+        var c = Configuration(repeating: 0, count: Self.head + model.definitions.count * EffectModel.slots)
+        set(initial, in: &c)
         return c
     }
 
@@ -118,9 +131,9 @@ public struct EffectExplorer: Sendable {
         var c = start
         let defs = model.definitions
         for d in move.cancels {
-            for k in 0..<EffectModel.slots { c[1 + d * EffectModel.slots + k] = 0 }
+            for k in 0..<EffectModel.slots { c[Self.head + d * EffectModel.slots + k] = 0 }
         }
-        if move.changesState, let to = move.to { c[0] = UInt8(to) }
+        if move.changesState, let to = move.to { set(to, in: &c) }
         if move.leaves, let to = move.to {
             for d in defs.indices where !model.adopted[to].contains(d) {
                 for waiting in [false, true] {
@@ -179,7 +192,7 @@ public struct EffectExplorer: Sendable {
     /// stale before fresh, by input. Steps refused by the bound come back as `refused`.
     public func successors(of c: Configuration, refused: inout [(move: EffectModel.Move, definition: Int)]) -> [Step] {
         var steps: [Step] = []
-        let s = Int(c[0])
+        let s = state(of: c)
         for i in model.inputs.indices where !model.isInternal[i] {
             for move in model.moves[s][i] where move.to != nil && !move.noop && !(sureOnly && move.assumed) {
                 if let next = apply(move, to: c) {
@@ -248,7 +261,7 @@ public struct EffectExplorer: Sendable {
         }
         func inspect(_ k: Int) {
             let c = configurations[k]
-            let s = Int(c[0])
+            let s = state(of: c)
             if let senders = waitingStates[s], !senders.contains(where: { running(c, $0) > 0 }),
                first(s, assumed: assumed[k], &waitingSeen, &waitingSure) {
                 result.waiting.append(Waiting(state: model.states[s], exits: model.exits(of: s).map { model.inputs[$0] },

@@ -56,7 +56,7 @@ public struct PromelaRenderer: Sendable {
             let sends = def.emits.map { m.inputs[$0] }.joined(separator: ", ")
             out += "/* \(d): line \(def.location.line) \(def.label.replacingOccurrences(of: "*/", with: "* /")), \(def.effect.kind.rawValue), sends \(sends)\(def.queue.map { ", queue \(m.queues[$0].name)" } ?? "") */\n"
         }
-        out += "\nbyte st = \(m.initial ?? 0);\nbyte c[\(max(1, defs.count * EffectModel.slots))];\nbyte q;\n\n"
+        out += "\n\(m.states.count > 255 ? (m.states.count > 32767 ? "int" : "short") : "byte") st = \(m.initial ?? 0);\nbyte c[\(max(1, defs.count * EffectModel.slots))];\nbyte q;\n\n"
         out += "active proctype machine() {\n    do\n"
         // user inputs
         for s in m.states.indices {

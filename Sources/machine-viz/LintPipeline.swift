@@ -141,7 +141,9 @@ enum LintPipeline {
                     }
                 }
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
-                                                diagnostics: extracted.diagnostics + notes + products.diagnostics,
+                                                diagnostics: extracted.diagnostics
+                                                    + Analyzer.mergingRepeats(notes, machines: extracted.machines.map(\.name))
+                                                    + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
                                                 readFiles: sources.files.count, machines: extracted.machines.count))
             }

@@ -179,6 +179,7 @@ enum Pipeline {
                 machines.append(machine)
                 diagnostics += notes
             }
+            diagnostics = Analyzer.mergingRepeats(diagnostics, machines: machines.map(\.name))
             return Result(machines: machines, diagnostics: diagnostics,
                           readFiles: sources.files.count, candidates: extracted.candidates, products: extracted.products)
         }

@@ -261,4 +261,31 @@ final class EffectExplorerTests: XCTestCase {
         rule(["idle"], "tick", .stay)
         XCTAssertEqual(EffectModel(machine: machine(["idle"], ["watch", "tick"]).0).definitions.map(\.label), ["ticker"])
     }
+
+    func testAMachineOfMoreThan255StatesIsExplored() {
+        // a long chain: the request started at the start is answered at the far end, after a reset
+        let states = (0..<300).map { "s\($0)" }
+        rule(["s0"], "begin", .state("s1"), start: Effect(label: "fetch", emits: ["answer"]))
+        for k in 1..<299 { rule([states[k]], "step", .state(states[k + 1])) }
+        rule(["s299"], "reset", .state("s0"))
+        rule(["s1"], "answer", .state("s299"))
+        let m = machine(states, ["begin", "step", "reset", "answer"]).0
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["answer"])
+        XCTAssertEqual(stale.first?.trace?.last?.state, "s299")
+        XCTAssertEqual(EffectExplorer(machine: m).explore().configurations, EffectExplorer(machine: m).explore().configurations)
+    }
+
+    func testTheSameNoteOfFieldMachinesOfOneStructIsSaidOnce() {
+        let here = SourceLocation(file: "T.swift", line: 12, column: 5)
+        let note = "more than 2 instances of the effect started at line 12 (`run`) can be in flight (after go → go → go)"
+        let merged = Analyzer.mergingRepeats([
+            Diagnostic(severity: .note, message: "Pad.isOn: " + note, location: here),
+            Diagnostic(severity: .warning, message: "something else", location: nil),
+            Diagnostic(severity: .note, message: "Pad.mode: " + note, location: here),
+            Diagnostic(severity: .note, message: "Pad.mode: " + note.replacingOccurrences(of: "line 12", with: "line 13"), location: here),
+        ], machines: ["Pad.isOn", "Pad.mode"])
+        XCTAssertEqual(merged.map(\.message), ["Pad.isOn, Pad.mode: " + note, "something else",
+                                                "Pad.mode: " + note.replacingOccurrences(of: "line 12", with: "line 13")])
+    }
 }
