@@ -6,7 +6,8 @@ import MachineModel
 /// running effect can deliver any input it sends (`by: effect`); a `once` effect ends when it has
 /// delivered, a `stream` runs until it is cancelled. One step does, in this order: remove the
 /// delivering `once` instance; cancel what the move cancels; if the state changes, every instance in
-/// flight becomes stale, except those the new state waits for (`EffectModel.adopted`); start the move's effect (after its queue's policy); resume waiting instances
+/// flight becomes stale, except those the new state waits for (`EffectModel.adopted`) and those started
+/// in any state (`EffectModel.unbound`); start the move's effect (after its queue's policy); resume waiting instances
 /// of `suspendNew` queues. A start that would put more than `maxInstances` instances of one effect in
 /// flight is not taken, and said so.
 public struct EffectExplorer: Sendable {
@@ -135,7 +136,7 @@ public struct EffectExplorer: Sendable {
         }
         if move.changesState, let to = move.to { set(to, in: &c) }
         if move.leaves, let to = move.to {
-            for d in defs.indices where !model.adopted[to].contains(d) {
+            for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for waiting in [false, true] {
                     let fresh = slot(d, stale: false, waiting: waiting), stale = slot(d, stale: true, waiting: waiting)
                     c[stale] += c[fresh]

@@ -105,6 +105,8 @@ public struct EffectModel: Sendable {
     public var bounds: EffectBounds
     /// Per state, the effects it waits for (see `waitsFor`): entering it keeps them fresh.
     public var adopted: [Set<Int>] = []
+    /// Effects started in every state without leaving it (see `startedInAnyState`): never stale.
+    public var unbound: Set<Int> = []
     /// Per state, the state the checks see: itself, or, for a product seen from one of its fields, that
     /// field's value (an index into `groupNames`).
     public var group: [Int]
@@ -217,6 +219,17 @@ public struct EffectModel: Sendable {
         self.moves = moves
         dropIdleOnceEffects()
         adopted = states.indices.map(waitsFor)
+        unbound = Set(definitions.indices.filter(startedInAnyState))
+    }
+
+    /// Whether the effect is started whatever the state is and without changing it (a request a
+    /// field machine sees started by a branch that neither reads nor writes its field): it was not
+    /// started for a state, so it never goes stale.
+    func startedInAnyState(_ d: Int) -> Bool {
+        let starting = moves.joined().joined().filter { $0.starts.contains(d) }
+        return !starting.isEmpty
+            && starting.allSatisfy { $0.to != nil && !$0.leaves }
+            && states.indices.allSatisfy { s in moves[s].joined().contains { $0.starts.contains(d) } }
     }
 
     /// Leaves out `once` effects whose every output, in every state, changes nothing (a field machine

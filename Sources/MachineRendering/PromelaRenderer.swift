@@ -129,7 +129,7 @@ public struct PromelaRenderer: Sendable {
         }
         if move.changesState, let to = move.to { body.append("st = \(to)") }
         if move.leaves, let to = move.to {
-            for d in defs.indices where !model.adopted[to].contains(d) {
+            for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for w in [false, true] {
                     let fresh = slot(d, stale: false, waiting: w), stale = slot(d, stale: true, waiting: w)
                     body += ["\(stale) = \(stale) + \(fresh)", "\(fresh) = 0"]

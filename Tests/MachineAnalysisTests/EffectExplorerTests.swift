@@ -288,4 +288,22 @@ final class EffectExplorerTests: XCTestCase {
         XCTAssertEqual(merged.map(\.message), ["Pad.isOn, Pad.mode: " + note, "something else",
                                                 "Pad.mode: " + note.replacingOccurrences(of: "line 12", with: "line 13")])
     }
+
+    func testAnEffectStartedInEveryStateWithoutLeavingItIsNeverStale() {
+        // `ping` neither reads nor changes the state: its answer is not for a state, whenever it comes
+        rule(["hidden", "shown"], "ping", .stay, start: Effect(label: "probe", emits: ["pong"]))
+        rule(["hidden"], "pong", .state("shown"))
+        rule(["shown"], "hide", .state("hidden"))
+        let (m, _) = machine(["hidden", "shown"], ["ping", "pong", "hide"])
+        XCTAssertEqual(findings(m, .staleEffectOutput).count, 0)
+        XCTAssertEqual(EffectModel(machine: m).unbound, [0])
+        // started only where it is shown: it is for that state, and hiding makes its answer late
+        rules = []
+        rule(["shown"], "ping", .stay, start: Effect(label: "probe", emits: ["pong"]))
+        rule(["hidden", "shown"], "pong", .state("shown"), writes: true)
+        rule(["hidden"], "reveal", .state("shown"))
+        rule(["shown"], "hide", .state("hidden"))
+        let bound = machine(["hidden", "shown"], ["ping", "pong", "reveal", "hide"]).0
+        XCTAssertEqual(describe(findings(bound, .staleEffectOutput).first?.trace), "reveal → ping → hide → pong (effect)")
+    }
 }
