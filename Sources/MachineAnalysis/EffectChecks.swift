@@ -26,10 +26,7 @@ struct EffectChecks {
         // a race the machine alone can show only on a condition over another field: the product of the
         // struct's fields evaluates those conditions
         if let product, model.moves.joined().joined().contains(where: \.assumed) {
-            var whole = product.machine
-            whole.internalInputs = machine.internalInputs
-            let seen = product.machine.states.indices.map { product.values[$0][product.field] ?? "?" }
-            let productModel = EffectModel(machine: whole, bounds: bounds, projection: seen)
+            let productModel = product.effectModel(internalInputs: machine.internalInputs, bounds: bounds)
             if productModel.states.count <= EffectExplorer.maxStates {
                 let found = Set(stale.map(\.1.input))
                 stale += EffectExplorer(model: productModel, sureOnly: true).explore().stale
@@ -127,6 +124,16 @@ public struct ProductView: Sendable {
         self.machine = machine
         self.field = field
         self.values = values
+    }
+
+    /// The product's effect model seen from the field: effects go stale when the field changes, and
+    /// one started whatever the field's value is (the other fields alike) is started for no value.
+    public func effectModel(internalInputs: [String]? = nil, bounds: EffectBounds = EffectBounds()) -> EffectModel {
+        var whole = machine
+        if let internalInputs { whole.internalInputs = internalInputs }
+        let seen = values.map { $0[field] ?? "?" }
+        let others = values.map { $0.filter { $0.key != field }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
+        return EffectModel(machine: whole, bounds: bounds, projection: seen, context: others)
     }
 
     /// The view of `machine` (named `Type.field`) among explored products, when one is complete.

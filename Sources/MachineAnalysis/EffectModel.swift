@@ -112,6 +112,8 @@ public struct EffectModel: Sendable {
     public var group: [Int]
     /// The names of the groups: the states, or the field's values.
     public var groupNames: [String]
+    /// Per state, the other fields' values (as a number) for a product seen from one field; else 0.
+    public var context: [Int]
 
     /// Slots per definition in a configuration: running fresh, running stale, waiting fresh, waiting stale.
     public static let slots = 4
@@ -119,10 +121,19 @@ public struct EffectModel: Sendable {
     /// - Parameter projection: for a product machine seen from one field, that field's value in each
     ///   state (`m.states` order): an effect then goes stale when the field changes, and a finding is a
     ///   change of the field. Without it, the state itself.
-    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil) {
+    /// - Parameter context: with `projection`, each state's values of the other fields: an effect
+    ///   started whatever the field's value is (in every state with the same context) and without
+    ///   changing it is not started for a value of the field.
+    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil, context: [String]? = nil) {
         machine = m.name
         self.bounds = bounds
         states = m.states
+        if let context, context.count == m.states.count {
+            let index = Dictionary(context.uniqued().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            self.context = context.map { index[$0]! }
+        } else {
+            self.context = Array(repeating: 0, count: m.states.count)
+        }
         if let projection, projection.count == m.states.count {
             groupNames = projection.uniqued()
             let index = Dictionary(groupNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
@@ -227,9 +238,10 @@ public struct EffectModel: Sendable {
     /// started for a state, so it never goes stale.
     func startedInAnyState(_ d: Int) -> Bool {
         let starting = moves.joined().joined().filter { $0.starts.contains(d) }
-        return !starting.isEmpty
-            && starting.allSatisfy { $0.to != nil && !$0.leaves }
-            && states.indices.allSatisfy { s in moves[s].joined().contains { $0.starts.contains(d) } }
+        guard !starting.isEmpty, starting.allSatisfy({ $0.to != nil && !$0.leaves }) else { return false }
+        // in every state that differs only in the machine's own value (for a plain machine: every state)
+        let from = Set(starting.map(\.from))
+        return from.allSatisfy { s in states.indices.allSatisfy { t in context[t] != context[s] || from.contains(t) } }
     }
 
     /// Leaves out `once` effects whose every output, in every state, changes nothing (a field machine

@@ -223,4 +223,58 @@ final class EffectChecksEndToEndTests: XCTestCase {
             XCTAssertEqual(after[name], [], name)
         }
     }
+
+    /// A request started on a branch chosen by another field (`permission`) and not touching the alert:
+    /// for the alert it is started whatever the alert is, so the alert its answer presents after an
+    /// unrelated alert came and went is no race. The permission field still sees it as its own.
+    func testARequestStartedWhateverTheFieldIsIsNotStaleForIt() throws {
+        let source = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Jukebox {
+                @ObservableState
+                struct State: Equatable {
+                    var access: Access = .unknown
+                    @Presents var alert: AlertState<Action.Alert>?
+                    enum Access: Equatable { case unknown, refused, granted }
+                }
+                enum Action {
+                    case playTapped, accessResponse(Bool), trackFailed, alertClosed
+                    case alert(PresentationAction<Alert>)
+                    enum Alert: Equatable { case ok }
+                }
+                @Dependency(\\.speaker) var speaker
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .playTapped:
+                            switch state.access {
+                            case .unknown:
+                                return .run { send in await send(.accessResponse(await speaker.ask())) }
+                            case .refused, .granted:
+                                return .none
+                            }
+                        case let .accessResponse(ok):
+                            state.access = ok ? .granted : .refused
+                            if !ok { state.alert = AlertState { TextState("No speaker") } }
+                            return .none
+                        case .trackFailed:
+                            state.alert = AlertState { TextState("Track failed") }
+                            return .none
+                        case .alertClosed:
+                            state.alert = nil
+                            return .none
+                        case .alert:
+                            return .none
+                        }
+                    }
+                    .ifLet(\\.$alert, action: \\.alert)
+                }
+            }
+            """
+        let found = try effectFindings(source)
+        XCTAssertEqual(found["Jukebox.alert"], [], "\(found)")
+    }
 }

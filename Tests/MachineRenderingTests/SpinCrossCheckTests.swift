@@ -193,7 +193,7 @@ final class SpinCrossCheckTests: XCTestCase {
             let result = ProductExplorer().explore(product, invariants: [])
             // one field of each example (each SPIN run compiles a verifier: keep CI's time in check)
             for field in product.fields where product.name == "Kiosk" || field.name == product.fields[0].name {
-                let model = EffectModel(machine: result.machine, projection: result.values.map { $0[field.name] ?? "?" })
+                let model = ProductView(machine: result.machine, field: field.name, values: result.values).effectModel()
                 try crossCheck(model)
                 if product.name == "Kiosk", field.name == "screen" {
                     let stale = EffectExplorer(model: model, sureOnly: true).explore().stale
