@@ -127,7 +127,9 @@ public struct EffectExplorer: Sendable {
 
     /// Applies `move` to `c` (after the delivering instance, if any, has been removed).
     /// Returns nil when the start is refused by the instance bound.
-    func apply(_ move: EffectModel.Move, to start: Configuration) -> Configuration? {
+    /// `driver`: a fresh stream whose delivery this move is; the state it moves the machine to is its
+    /// own doing, so that instance stays fresh (a socket's `didOpen` then `didClose`).
+    func apply(_ move: EffectModel.Move, to start: Configuration, driver: Int? = nil) -> Configuration? {
         guard refusedStart(move, in: start) == nil else { return nil }
         var c = start
         let defs = model.definitions
@@ -139,8 +141,9 @@ public struct EffectExplorer: Sendable {
             for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for waiting in [false, true] {
                     let fresh = slot(d, stale: false, waiting: waiting), stale = slot(d, stale: true, waiting: waiting)
-                    c[stale] += c[fresh]
-                    c[fresh] = 0
+                    let keep: UInt8 = d == driver && !waiting ? min(c[fresh], 1) : 0
+                    c[stale] += c[fresh] - keep
+                    c[fresh] = keep
                 }
             }
         }
@@ -221,7 +224,7 @@ public struct EffectExplorer: Sendable {
                         continue
                     }
                     for move in moves {
-                        if let next = apply(move, to: without) {
+                        if let next = apply(move, to: without, driver: !stale && def.effect.kind == .stream ? d : nil) {
                             steps.append(Step(next: next, move: move, delivered: (d, stale)))
                         } else if let refusedDefinition = refusedStart(move, in: without) {
                             refused.append((move, refusedDefinition))

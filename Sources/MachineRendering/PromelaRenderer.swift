@@ -91,7 +91,7 @@ public struct PromelaRenderer: Sendable {
                             if stale && move.leaves {
                                 body += ["#ifdef \(Self.staleMacro(m.inputs[i]))", "assert(false)", "#endif"]
                             }
-                            body += apply(move)
+                            body += apply(move, driver: !stale && def.effect.kind == .stream ? d : nil)
                             out += option(comment: comment + " --> \(m.states[move.to!])", guardText: guardText, body: body)
                         }
                     }
@@ -121,7 +121,7 @@ public struct PromelaRenderer: Sendable {
     }
 
     /// Statements for one move, in the explorer's order.
-    func apply(_ move: EffectModel.Move) -> [String] {
+    func apply(_ move: EffectModel.Move, driver: Int? = nil) -> [String] {
         let defs = model.definitions
         var body: [String] = []
         for d in move.cancels {
@@ -132,7 +132,12 @@ public struct PromelaRenderer: Sendable {
             for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for w in [false, true] {
                     let fresh = slot(d, stale: false, waiting: w), stale = slot(d, stale: true, waiting: w)
-                    body += ["\(stale) = \(stale) + \(fresh)", "\(fresh) = 0"]
+                    if d == driver && !w {
+                        // the delivering stream moved the machine itself: it stays fresh
+                        body.append("if :: \(fresh) > 0 -> \(stale) = \(stale) + \(fresh) - 1; \(fresh) = 1 :: else -> skip fi")
+                    } else {
+                        body += ["\(stale) = \(stale) + \(fresh)", "\(fresh) = 0"]
+                    }
                 }
             }
         }

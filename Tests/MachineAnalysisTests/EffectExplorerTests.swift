@@ -306,4 +306,24 @@ final class EffectExplorerTests: XCTestCase {
         let bound = machine(["hidden", "shown"], ["ping", "pong", "reveal", "hide"]).0
         XCTAssertEqual(describe(findings(bound, .staleEffectOutput).first?.trace), "reveal → ping → hide → pong (effect)")
     }
+
+    func testAStreamThatMovesTheMachineItselfStaysFresh() {
+        // a socket: its own `opened` moves the machine on, and its later `closed` is expected there
+        // (dialling again replaces the socket in flight: cancelInFlight)
+        rule(["off"], "dial", .state("dialling"), start: Effect(label: "socket", emits: ["opened", "closed"], id: "SocketID", kind: .stream),
+             cancels: ["SocketID"])
+        rule(["dialling"], "opened", .state("online"))
+        rule(["dialling", "online"], "closed", .state("off"))
+        rule(["dialling", "online"], "hangUp", .state("off"), cancels: ["SocketID"])
+        let (m, _) = machine(["off", "dialling", "online"], ["dial", "opened", "closed", "hangUp"])
+        XCTAssertEqual(findings(m, .staleEffectOutput).count, 0)
+        // without the cancel, hanging up leaves it running: its `closed` after a new dial is a race
+        rules = []
+        rule(["off"], "dial", .state("dialling"), start: Effect(label: "socket", emits: ["opened", "closed"], id: "SocketID", kind: .stream))
+        rule(["dialling"], "opened", .state("online"))
+        rule(["dialling", "online"], "closed", .state("off"))
+        rule(["dialling", "online"], "hangUp", .state("off"))
+        let leaky = machine(["off", "dialling", "online"], ["dial", "opened", "closed", "hangUp"]).0
+        XCTAssertEqual(describe(findings(leaky, .staleEffectOutput).first?.trace), "dial → hangUp → dial → closed (effect)")
+    }
 }
