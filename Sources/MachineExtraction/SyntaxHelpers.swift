@@ -1,6 +1,19 @@
 import SwiftOperators
 import SwiftSyntax
 
+extension SyntaxHelpers {
+    /// A parameter declared `inout` (the specifier, not the text).
+    static func isInout(_ parameter: FunctionParameterSyntax) -> Bool {
+        guard let attributed = parameter.type.as(AttributedTypeSyntax.self) else { return false }
+        return attributed.specifiers.contains { $0.trimmedText == "inout" }   // the keyword
+    }
+
+    /// A function with an `inout` parameter.
+    static func takesInout(_ f: FunctionDeclSyntax) -> Bool {
+        f.signature.parameterClause.parameters.contains(where: isInout)
+    }
+}
+
 extension SyntaxProtocol {
     /// `trimmedDescription` without its cost: swift-syntax builds two rewritten copies of the node to
     /// drop the leading trivia of its first token and the trailing trivia of its last (missing tokens

@@ -111,10 +111,21 @@ enum LintPipeline {
                     })
                 var violations: [Violation] = []
                 var notes: [Diagnostic] = []
+                // struct states as the product of their machine fields: invariant violations, and the
+                // field machines' races that depend on another field
+                let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
+                do { products = try Products.explore(extracted.products, configuration: configuration, jobs: request.jobs) } catch let failure as Failure {
+                    return .failure(failure)
+                } catch {
+                    return .failure(Failure(message: "\(error)"))
+                }
+                timer.stage("products")
+                let productResults = products.explored.map(\.result)
                 // each machine on its own (on `jobs` threads), results in machine order
                 let analysedMachines = Parallel.map(extracted.machines, jobs: request.jobs) { extractedMachine in
                     Result<(machine: Machine, diagnostics: [Diagnostic]), Error> {
-                        analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                        let configured = try configuration.apply(to: extractedMachine)
+                        return analyzer.analyzeReporting(configured, product: ProductView.find(for: configured, in: productResults))
                     }
                 }
                 for analysedMachine in analysedMachines {
@@ -133,23 +144,17 @@ enum LintPipeline {
                                                     fingerprint: Baseline.fingerprint(finding, machine: machine)))
                     }
                 }
-                timer.stage("analysis")
-                // struct states as the product of their machine fields: invariant violations
-                let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
-                do { products = try Products.explore(extracted.products, configuration: configuration, jobs: request.jobs) } catch let failure as Failure {
-                    return .failure(failure)
-                } catch {
-                    return .failure(Failure(message: "\(error)"))
-                }
                 for p in products.explored {
                     for finding in configuration.filter(p.result.findings, machine: p.product.name) {
                         violations.append(Violation(machine: p.product.name, finding: finding,
                                                     fingerprint: Baseline.fingerprint(finding, machine: p.result.machine)))
                     }
                 }
-                timer.stage("products")
+                timer.stage("analysis")
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
-                                                diagnostics: extracted.diagnostics + notes + products.diagnostics,
+                                                diagnostics: extracted.diagnostics
+                                                    + Analyzer.mergingRepeats(notes, machines: extracted.machines.map(\.name))
+                                                    + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
                                                 readFiles: sources.files.count, machines: extracted.machines.count))
             }
