@@ -111,9 +111,10 @@ struct InputOptions: ParsableArguments {
     var described: String { stdinPath ?? paths.joined(separator: " ") }
 }
 
-/// How many threads read and parse files. The output is the same whatever the value.
+/// How many threads read, parse and index files, build reducers and analyse machines. The output is the
+/// same whatever the value.
 struct PerformanceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read and parse files on this many threads (default: the machine's cores). The output does not depend on it.",
+    @Option(help: ArgumentHelp("Read, parse and index files, build reducers and analyse machines on this many threads (default: the machine's cores). The output does not depend on it.",
                                valueName: "n"))
     var jobs: Int?
 
