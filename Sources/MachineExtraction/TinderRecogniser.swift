@@ -44,8 +44,8 @@ struct TinderRecogniser: Recogniser {
             let top = TinderRecogniser.topCalls(closure.statements)
             let hasState = top.contains { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }
             let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
-            // Tinder's `StateMachine<S, E, F> { … }`, typealiases followed
-            let constructed = DSLSupport.constructedType(node, index: index).map { DSLSupport.genericType($0, at: node, index: index).name }
+            // Tinder's `StateMachine<S, E, F> { … }`, typealiases followed (resolved only for a builder-shaped closure)
+            var constructed: String? { DSLSupport.constructedType(node, index: index).map { DSLSupport.genericType($0, at: node, index: index).name } }
             if hasState && (hasInitial || constructed == "StateMachine") {
                 builders.append((node, closure))
                 return .skipChildren
