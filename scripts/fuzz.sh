@@ -3,6 +3,7 @@
 #
 #   scripts/fuzz.sh RUNS [libFuzzer options…]     e.g. scripts/fuzz.sh 1000000
 #   scripts/fuzz.sh --max-time SECONDS [libFuzzer options…]
+#   scripts/fuzz.sh --build-only                  builds the target and prints its path
 #   MACHINE_VIZ_FUZZ_SYNTAX_BUILD=/path/to/.build/release scripts/fuzz.sh 1000000
 #
 # Builds the fuzz target into .build-fuzz/: machine-viz's own modules (MachineModel, MachineAnalysis,
@@ -26,9 +27,11 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 budget=()
+buildOnly=false
 case "${1:-}" in
     --max-time) budget=(-max_total_time="${2:?seconds}"); shift 2 ;;
-    ''|-*) echo "usage: scripts/fuzz.sh RUNS|--max-time SECONDS [libFuzzer options…]" >&2; exit 2 ;;
+    --build-only) buildOnly=true; shift ;;
+    ''|-*) echo "usage: scripts/fuzz.sh RUNS|--max-time SECONDS|--build-only [libFuzzer options…]" >&2; exit 2 ;;
     *) budget=(-runs="$1"); shift ;;
 esac
 
@@ -70,6 +73,8 @@ echo "fuzz: linking $binary" >&2
 swiftc "${flags[@]}" -module-name MachineVizFuzz -o "$binary" Fuzz/Sources/MachineVizFuzz/FuzzTarget.swift \
     "$build"/Machine*.o "$build"/GraphvizRendering.o "${syntax[@]}" -lgvc -lcgraph -lcdt
 
+if $buildOnly; then echo "$binary"; exit 0; fi
+
 seeds="$scratch/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds" "$scratch/corpus" "$scratch/artifacts"
@@ -81,5 +86,8 @@ done < <({ find examples Fuzz/Regressions -name '*.swift' -not -path '*/.build*'
            if [ -d ../shared/conformance/cases ]; then find ../shared/conformance/cases -name '*.swift'; fi; } | sort)
 echo "fuzz: $i seed files; corpus in $scratch/corpus" >&2
 
+# Swift's own crash backtracer would take the signal of a failed property (`fatalError`) first and end
+# the process before libFuzzer saves the input: leave the signal to libFuzzer.
+export SWIFT_BACKTRACE=enable=no
 exec "$binary" "${budget[@]}" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$scratch/artifacts/" "$@" "$scratch/corpus" "$seeds"
