@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-renders the SVG of every machine in examples/ next to its source, with the tool itself.
+# Re-renders the SVG of every machine in examples/ next to its source, and docs/example, with the tool itself.
 # Usage: scripts/render-examples.sh [path-to-machine-viz]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,6 @@ bin=${1:-.build/debug/machine-viz}
 find examples -name '*.swift' -not -path '*/PluginSample/*' | sort | while read -r file; do
     "$bin" render "$file" --format svg --output-dir "$(dirname "$file")"
 done
-# the trace drawing of the README tour
-"$bin" render examples/tca/VoiceMemos.swift --machine RecordingFeature.phase \
-    --trace data_dependent_target:askingPermission/permissionResponse --format svg -o examples/tca/RecordingFeature.phase.trace.svg
+# docs/example: every example machine with its page, and every finding's trace drawn (the README
+# tour shows some); DocsCommandTests.testTheCommittedExampleDocsAreCurrent fails when it is stale
+"$bin" docs examples --exclude examples/PluginSample --output-dir docs/example --title "machine-viz examples" --traces

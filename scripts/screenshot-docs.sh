@@ -19,7 +19,7 @@ browser="$(command -v chromium || command -v chromium-browser || command -v goog
 [ -n "$browser" ] || { echo "error: Chromium not found (apt-get install -y chromium)" >&2; exit 2; }
 
 # Relative input paths keep the generated files the same on every machine.
-"$binary" docs examples --exclude examples/PluginSample --output-dir "$out" --title "machine-viz examples" --quiet
+"$binary" docs examples --exclude examples/PluginSample --output-dir "$out" --title "machine-viz examples" --traces --quiet
 
 profile="$(mktemp -d)"
 trap 'rm -rf "$profile"' EXIT

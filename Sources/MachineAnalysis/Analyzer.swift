@@ -30,7 +30,9 @@ public struct Analyzer: Sendable {
 
     /// `analyze`, with what the effect exploration has to say about its own limits (a bound or the
     /// budget reached): diagnostics, never findings.
-    public func analyzeReporting(_ input: Machine) -> (machine: Machine, diagnostics: [Diagnostic]) {
+    /// With `product`, the struct state this machine is a field of: races its own exploration can show
+    /// only on an assumption about another field are looked for there.
+    public func analyzeReporting(_ input: Machine, product: ProductView? = nil) -> (machine: Machine, diagnostics: [Diagnostic]) {
         var machine = input
         machine.internalInputs = Self.internalInputs(of: machine)
         if let override = inputOverrides[machine.name] {
@@ -47,10 +49,34 @@ public struct Analyzer: Sendable {
         findings += shadowed(machine, resolution)
         findings += dataDependent(machine, graph)
         findings += unusedInputs(machine)
-        let effects = EffectChecks(bounds: bounds).run(machine)
+        let effects = EffectChecks(bounds: bounds).run(machine, product: product)
         findings += effects.findings
         machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
         return (machine, effects.diagnostics)
+    }
+
+    /// What the effect exploration says about its own limits, once for the machines of one struct that
+    /// say the same thing about the same place: `A.x, A.y: more than 2 instances of the effect …`
+    /// instead of a note per field machine. Other diagnostics pass unchanged, in order.
+    public static func mergingRepeats(_ diagnostics: [Diagnostic], machines: [String]) -> [Diagnostic] {
+        let names = Set(machines)
+        struct Key: Hashable { var severity: Severity; var location: SourceLocation?; var rest: String }
+        let keys: [(key: Key, machine: String)?] = diagnostics.map { d in
+            guard let colon = d.message.range(of: ": "), names.contains(String(d.message[..<colon.lowerBound])) else { return nil }
+            return (Key(severity: d.severity, location: d.location, rest: String(d.message[colon.upperBound...])),
+                    String(d.message[..<colon.lowerBound]))
+        }
+        var who: [Key: [String]] = [:]
+        for case let (key, machine)? in keys { who[key, default: []].append(machine) }
+        var emitted = Set<Key>()
+        var result: [Diagnostic] = []
+        for (d, named) in zip(diagnostics, keys) {
+            guard let key = named?.key else { result.append(d); continue }
+            guard emitted.insert(key).inserted else { continue }
+            result.append(Diagnostic(severity: d.severity, message: who[key]!.uniqued().joined(separator: ", ") + ": " + key.rest,
+                                     location: d.location))
+        }
+        return result
     }
 
     /// The inputs some effect of the machine sends back (not counting TCA's immediate `.send`), in

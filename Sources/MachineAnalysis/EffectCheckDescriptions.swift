@@ -8,7 +8,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Stale effect output",
                 summary: "An effect's output changes the state after the machine has left the state the effect was started for.",
-                rationale: "A request started in one state and never cancelled delivers its answer whenever it finishes: after a logout, a second login, a screen change. If that late answer still moves the machine, the app acts on stale data (logs the old user in, shows the previous search's results). machine-viz explores the machine together with its effects in flight, and reports the shortest input sequence in which such a late delivery changes the state; steps marked `(effect)` are inputs an effect sends. Conditions on the machine's own state are read exactly, conditions on a payload or the environment can go either way; a witness that needs a condition on another field of the state (a request id, a flag) or an action of a child presented in another field is not reported, since the tool cannot tell whether it holds. The finding is located at the rule that starts the effect.",
+                rationale: "A request started in one state and never cancelled delivers its answer whenever it finishes: after a logout, a second login, a screen change. If that late answer still moves the machine, the app acts on stale data (logs the old user in, shows the previous search's results). machine-viz explores the machine together with its effects in flight, and reports the shortest input sequence in which such a late delivery changes the state; steps marked `(effect)` are inputs an effect sends. Conditions on the machine's own state are read exactly, conditions on a payload or the environment can go either way; a witness that needs a condition on another field of the state (a request id, a flag) or an action of a child presented in another field is not reported from the field's own machine, since the tool cannot tell whether it holds, but when the field belongs to a struct state whose fields can be explored together, the race is looked for in that product, where conditions on the other fields are evaluated. A state entered to wait for an effect already running (every way out of it is that effect's output, like `finishing` waiting for a recording's `finished`) takes the effect over: its output there is expected, not stale. An effect started in every state without leaving it (a request a field machine sees started by a branch that neither reads nor writes its field) was not started for a state and is never stale; nor is a stream in the state its own output moved the machine to (a socket's `didOpen`, then its `didClose`). The finding is located at the rule that starts the effect.",
                 subject: "the input the late effect sends",
                 triggeringExamples: [
                     """
@@ -67,6 +67,41 @@ extension Check {
                     }
 
                     let kettle = Actomaton<KettleAction, Kettle>(state: .cold, reducer: kettleReducer)
+                    """,
+                    """
+                    import ComposableArchitecture
+
+                    @Reducer
+                    struct Dictaphone {
+                        @ObservableState
+                        struct State: Equatable {
+                            var stage: Stage = .ready
+                            enum Stage: Equatable { case ready, taping, closing }
+                        }
+                        enum Action { case tapeTapped, doneTapped, taped }
+                        @Dependency(\\.tapeDeck) var tapeDeck
+
+                        var body: some ReducerOf<Self> {
+                            Reduce { state, action in
+                                switch action {
+                                case .tapeTapped:
+                                    guard state.stage == .ready else { return .none }
+                                    state.stage = .taping
+                                    return .run { send in
+                                        try await tapeDeck.tape()
+                                        await send(.taped)
+                                    }
+                                case .doneTapped:
+                                    guard state.stage == .taping else { return .none }
+                                    state.stage = .closing
+                                    return .run { _ in await tapeDeck.stop() }
+                                case .taped:
+                                    state.stage = .ready
+                                    return .none
+                                }
+                            }
+                        }
+                    }
                     """,
                 ],
                 trace: "boil → unplug → cooled (effect) → boil → boiled (effect)",
@@ -159,7 +194,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Waiting forever",
                 summary: "A reachable state that only effects can take the machine out of, with no such effect in flight.",
-                rationale: "A loading state is left when the response arrives. If the request can be cancelled (leaving the screen, a cancel button) while the state stays, nothing will ever send the response: the spinner spins forever. An input is *internal* when an effect of the machine sends it; `.machine-viz.yml` can say otherwise per machine (`external: [input]`) when the user or another feature can also send it. The finding is located at the state and carries the shortest trace to a configuration where the machine waits for nothing.",
+                rationale: "A loading state is left when the response arrives. If the request can be cancelled (leaving the screen, a cancel button) while the state stays, nothing will ever send the response: the spinner spins forever. An input is *internal* when an effect of the machine sends it (TCA's `.send(action)` is handled at once, so its action is not internal for it; CombineProcessor's `.send` is an effect in flight); `.machine-viz.yml` can say otherwise per machine (`external: [input]`) when the user or another feature can also send it. Only a state the machine enters expecting something is checked: some move into it starts an effect that could take it out, or is taken on the output of a stream that sends a way out. A state whose only ways out are late responses but that nothing enters expecting one (`paid` after a checkout) is final in practice, not a spinner. The finding is located at the state and carries the shortest trace to a configuration where the machine waits for nothing.",
                 subject: "the state",
                 triggeringExamples: [
                     """
@@ -230,6 +265,40 @@ extension Check {
                                 case .closeTapped:
                                     state.phase = .idle
                                     return .cancel(id: CancelID.sync)
+                                }
+                            }
+                        }
+                    }
+                    """,
+                    """
+                    import ComposableArchitecture
+
+                    @Reducer
+                    struct Till {
+                        @ObservableState
+                        struct State: Equatable {
+                            var sale: Sale = .open
+                            enum Sale: Equatable { case open, charging, paid }
+                        }
+                        enum Action { case chargeTapped, charged, chargedBack }
+                        @Dependency(\\.cardReader) var cardReader
+
+                        var body: some ReducerOf<Self> {
+                            Reduce { state, action in
+                                switch action {
+                                case .chargeTapped:
+                                    guard state.sale == .open else { return .none }
+                                    state.sale = .charging
+                                    return .run { send in
+                                        let approved = try await cardReader.charge()
+                                        await send(approved ? .charged : .chargedBack)
+                                    }
+                                case .charged:
+                                    state.sale = .paid
+                                    return .none
+                                case .chargedBack:
+                                    state.sale = .open
+                                    return .none
                                 }
                             }
                         }

@@ -6,18 +6,39 @@ import MachineModel
 struct EffectChecks {
     var bounds: EffectBounds
 
-    func run(_ machine: Machine) -> (findings: [Finding], diagnostics: [Diagnostic]) {
+    func run(_ machine: Machine, product: ProductView? = nil) -> (findings: [Finding], diagnostics: [Diagnostic]) {
         guard machine.initial != nil else { return ([], []) }
         var findings = unknownCancelIDs(machine)
         let model = EffectModel(machine: machine, bounds: bounds)
         guard !model.definitions.isEmpty || !machine.internalInputs.isEmpty else { return (findings, []) }
-        let result = EffectExplorer(model: model).explore()
+        guard model.states.count <= EffectExplorer.maxStates else {
+            return (findings, [Diagnostic(severity: .note, message: "\(machine.name): \(model.states.count) states, more than the \(EffectExplorer.maxStates) the effect exploration takes; its effects are not checked", location: machine.location)])
+        }
+        // along moves that assume nothing: no false alarm from another field's value, and no witness lost
+        // because a configuration was first reached on an assumption
+        let result = EffectExplorer(model: model, sureOnly: true).explore()
         var diagnostics: [Diagnostic] = []
         func path(_ trace: [TraceStep]) -> String {
             trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.input)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
         }
         // only witnesses that assume nothing the tool cannot check: no false alarms from other fields
-        for s in result.stale where !s.assumed {
+        var stale = result.stale.filter { !$0.assumed }.map { (model, $0) }
+        // a race the machine alone can show only on a condition over another field: the product of the
+        // struct's fields evaluates those conditions
+        if let product, model.moves.joined().joined().contains(where: \.assumed) {
+            let productModel = product.effectModel(internalInputs: machine.internalInputs, bounds: bounds)
+            if productModel.states.count <= EffectExplorer.maxStates {
+                let found = Set(stale.map(\.1.input))
+                stale += EffectExplorer(model: productModel, sureOnly: true).explore().stale
+                    .filter { !$0.assumed && !found.contains($0.input) }.map { (productModel, $0) }
+            } else {
+                diagnostics.append(Diagnostic(
+                    severity: .note,
+                    message: "\(machine.name): the product \(product.machine.name) has \(productModel.states.count) combinations, more than the \(EffectExplorer.maxStates) the effect exploration takes; races that depend on another field are not checked",
+                    location: machine.location))
+            }
+        }
+        for (model, s) in stale {
             let d = model.definitions[s.definition]
             let earlier = s.trace.dropLast()
             findings.append(Finding(
@@ -60,7 +81,8 @@ struct EffectChecks {
 
     /// Cancels naming an id no effect of the machine uses (as an id or a queue).
     func unknownCancelIDs(_ machine: Machine) -> [Finding] {
-        let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }
+        // each single effect: an id given to one part of a `.merge` counts too
+        let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }.flatMap { [$0] + $0.components }
         let used = effects.flatMap { [$0.id, $0.queue].compactMap { $0 } }.map(Self.head)
         var seen = Set<String>()
         var findings: [Finding] = []
@@ -87,5 +109,41 @@ struct EffectChecks {
         if let r = text.range(of: " (runtime value)") { text = String(text[..<r.lowerBound]) }
         if let paren = text.firstIndex(of: "(") { text = String(text[..<paren]) }
         return text
+    }
+}
+
+/// A struct state's product (`ProductExplorer`) seen from one of its fields: the field machine
+/// `Type.field` checks its effects on it where its own exploration has to assume another field.
+public struct ProductView: Sendable {
+    public var machine: Machine
+    public var field: String
+    /// Each product state's field values.
+    public var values: [[String: String]]
+
+    public init(machine: Machine, field: String, values: [[String: String]]) {
+        self.machine = machine
+        self.field = field
+        self.values = values
+    }
+
+    /// The product's effect model seen from the field: effects go stale when the field changes, and
+    /// one started whatever the field's value is (the other fields alike) is started for no value.
+    public func effectModel(internalInputs: [String]? = nil, bounds: EffectBounds = EffectBounds()) -> EffectModel {
+        var whole = machine
+        if let internalInputs { whole.internalInputs = internalInputs }
+        let seen = values.map { $0[field] ?? "?" }
+        let others = values.map { $0.filter { $0.key != field }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") }
+        return EffectModel(machine: whole, bounds: bounds, projection: seen, context: others)
+    }
+
+    /// The view of `machine` (named `Type.field`) among explored products, when one is complete.
+    public static func find(for machine: Machine, in products: [ProductExplorer.Result]) -> ProductView? {
+        for p in products where p.unexplored == nil && p.budgetMessage == nil && p.machine.location.file == machine.location.file {
+            guard machine.name.hasPrefix(p.machine.name + "."), let first = p.values.first else { continue }
+            let field = String(machine.name.dropFirst(p.machine.name.count + 1))
+            guard first[field] != nil else { continue }
+            return ProductView(machine: p.machine, field: field, values: p.values)
+        }
+        return nil
     }
 }

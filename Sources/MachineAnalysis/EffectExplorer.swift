@@ -6,16 +6,25 @@ import MachineModel
 /// running effect can deliver any input it sends (`by: effect`); a `once` effect ends when it has
 /// delivered, a `stream` runs until it is cancelled. One step does, in this order: remove the
 /// delivering `once` instance; cancel what the move cancels; if the state changes, every instance in
-/// flight becomes stale; start the move's effect (after its queue's policy); resume waiting instances
+/// flight becomes stale, except those the new state waits for (`EffectModel.adopted`) and those started
+/// in any state (`EffectModel.unbound`); start the move's effect (after its queue's policy); resume waiting instances
 /// of `suspendNew` queues. A start that would put more than `maxInstances` instances of one effect in
 /// flight is not taken, and said so.
 public struct EffectExplorer: Sendable {
     public let model: EffectModel
+    /// Take only moves that assume nothing (`EffectModel.Move.assumed`): every configuration found is
+    /// then reachable for sure, so every finding is one to report. The checks explore this way; the
+    /// full exploration (the default) is the one the Promela export mirrors.
+    public var sureOnly: Bool
 
-    public init(model: EffectModel) { self.model = model }
+    public init(model: EffectModel, sureOnly: Bool = false) {
+        self.model = model
+        self.sureOnly = sureOnly
+    }
 
     public init(machine: Machine, bounds: EffectBounds = EffectBounds()) {
         model = EffectModel(machine: machine, bounds: bounds)
+        sureOnly = false
     }
 
     public typealias Configuration = [UInt8]
@@ -63,22 +72,35 @@ public struct EffectExplorer: Sendable {
 
     // MARK: Configurations
 
-    func slot(_ d: Int, stale: Bool, waiting: Bool) -> Int { 1 + d * EffectModel.slots + (waiting ? 2 : 0) + (stale ? 1 : 0) }
+    /// A configuration starts with the state in two bytes (big-endian), then the counts per effect.
+    static let head = 2
+
+    /// Most states a machine (or a product) may have to be explored.
+    public static let maxStates = Int(UInt16.max)
+
+    func state(of c: Configuration) -> Int { Int(c[0]) << 8 | Int(c[1]) }
+
+    func set(_ state: Int, in c: inout Configuration) {
+        c[0] = UInt8(state >> 8)
+        c[1] = UInt8(state & 0xFF)
+    }
+
+    func slot(_ d: Int, stale: Bool, waiting: Bool) -> Int { Self.head + d * EffectModel.slots + (waiting ? 2 : 0) + (stale ? 1 : 0) }
 
     func total(_ c: Configuration, _ d: Int) -> Int {
-        let base = 1 + d * EffectModel.slots
+        let base = Self.head + d * EffectModel.slots
         return Int(c[base]) + Int(c[base + 1]) + Int(c[base + 2]) + Int(c[base + 3])
     }
 
     func running(_ c: Configuration, _ d: Int) -> Int {
-        let base = 1 + d * EffectModel.slots
+        let base = Self.head + d * EffectModel.slots
         return Int(c[base]) + Int(c[base + 1])
     }
 
     public var initialConfiguration: Configuration? {
-        guard let initial = model.initial else { return nil }
-        var c = Configuration(repeating: 0, count: 1 + model.definitions.count * EffectModel.slots)
-        c[0] = UInt8(initial)
+        guard let initial = model.initial, model.states.count <= Self.maxStates else { return nil }
+        var c = Configuration(repeating: 0, count: Self.head + model.definitions.count * EffectModel.slots)
+        set(initial, in: &c)
         return c
     }
 
@@ -105,20 +127,23 @@ public struct EffectExplorer: Sendable {
 
     /// Applies `move` to `c` (after the delivering instance, if any, has been removed).
     /// Returns nil when the start is refused by the instance bound.
-    func apply(_ move: EffectModel.Move, to start: Configuration) -> Configuration? {
+    /// `driver`: a fresh stream whose delivery this move is; the state it moves the machine to is its
+    /// own doing, so that instance stays fresh (a socket's `didOpen` then `didClose`).
+    func apply(_ move: EffectModel.Move, to start: Configuration, driver: Int? = nil) -> Configuration? {
         guard refusedStart(move, in: start) == nil else { return nil }
         var c = start
         let defs = model.definitions
         for d in move.cancels {
-            for k in 0..<EffectModel.slots { c[1 + d * EffectModel.slots + k] = 0 }
+            for k in 0..<EffectModel.slots { c[Self.head + d * EffectModel.slots + k] = 0 }
         }
-        if move.changesState, let to = move.to {
-            c[0] = UInt8(to)
-            for d in defs.indices {
+        if move.changesState, let to = move.to { set(to, in: &c) }
+        if move.leaves, let to = move.to {
+            for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for waiting in [false, true] {
                     let fresh = slot(d, stale: false, waiting: waiting), stale = slot(d, stale: true, waiting: waiting)
-                    c[stale] += c[fresh]
-                    c[fresh] = 0
+                    let keep: UInt8 = d == driver && !waiting ? min(c[fresh], 1) : 0
+                    c[stale] += c[fresh] - keep
+                    c[fresh] = keep
                 }
             }
         }
@@ -171,9 +196,9 @@ public struct EffectExplorer: Sendable {
     /// stale before fresh, by input. Steps refused by the bound come back as `refused`.
     public func successors(of c: Configuration, refused: inout [(move: EffectModel.Move, definition: Int)]) -> [Step] {
         var steps: [Step] = []
-        let s = Int(c[0])
+        let s = state(of: c)
         for i in model.inputs.indices where !model.isInternal[i] {
-            for move in model.moves[s][i] where move.to != nil && !move.noop {
+            for move in model.moves[s][i] where move.to != nil && !move.noop && !(sureOnly && move.assumed) {
                 if let next = apply(move, to: c) {
                     steps.append(Step(next: next, move: move))
                 } else if let d = refusedStart(move, in: c) {
@@ -188,7 +213,7 @@ public struct EffectExplorer: Sendable {
                 var without = c
                 if def.effect.kind == .once { without[r] -= 1; without = resume(without) }
                 for i in def.emits {
-                    let moves = model.moves[s][i].filter { $0.to != nil }
+                    let moves = model.moves[s][i].filter { $0.to != nil && !(sureOnly && $0.assumed) }
                     if moves.isEmpty || moves.allSatisfy(\.noop) {
                         // delivered into nothing: only a once effect's end changes the configuration
                         if def.effect.kind == .once {
@@ -199,7 +224,7 @@ public struct EffectExplorer: Sendable {
                         continue
                     }
                     for move in moves {
-                        if let next = apply(move, to: without) {
+                        if let next = apply(move, to: without, driver: !stale && def.effect.kind == .stream ? d : nil) {
                             steps.append(Step(next: next, move: move, delivered: (d, stale)))
                         } else if let refusedDefinition = refusedStart(move, in: without) {
                             refused.append((move, refusedDefinition))
@@ -240,7 +265,7 @@ public struct EffectExplorer: Sendable {
         }
         func inspect(_ k: Int) {
             let c = configurations[k]
-            let s = Int(c[0])
+            let s = state(of: c)
             if let senders = waitingStates[s], !senders.contains(where: { running(c, $0) > 0 }),
                first(s, assumed: assumed[k], &waitingSeen, &waitingSure) {
                 result.waiting.append(Waiting(state: model.states[s], exits: model.exits(of: s).map { model.inputs[$0] },
@@ -264,12 +289,12 @@ public struct EffectExplorer: Sendable {
             }
             for step in steps {
                 let traceStep = self.step(step.move, by: step.delivered == nil ? .user : .effect)
-                if let delivered = step.delivered, delivered.stale, step.move.changesState {
+                if let delivered = step.delivered, delivered.stale, step.move.leaves {
                     let d = delivered.definition
                     let input = model.inputs[step.move.input]
                     if first(input, assumed: assumed[head] || step.move.assumed, &staleSeen, &staleSure) {
-                        result.stale.append(StaleOutput(definition: d, input: input, from: model.states[step.move.from],
-                                                        to: model.states[step.move.to!], trace: trace(to: head) + [traceStep],
+                        result.stale.append(StaleOutput(definition: d, input: input, from: model.groupNames[model.group[step.move.from]],
+                                                        to: model.groupNames[model.group[step.move.to!]], trace: trace(to: head) + [traceStep],
                                                         assumed: assumed[head] || step.move.assumed))
                     }
                 }
@@ -293,6 +318,7 @@ public struct EffectExplorer: Sendable {
     }
 
     func step(_ move: EffectModel.Move, by origin: TraceStep.Origin) -> TraceStep {
-        TraceStep(input: model.inputs[move.input], trigger: move.trigger, by: origin, state: model.states[move.to ?? move.from])
+        TraceStep(input: model.inputs[move.input], trigger: move.trigger, by: origin,
+                  state: model.groupNames[model.group[move.to ?? move.from]])
     }
 }

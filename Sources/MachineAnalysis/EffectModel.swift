@@ -54,8 +54,12 @@ public struct EffectModel: Sendable {
         /// Index into `queues`, when it runs on a queue with a policy other than merge.
         public var queue: Int?
 
-        /// `CancelID.timer`, else `line:N`: how findings name it.
-        public var subject: String { effect.id ?? "line:\(location.line)" }
+        /// `CancelID.timer`, else `line:N`: how findings name it. An id computed at run time is named
+        /// by what it is built from: `PulseID(item: state.itemID)` is `PulseID`, `item.id` stays.
+        public var subject: String {
+            guard let id = effect.id else { return "line:\(location.line)" }
+            return id.hasSuffix(" (runtime value)") ? EffectChecks.head(id) : id
+        }
         public var label: String { effect.label ?? "effect" }
     }
 
@@ -84,6 +88,9 @@ public struct EffectModel: Sendable {
         public var assumed: Bool = false
 
         public var changesState: Bool { to != nil && to != from }
+        /// Changes the state as the checks see it: the projected state (`EffectModel.group`) when the
+        /// model is a product seen from one field, else the state. Effects in flight go stale on it.
+        public var leaves: Bool = false
     }
 
     public var machine: String
@@ -96,14 +103,45 @@ public struct EffectModel: Sendable {
     /// moves[state][input]
     public var moves: [[[Move]]]
     public var bounds: EffectBounds
+    /// Per state, the effects it waits for (see `waitsFor`): entering it keeps them fresh.
+    public var adopted: [Set<Int>] = []
+    /// Effects started in every state without leaving it (see `startedInAnyState`): never stale.
+    public var unbound: Set<Int> = []
+    /// Per state, the state the checks see: itself, or, for a product seen from one of its fields, that
+    /// field's value (an index into `groupNames`).
+    public var group: [Int]
+    /// The names of the groups: the states, or the field's values.
+    public var groupNames: [String]
+    /// Per state, the other fields' values (as a number) for a product seen from one field; else 0.
+    public var context: [Int]
 
     /// Slots per definition in a configuration: running fresh, running stale, waiting fresh, waiting stale.
     public static let slots = 4
 
-    public init(machine m: Machine, bounds: EffectBounds = EffectBounds()) {
+    /// - Parameter projection: for a product machine seen from one field, that field's value in each
+    ///   state (`m.states` order): an effect then goes stale when the field changes, and a finding is a
+    ///   change of the field. Without it, the state itself.
+    /// - Parameter context: with `projection`, each state's values of the other fields: an effect
+    ///   started whatever the field's value is (in every state with the same context) and without
+    ///   changing it is not started for a value of the field.
+    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil, context: [String]? = nil) {
         machine = m.name
         self.bounds = bounds
         states = m.states
+        if let context, context.count == m.states.count {
+            let index = Dictionary(context.uniqued().enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            self.context = context.map { index[$0]! }
+        } else {
+            self.context = Array(repeating: 0, count: m.states.count)
+        }
+        if let projection, projection.count == m.states.count {
+            groupNames = projection.uniqued()
+            let index = Dictionary(groupNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            group = projection.map { index[$0]! }
+        } else {
+            groupNames = m.states
+            group = Array(m.states.indices)
+        }
         var inputs = m.inputs
         for rule in m.rules { for pair in rule.pairs where !inputs.contains(pair.input) { inputs.append(pair.input) } }
         self.inputs = inputs
@@ -157,6 +195,7 @@ public struct EffectModel: Sendable {
         }
         childEffects = childEffects.uniqued().sorted()
 
+        let groups = group
         for (pair, list) in firing.sorted(by: { ($0.key.from, $0.key.input) < ($1.key.from, $1.key.input) }) {
             guard let s = stateIndex[pair.from], let i = inputIndex[pair.input] else { continue }
             for (rule, outcome) in list {
@@ -183,11 +222,70 @@ public struct EffectModel: Sendable {
                 let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
-                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere))
+                                        assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere,
+                                        leaves: to.map { groups[$0] != groups[s] } ?? false))
             }
         }
         self.definitions = definitions
         self.moves = moves
+        dropIdleOnceEffects()
+        adopted = states.indices.map(waitsFor)
+        unbound = Set(definitions.indices.filter(startedInAnyState))
+    }
+
+    /// Whether the effect is started whatever the state is and without changing it (a request a
+    /// field machine sees started by a branch that neither reads nor writes its field): it was not
+    /// started for a state, so it never goes stale.
+    func startedInAnyState(_ d: Int) -> Bool {
+        let starting = moves.joined().joined().filter { $0.starts.contains(d) }
+        guard !starting.isEmpty, starting.allSatisfy({ $0.to != nil && !$0.leaves }) else { return false }
+        // in every state that differs only in the machine's own value (for a plain machine: every state)
+        let from = Set(starting.map(\.from))
+        return from.allSatisfy { s in states.indices.allSatisfy { t in context[t] != context[s] || from.contains(t) } }
+    }
+
+    /// Leaves out `once` effects whose every output, in every state, changes nothing (a field machine
+    /// seeing a request that only another field handles): they can change no finding, and their
+    /// instances would only multiply configurations and hit the instance bound for nothing. Streams
+    /// stay: running for nothing is what `uncancelled_effect` reports.
+    mutating func dropIdleOnceEffects() {
+        let idle = definitions.indices.filter { d in
+            definitions[d].effect.kind == .once
+                && definitions[d].emits.allSatisfy { i in states.indices.allSatisfy { s in moves[s][i].allSatisfy(\.noop) } }
+        }
+        guard !idle.isEmpty else { return }
+        let dropped = Set(idle)
+        var newIndex: [Int: Int] = [:]
+        for d in definitions.indices where !dropped.contains(d) { newIndex[d] = newIndex.count }
+        definitions = definitions.indices.filter { !dropped.contains($0) }.map { definitions[$0] }
+        var kept: [Queue] = []
+        var queueIndex: [Int: Int] = [:]
+        for (q, queue) in queues.enumerated() {
+            let members = queue.members.compactMap { newIndex[$0] }
+            guard !members.isEmpty else { continue }
+            queueIndex[q] = kept.count
+            kept.append(Queue(name: queue.name, policy: queue.policy, members: members))
+        }
+        queues = kept
+        for d in definitions.indices { definitions[d].queue = definitions[d].queue.flatMap { queueIndex[$0] } }
+        for s in moves.indices {
+            for i in moves[s].indices {
+                for k in moves[s][i].indices {
+                    moves[s][i][k].starts = moves[s][i][k].starts.compactMap { newIndex[$0] }
+                    moves[s][i][k].cancels = moves[s][i][k].cancels.compactMap { newIndex[$0] }
+                }
+            }
+        }
+    }
+
+    /// The effects a state is entered to wait for: every way out of it that the tool can check (moves
+    /// taken on no assumption) is an internal input, and the effect sends one of them. A machine that
+    /// moves into such a state while the effect runs hands the effect over (`recording` → `finishing`,
+    /// which waits for the recording's `finished`): its output there is expected, not stale.
+    func waitsFor(_ s: Int) -> Set<Int> {
+        let exits = inputs.indices.filter { i in moves[s][i].contains { ($0.to.map { group[$0] != group[s] } ?? true) && !$0.assumed } }
+        guard !exits.isEmpty, exits.allSatisfy({ isInternal[$0] }) else { return [] }
+        return Set(definitions.indices.filter { d in definitions[d].emits.contains(where: exits.contains) })
     }
 
     /// The single effects of an outcome worth exploring. TCA's `.send(action)` is handled at once, so

@@ -22,6 +22,8 @@ public struct ProductExplorer: Sendable {
         public var budgetMessage: String?
         /// Why nothing could be explored (a field without an initial value), if so.
         public var unexplored: String?
+        /// Each state's field values (`machine.states` order).
+        public var values: [[String: String]] = []
     }
 
     public func explore(_ product: ProductMachine, invariants: [Invariant]) -> Result {
@@ -91,7 +93,7 @@ public struct ProductExplorer: Sendable {
         let message = budgetHit
             ? "\(product.name): stopped after \(budget) combinations of \(product.fields.map(\.name).joined(separator: " × ")) (product_budget); invariants were checked on those only"
             : nil
-        return Result(machine: machine, findings: findings, budgetMessage: message, unexplored: nil)
+        return Result(machine: machine, findings: findings, budgetMessage: message, unexplored: nil, values: names.map { values[$0]! })
     }
 
     /// Invariants parsed and checked against the product's fields: an unknown field, a value the field

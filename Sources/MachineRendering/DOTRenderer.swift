@@ -1,3 +1,4 @@
+import MachineAnalysis
 import MachineModel
 
 /// Writes a machine as Graphviz DOT text: deterministic, every name quoted and escaped.
@@ -37,6 +38,12 @@ public struct DOTRenderer: Sendable {
         public init(title: String, steps: [TraceStep]) {
             self.title = title
             self.steps = steps
+        }
+
+        /// A finding's witness, with the steps an effect takes marked; nil when it has no trace.
+        public init?(finding: Finding, in machine: Machine) {
+            guard let steps = finding.trace else { return nil }
+            self.init(title: "\(finding.check): \(finding.subject)", steps: TransitionCover.markEffectSteps(steps, in: machine))
         }
     }
 

@@ -17,11 +17,15 @@ public struct MarkdownRenderer: Sendable {
         public var mermaidFile: String?
         /// Mermaid source to embed as a ```` ```mermaid ```` block, if any.
         public var mermaid: String?
+        /// Drawings of findings' traces (`docs --traces`): the finding's index in `machine.findings`
+        /// and the relative path of its SVG, shown under the findings.
+        public var traces: [(finding: Int, image: String)]
 
-        public init(image: String? = nil, mermaidFile: String? = nil, mermaid: String? = nil) {
+        public init(image: String? = nil, mermaidFile: String? = nil, mermaid: String? = nil, traces: [(finding: Int, image: String)] = []) {
             self.image = image
             self.mermaidFile = mermaidFile
             self.mermaid = mermaid
+            self.traces = traces
         }
     }
 
@@ -78,6 +82,13 @@ public struct MarkdownRenderer: Sendable {
             for f in machine.findings {
                 out.append("| \(f.severity.rawValue) | \(Self.escape(f.check)) | \(Self.escape("\(f.location.file):\(f.location.line)")) | \(Self.escape(f.message)) | \(Self.witness(f.witness)) |")
             }
+        }
+        for (index, image) in page.traces where machine.findings.indices.contains(index) {
+            let f = machine.findings[index]
+            out.append("")
+            out.append("### Trace: \(Self.escape(f.check)) \(Self.escape(f.subject))")
+            out.append("")
+            out.append("![The trace of \(Self.escape(f.check)) \(Self.escape(f.subject)), numbered step by step](\(Self.linkTarget(image)))")
         }
         return out.joined(separator: "\n") + "\n"
     }

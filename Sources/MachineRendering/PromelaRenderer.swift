@@ -56,7 +56,7 @@ public struct PromelaRenderer: Sendable {
             let sends = def.emits.map { m.inputs[$0] }.joined(separator: ", ")
             out += "/* \(d): line \(def.location.line) \(def.label.replacingOccurrences(of: "*/", with: "* /")), \(def.effect.kind.rawValue), sends \(sends)\(def.queue.map { ", queue \(m.queues[$0].name)" } ?? "") */\n"
         }
-        out += "\nbyte st = \(m.initial ?? 0);\nbyte c[\(max(1, defs.count * EffectModel.slots))];\nbyte q;\n\n"
+        out += "\n\(m.states.count > 255 ? (m.states.count > 32767 ? "int" : "short") : "byte") st = \(m.initial ?? 0);\nbyte c[\(max(1, defs.count * EffectModel.slots))];\nbyte q;\n\n"
         out += "active proctype machine() {\n    do\n"
         // user inputs
         for s in m.states.indices {
@@ -88,10 +88,10 @@ public struct PromelaRenderer: Sendable {
                             var guardText = "st == \(s) && \(r) > 0"
                             if let bound = boundGuard(move, removing: def.effect.kind == .once ? d : nil) { guardText += " && \(bound)" }
                             var body = remove
-                            if stale && move.changesState {
+                            if stale && move.leaves {
                                 body += ["#ifdef \(Self.staleMacro(m.inputs[i]))", "assert(false)", "#endif"]
                             }
-                            body += apply(move)
+                            body += apply(move, driver: !stale && def.effect.kind == .stream ? d : nil)
                             out += option(comment: comment + " --> \(m.states[move.to!])", guardText: guardText, body: body)
                         }
                     }
@@ -121,18 +121,23 @@ public struct PromelaRenderer: Sendable {
     }
 
     /// Statements for one move, in the explorer's order.
-    func apply(_ move: EffectModel.Move) -> [String] {
+    func apply(_ move: EffectModel.Move, driver: Int? = nil) -> [String] {
         let defs = model.definitions
         var body: [String] = []
         for d in move.cancels {
             for w in [false, true] { for s in [false, true] { body.append("\(slot(d, stale: s, waiting: w)) = 0") } }
         }
-        if move.changesState, let to = move.to {
-            body.append("st = \(to)")
-            for d in defs.indices {
+        if move.changesState, let to = move.to { body.append("st = \(to)") }
+        if move.leaves, let to = move.to {
+            for d in defs.indices where !model.adopted[to].contains(d) && !model.unbound.contains(d) {
                 for w in [false, true] {
                     let fresh = slot(d, stale: false, waiting: w), stale = slot(d, stale: true, waiting: w)
-                    body += ["\(stale) = \(stale) + \(fresh)", "\(fresh) = 0"]
+                    if d == driver && !w {
+                        // the delivering stream moved the machine itself: it stays fresh
+                        body.append("if :: \(fresh) > 0 -> \(stale) = \(stale) + \(fresh) - 1; \(fresh) = 1 :: else -> skip fi")
+                    } else {
+                        body += ["\(stale) = \(stale) + \(fresh)", "\(fresh) = 0"]
+                    }
                 }
             }
         }

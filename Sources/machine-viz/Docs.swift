@@ -45,6 +45,9 @@ struct Docs: ParsableCommand {
     @Flag(help: "Also draw self-loops that change nothing.")
     var showNoops = false
 
+    @Flag(help: "Also draw each finding's witness trace over its machine (NAME.CHECK.SUBJECT.svg, shown on the machine's page).")
+    var traces = false
+
     @Flag(help: "Redraw every SVG even when its DOT fingerprint has not changed.")
     var force = false
 
@@ -66,7 +69,7 @@ struct Docs: ParsableCommand {
         try result.requireInput(inputs)
 
         let plan = DocsPlan(machines: result.machines, diagnostics: result.diagnostics, title: title,
-                            showNoops: showNoops, mermaidInMarkdown: markdownDiagram == .mermaid)
+                            showNoops: showNoops, mermaidInMarkdown: markdownDiagram == .mermaid, traces: traces)
         let dir = URL(fileURLWithPath: outputDir)
         if check {
             let problems = plan.check(against: dir)
@@ -160,7 +163,7 @@ struct DocsPlan {
     var files: [File] = []
     var mermaid: [String: String] = [:]
 
-    init(machines: [Machine], diagnostics: [Diagnostic], title: String, showNoops: Bool, mermaidInMarkdown: Bool) {
+    init(machines: [Machine], diagnostics: [Diagnostic], title: String, showNoops: Bool, mermaidInMarkdown: Bool, traces: Bool = false) {
         let dot = DOTRenderer(options: .init(showNoops: showNoops))
         let mermaidRenderer = MermaidRenderer(options: .init(showNoops: showNoops))
         let markdown = MarkdownRenderer()
@@ -174,8 +177,18 @@ struct DocsPlan {
             mermaid[stem] = mermaidText
             files.append(File(name: entry.svgFile, content: .svg(dot: dot.render(machine))))
             files.append(File(name: entry.mermaidFile, content: .text(mermaidText)))
+            var drawn: [(finding: Int, image: String)] = []
+            if traces {
+                for (i, finding) in machine.findings.enumerated() {
+                    guard let highlight = DOTRenderer.Highlight(finding: finding, in: machine) else { continue }
+                    let file = Self.stem("\(stem).\(finding.check).\(finding.subject)", avoiding: &usedStems) + ".svg"
+                    let traced = DOTRenderer(options: .init(showNoops: showNoops, trace: highlight))
+                    files.append(File(name: file, content: .svg(dot: traced.render(machine))))
+                    drawn.append((i, file))
+                }
+            }
             let page = MarkdownRenderer.Page(image: mermaidInMarkdown ? nil : entry.svgFile, mermaidFile: entry.mermaidFile,
-                                             mermaid: mermaidInMarkdown ? mermaidText : nil)
+                                             mermaid: mermaidInMarkdown ? mermaidText : nil, traces: drawn)
             files.append(File(name: entry.markdownFile, content: .text(markdown.page(machine, page))))
         }
         files.append(File(name: "index.html", content: .text(HTMLIndexRenderer(title: title).render(entries, diagnostics: diagnostics))))

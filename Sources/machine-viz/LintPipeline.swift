@@ -108,10 +108,20 @@ enum LintPipeline {
                     })
                 var violations: [Violation] = []
                 var notes: [Diagnostic] = []
+                // struct states as the product of their machine fields: invariant violations, and the
+                // field machines' races that depend on another field
+                let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
+                do { products = try Products.explore(extracted.products, configuration: configuration) } catch let failure as Failure {
+                    return .failure(failure)
+                } catch {
+                    return .failure(Failure(message: "\(error)"))
+                }
+                let productResults = products.explored.map(\.result)
                 for extractedMachine in extracted.machines {
                     let machine: Machine
                     do {
-                        let analysed = analyzer.analyzeReporting(try configuration.apply(to: extractedMachine))
+                        let configured = try configuration.apply(to: extractedMachine)
+                        let analysed = analyzer.analyzeReporting(configured, product: ProductView.find(for: configured, in: productResults))
                         machine = analysed.machine
                         notes += analysed.diagnostics
                     } catch let error as ConfigurationError {
@@ -124,13 +134,6 @@ enum LintPipeline {
                                                     fingerprint: Baseline.fingerprint(finding, machine: machine)))
                     }
                 }
-                // struct states as the product of their machine fields: invariant violations
-                let products: (explored: [Products.Explored], diagnostics: [Diagnostic])
-                do { products = try Products.explore(extracted.products, configuration: configuration) } catch let failure as Failure {
-                    return .failure(failure)
-                } catch {
-                    return .failure(Failure(message: "\(error)"))
-                }
                 for p in products.explored {
                     for finding in configuration.filter(p.result.findings, machine: p.product.name) {
                         violations.append(Violation(machine: p.product.name, finding: finding,
@@ -138,7 +141,9 @@ enum LintPipeline {
                     }
                 }
                 return .success(LintCache.Entry(violations: violations, suppressions: extracted.suppressions,
-                                                diagnostics: extracted.diagnostics + notes + products.diagnostics,
+                                                diagnostics: extracted.diagnostics
+                                                    + Analyzer.mergingRepeats(notes, machines: extracted.machines.map(\.name))
+                                                    + products.diagnostics,
                                                 machineNames: extracted.machines.flatMap { [$0.id, $0.name] } + extracted.products.map(\.name),
                                                 readFiles: sources.files.count, machines: extracted.machines.count))
             }

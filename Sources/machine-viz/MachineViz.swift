@@ -173,11 +173,13 @@ enum Pipeline {
             let analyzer = Analyzer(bounds: bounds)
             var machines: [Machine] = []
             var diagnostics = extracted.diagnostics
+            let products = extracted.products.map { ProductExplorer().explore($0, invariants: []) }
             for m in extracted.machines {
-                let (machine, notes) = analyzer.analyzeReporting(m)
+                let (machine, notes) = analyzer.analyzeReporting(m, product: ProductView.find(for: m, in: products))
                 machines.append(machine)
                 diagnostics += notes
             }
+            diagnostics = Analyzer.mergingRepeats(diagnostics, machines: machines.map(\.name))
             return Result(machines: machines, diagnostics: diagnostics,
                           readFiles: sources.files.count, candidates: extracted.candidates, products: extracted.products)
         }

@@ -254,10 +254,7 @@ struct Render: ParsableCommand {
         } else if let n = finding, n >= 1, n <= machine.findings.count {
             chosen = machine.findings[n - 1]
         }
-        if let chosen, let steps = chosen.trace {
-            return DOTRenderer.Highlight(title: "\(chosen.check): \(chosen.subject)",
-                                         steps: TransitionCover.markEffectSteps(steps, in: machine))
-        }
+        if let chosen, let highlight = DOTRenderer.Highlight(finding: chosen, in: machine) { return highlight }
         let available = numbered.filter { $0.element.trace != nil }
             .map { "  \($0.offset + 1). \($0.element.check):\($0.element.subject)" }
         let asked = trace ?? "finding \(finding!)"

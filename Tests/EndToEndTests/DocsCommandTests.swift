@@ -143,6 +143,25 @@ final class DocsCommandTests: XCTestCase {
         XCTAssertTrue(turnstile.contains("| kick |"), "witness of the dead end")
     }
 
+    /// docs/example (committed, with every finding's trace drawn; the README shows some of them) is
+    /// what `scripts/render-examples.sh` writes: regenerate it there when this fails.
+    func testTheCommittedExampleDocsAreCurrent() throws {
+        let check = try run(["docs", "examples", "--exclude", "examples/PluginSample", "--output-dir", "docs/example",
+                             "--title", "machine-viz examples", "--traces", "--check"])
+        XCTAssertEqual(check.status, 0, "docs/example is stale: run scripts/render-examples.sh\n" + check.stdout + check.stderr)
+        let phase = try String(contentsOf: Self.root.appendingPathComponent("docs/example/RecordingFeature.phase.md"), encoding: .utf8)
+        XCTAssertTrue(phase.contains("### Trace: stale\\_effect\\_output finished"), phase)
+        XCTAssertTrue(phase.contains("(RecordingFeature.phase.stale_effect_output.finished.svg)"), phase)
+        // every drawing the README shows exists
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let images = readme.components(separatedBy: "](").dropFirst().compactMap { $0.split(separator: ")").first.map(String.init) }
+            .filter { $0.hasSuffix(".svg") }
+        XCTAssertTrue(images.contains("docs/example/RecordingFeature.phase.stale_effect_output.finished.svg"), "\(images)")
+        for image in images {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(image).path), image)
+        }
+    }
+
     func testDocsIsDeterministicAndCheckFindsStaleFiles() throws {
         let tmp = try temporaryFolder()
         let src = try sources(in: tmp)

@@ -4,6 +4,7 @@ import XCTest
 /// Issue 11's "docs that say otherwise than the tool": every relative link of the README and docs/
 /// leads to a file that exists, every `docs/….md` a --help text cites exists (case and all), the exit
 /// status docs/ci.md gives for a misspelt option is the real one, and counts agree in number.
+/// (docs/example/ being current is DocsCommandTests.testTheCommittedExampleDocsAreCurrent.)
 final class DocsSayWhatTheToolDoesTests: XCTestCase {
     static let root = CLIEndToEndTests.root
 
@@ -80,13 +81,5 @@ final class DocsSayWhatTheToolDoesTests: XCTestCase {
             if n == 1 { singular += 1 }
         }
         XCTAssertGreaterThan(singular, 0)
-    }
-
-    /// docs/example/ (committed, linked from the README) is what `docs` writes for examples/ today:
-    /// its Markdown tables once showed effects on branches that run none.
-    func testTheCommittedExampleDocsAreUpToDate() throws {
-        let r = try CLIEndToEndTests.run(["docs", "examples", "--exclude", "examples/PluginSample", "--output-dir", "docs/example",
-                                          "--title", "machine-viz examples", "--check", "--quiet"])
-        XCTAssertEqual(r.status, 0, "regenerate with the command in docs/docs-pipeline.md (without --check)\n\(r.stdout)\n\(r.stderr)")
     }
 }

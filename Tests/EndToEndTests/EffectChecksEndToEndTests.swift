@@ -142,4 +142,139 @@ final class EffectChecksEndToEndTests: XCTestCase {
         XCTAssertTrue(promela.stdout.contains("#define MAX 2"))
         XCTAssertTrue(try run(["render", file.path, "--format", "promela", "--max-effect-instances", "3"]).stdout.contains("#define MAX 3"))
     }
+
+    /// A kiosk whose scan can be started only once armed: the screen machine alone has to assume the
+    /// guard on `isArmed`, so its race is not reported from it; the product of the struct's fields
+    /// evaluates the guard, finds the race when `arm` exists, and nothing when nothing arms the kiosk.
+    static func kiosk(armable: Bool) -> String {
+        """
+        import ComposableArchitecture
+
+        @Reducer
+        struct Kiosk {
+            @ObservableState
+            struct State: Equatable {
+                var screen: Screen = .welcome
+                var isArmed = false
+                enum Screen: Equatable { case welcome, scanning, paid }
+            }
+            enum Action { case arm, scanTapped, scanned, leave }
+
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .arm:
+                        \(armable ? "state.isArmed = true" : "")
+                        return .none
+                    case .scanTapped:
+                        guard state.isArmed else { return .none }
+                        state.screen = .scanning
+                        return .run { send in await send(.scanned) }
+                    case .scanned:
+                        state.screen = .paid
+                        return .none
+                    case .leave:
+                        state.screen = .welcome
+                        return .none
+                    }
+                }
+            }
+        }
+        """
+    }
+
+    func testAGuardOnAnotherFieldIsEvaluatedInTheProduct() throws {
+        let armable = try effectFindings(Self.kiosk(armable: true))
+        XCTAssertEqual(armable["Kiosk.screen"], ["stale_effect_output scanned 4"], "arm → scanTapped → leave → scanned")
+        let file = temp.appendingPathComponent("Case.swift")
+        let r = try run(["analyze", file.path])
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: r.data) as? [String: Any])
+        let screen = try XCTUnwrap((doc["machines"] as? [[String: Any]])?.first { $0["name"] as? String == "Kiosk.screen" })
+        let trace = try XCTUnwrap((screen["findings"] as? [[String: Any]])?.first?["trace"] as? [[String: Any]])
+        XCTAssertEqual(trace.map { $0["state"] as? String ?? "?" }, ["welcome", "scanning", "welcome", "paid"], "the screen's values along the way")
+        XCTAssertEqual(trace.map { $0["by"] as? String ?? "?" }, ["user", "user", "user", "effect"])
+
+        let never = try effectFindings(Self.kiosk(armable: false))
+        XCTAssertEqual(never["Kiosk.screen"], [], "never armed: the scan never starts")
+    }
+
+    /// The README tour's fix of the voice-memo race: cancel the recording on pause, start it again on
+    /// resume. Nothing is reported then: `stop` hands the running recording over to `finishing`,
+    /// which only its `finished` can leave.
+    func testTheFixOfTheExampleRaceLeavesNoEffectFinding() throws {
+        let example = CLIEndToEndTests.root.appendingPathComponent("examples/tca/VoiceMemos.swift")
+        var code = try String(contentsOf: example, encoding: .utf8)
+        let edits = [
+            ("state.phase = .recording(startedAt: Date())\n                    return startTimer()",
+             "state.phase = .recording(startedAt: Date())\n                    return .merge(startTimer(), startRecording())"),
+            ("return .cancel(id: CancelID.timer)\n\n            case .view(.stopButtonTapped):",
+             "return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.recording))\n\n            case .view(.stopButtonTapped):"),
+            ("    private func startTimer() -> Effect<Action> {",
+             "    private func startRecording() -> Effect<Action> {\n        .run { send in\n            await send(.finished(Result { try await audioRecorder.record() }.mapError { _ in .io }))\n        }\n        .cancellable(id: CancelID.recording)\n    }\n\n    private func startTimer() -> Effect<Action> {"),
+        ]
+        let before = try effectFindings(code)
+        XCTAssertEqual(before["RecordingFeature.phase"], ["stale_effect_output finished 4"])
+        for (old, new) in edits {
+            XCTAssertTrue(code.contains(old), old)
+            code = code.replacingOccurrences(of: old, with: new)
+        }
+        let after = try effectFindings(code)
+        for name in ["RecordingFeature.phase", "RecordingFeature.isMuted", "RecordingFeature.alert"] {
+            XCTAssertEqual(after[name], [], name)
+        }
+    }
+
+    /// A request started on a branch chosen by another field (`permission`) and not touching the alert:
+    /// for the alert it is started whatever the alert is, so the alert its answer presents after an
+    /// unrelated alert came and went is no race. The permission field still sees it as its own.
+    func testARequestStartedWhateverTheFieldIsIsNotStaleForIt() throws {
+        let source = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Jukebox {
+                @ObservableState
+                struct State: Equatable {
+                    var access: Access = .unknown
+                    @Presents var alert: AlertState<Action.Alert>?
+                    enum Access: Equatable { case unknown, refused, granted }
+                }
+                enum Action {
+                    case playTapped, accessResponse(Bool), trackFailed, alertClosed
+                    case alert(PresentationAction<Alert>)
+                    enum Alert: Equatable { case ok }
+                }
+                @Dependency(\\.speaker) var speaker
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .playTapped:
+                            switch state.access {
+                            case .unknown:
+                                return .run { send in await send(.accessResponse(await speaker.ask())) }
+                            case .refused, .granted:
+                                return .none
+                            }
+                        case let .accessResponse(ok):
+                            state.access = ok ? .granted : .refused
+                            if !ok { state.alert = AlertState { TextState("No speaker") } }
+                            return .none
+                        case .trackFailed:
+                            state.alert = AlertState { TextState("Track failed") }
+                            return .none
+                        case .alertClosed:
+                            state.alert = nil
+                            return .none
+                        case .alert:
+                            return .none
+                        }
+                    }
+                    .ifLet(\\.$alert, action: \\.alert)
+                }
+            }
+            """
+        let found = try effectFindings(source)
+        XCTAssertEqual(found["Jukebox.alert"], [], "\(found)")
+    }
 }

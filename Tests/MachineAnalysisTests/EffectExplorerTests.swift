@@ -8,11 +8,11 @@ final class EffectExplorerTests: XCTestCase {
     var rules: [Rule] = []
 
     func rule(_ from: [String], _ input: String, _ target: Target, start effect: Effect? = nil, cancels: [String] = [],
-              writes: Bool = false) {
+              writes: Bool = false, guard guardText: String? = nil) {
         let id = rules.count + 1
         rules.append(Rule(id: id, location: SourceLocation(file: "T.swift", line: 10 + id, column: 5),
                           outcomes: [Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: target, effect: effect,
-                                             cancels: cancels, writes: writes)]))
+                                             cancels: cancels, guardText: guardText, writes: writes)]))
     }
 
     func machine(_ states: [String], _ inputs: [String], initial: String = "", bounds: EffectBounds = EffectBounds(),
@@ -180,5 +180,150 @@ final class EffectExplorerTests: XCTestCase {
         XCTAssertEqual(m, Analyzer().analyze(SyntheticMachines.withEffects(states: 50, effects: 20, seed: 7)))
         XCTAssertFalse(findings(m, .staleEffectOutput).isEmpty, "the generator leaks effects on purpose")
         XCTAssertFalse(findings(m, .waitingForever).isEmpty, "and cancels some in place")
+    }
+
+    /// A state entered to wait for an effect already running (every way out of it is that effect's
+    /// output) takes the effect over: its output there is expected. Leaving for a state the user can
+    /// leave, and coming back, is still a race.
+    func handoff(cancelOnPause: Bool) -> Machine {
+        rules = []
+        rule(["idle"], "start", .state("taping"), start: Effect(label: "tape", emits: ["ended"], id: "TapeID"))
+        rule(["taping"], "halt", .state("closing"))
+        rule(["taping"], "hold", .state("held"), cancels: cancelOnPause ? ["TapeID"] : [])
+        rule(["held"], "go", .state("taping"), start: cancelOnPause ? Effect(label: "tape", emits: ["ended"], id: "TapeID") : nil)
+        rule(["held"], "halt", .state("closing"))
+        rule(["taping", "closing", "held"], "ended", .state("idle"))
+        return machine(["idle", "taping", "held", "closing"], ["start", "halt", "hold", "go", "ended"]).0
+    }
+
+    func testAStateWaitingForTheEffectTakesItOver() {
+        let leaky = handoff(cancelOnPause: false)
+        let stale = findings(leaky, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["ended"])
+        XCTAssertEqual(describe(stale.first?.trace), "start → hold → ended (effect)", "from 'held', not from 'closing'")
+        XCTAssertEqual(EffectModel(machine: leaky).adopted.map { $0.count }, [0, 0, 0, 1], "only 'closing' waits for the tape")
+        let fixed = findings(handoff(cancelOnPause: true), .staleEffectOutput)
+        XCTAssertEqual(fixed.count, 0, "taping → closing → ended is expected: \(fixed.map { describe($0.trace) })")
+    }
+
+    func testAConfigurationFirstReachedOnAnAssumptionStillGivesItsSureWitness() {
+        // `drop` needs a flag of another field (assumed); the same configuration is reachable for sure
+        // through `side` and `back`, one step longer
+        rule(["idle"], "start", .state("busy"), start: Effect(label: "job", emits: ["fin"]))
+        rule(["busy"], "drop", .state("idle"), guard: "state.isFlagged")
+        rule(["busy"], "side", .state("aside"))
+        rule(["aside"], "back", .state("idle"))
+        rule(["busy"], "fin", .state("shown"))
+        let (m, diagnostics) = machine(["idle", "busy", "aside", "shown"], ["start", "drop", "side", "back", "fin"])
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(describe(stale.first?.trace), "start → side → back → start → fin (effect)")
+        XCTAssertTrue(diagnostics.allSatisfy { !$0.message.contains("drop") }, "\(diagnostics)")
+    }
+
+    func testTheInstanceBoundIsNotedOnlyOnAPathThatAssumesNothing() {
+        // restarting needs a flag of another field: whether a third request can be in flight depends on it
+        rule(["idle", "busy"], "search", .state("busy"), start: Effect(label: "fetch", emits: ["done"]), guard: "!state.isSearching")
+        rule(["busy"], "done", .state("idle"))
+        XCTAssertEqual(machine(["idle", "busy"], ["search", "done"]).1, [])
+    }
+
+    func testACancelOfAnIDGivenToOnePartOfAMergeIsKnown() {
+        let parts = [Effect(label: "clock", emits: ["beat"], id: "Marks.clock", kind: .stream), Effect(label: "tape", emits: ["ended"], id: "Marks.tape")]
+        rule(["off"], "start", .state("on"), start: Effect(label: "clock + tape", emits: ["beat", "ended"], id: "Marks.clock", kind: .stream, parts: parts))
+        rule(["on"], "stop", .state("off"), cancels: ["Marks.clock", "Marks.tape"])
+        rule(["on", "off"], "beat", .stay)
+        rule(["on"], "ended", .state("off"))
+        let m = machine(["off", "on"], ["start", "stop", "beat", "ended"]).0
+        XCTAssertEqual(findings(m, .unknownCancelID).map(\.subject), [])
+    }
+
+    func testAnIDComputedAtRunTimeIsNamedByWhatItIsBuiltFrom() {
+        rule(["off"], "start", .state("on"), start: Effect(label: "run", emits: ["pulse"], id: "BeatID(item: state.itemID) (runtime value)", kind: .stream))
+        rule(["on"], "pulse", .stay)
+        rule(["off"], "go", .state("off2"), start: Effect(label: "run", emits: ["pulse"], id: "row.id (runtime value)", kind: .stream))
+        rule(["off2"], "pulse", .stay)
+        let m = machine(["off", "on", "off2"], ["start", "pulse", "go"]).0
+        XCTAssertEqual(findings(m, .uncancelledEffect).map(\.subject).sorted(), ["BeatID", "row.id"])
+    }
+
+    func testARequestWhoseOutputsChangeNothingHereIsNotTracked() {
+        // `store` is handled by another field only: for this machine its request can pile up freely
+        rule(["idle", "busy"], "store", .stay, start: Effect(label: "persist", emits: ["stored"]))
+        rule(["idle", "busy"], "stored", .stay)
+        rule(["idle"], "load", .state("busy"), start: Effect(label: "fetch", emits: ["loaded"], id: "FetchID"))
+        rule(["busy"], "loaded", .state("idle"))
+        let (m, diagnostics) = machine(["idle", "busy"], ["store", "stored", "load", "loaded"])
+        XCTAssertEqual(diagnostics, [], "no instance-bound note about `persist`")
+        XCTAssertEqual(EffectModel(machine: m).definitions.map(\.label), ["fetch"])
+        // a stream that does nothing is still tracked: running for nothing is a finding
+        rules = []
+        rule(["idle"], "watch", .stay, start: Effect(label: "ticker", emits: ["tick"], kind: .stream))
+        rule(["idle"], "tick", .stay)
+        XCTAssertEqual(EffectModel(machine: machine(["idle"], ["watch", "tick"]).0).definitions.map(\.label), ["ticker"])
+    }
+
+    func testAMachineOfMoreThan255StatesIsExplored() {
+        // a long chain: the request started at the start is answered at the far end, after a reset
+        let states = (0..<300).map { "s\($0)" }
+        rule(["s0"], "begin", .state("s1"), start: Effect(label: "fetch", emits: ["answer"]))
+        for k in 1..<299 { rule([states[k]], "step", .state(states[k + 1])) }
+        rule(["s299"], "reset", .state("s0"))
+        rule(["s1"], "answer", .state("s299"))
+        let m = machine(states, ["begin", "step", "reset", "answer"]).0
+        let stale = findings(m, .staleEffectOutput)
+        XCTAssertEqual(stale.map(\.subject), ["answer"])
+        XCTAssertEqual(stale.first?.trace?.last?.state, "s299")
+        XCTAssertEqual(EffectExplorer(machine: m).explore().configurations, EffectExplorer(machine: m).explore().configurations)
+    }
+
+    func testTheSameNoteOfFieldMachinesOfOneStructIsSaidOnce() {
+        let here = SourceLocation(file: "T.swift", line: 12, column: 5)
+        let note = "more than 2 instances of the effect started at line 12 (`run`) can be in flight (after go → go → go)"
+        let merged = Analyzer.mergingRepeats([
+            Diagnostic(severity: .note, message: "Pad.isOn: " + note, location: here),
+            Diagnostic(severity: .warning, message: "something else", location: nil),
+            Diagnostic(severity: .note, message: "Pad.mode: " + note, location: here),
+            Diagnostic(severity: .note, message: "Pad.mode: " + note.replacingOccurrences(of: "line 12", with: "line 13"), location: here),
+        ], machines: ["Pad.isOn", "Pad.mode"])
+        XCTAssertEqual(merged.map(\.message), ["Pad.isOn, Pad.mode: " + note, "something else",
+                                                "Pad.mode: " + note.replacingOccurrences(of: "line 12", with: "line 13")])
+    }
+
+    func testAnEffectStartedInEveryStateWithoutLeavingItIsNeverStale() {
+        // `ping` neither reads nor changes the state: its answer is not for a state, whenever it comes
+        rule(["hidden", "shown"], "ping", .stay, start: Effect(label: "probe", emits: ["pong"]))
+        rule(["hidden"], "pong", .state("shown"))
+        rule(["shown"], "hide", .state("hidden"))
+        let (m, _) = machine(["hidden", "shown"], ["ping", "pong", "hide"])
+        XCTAssertEqual(findings(m, .staleEffectOutput).count, 0)
+        XCTAssertEqual(EffectModel(machine: m).unbound, [0])
+        // started only where it is shown: it is for that state, and hiding makes its answer late
+        rules = []
+        rule(["shown"], "ping", .stay, start: Effect(label: "probe", emits: ["pong"]))
+        rule(["hidden", "shown"], "pong", .state("shown"), writes: true)
+        rule(["hidden"], "reveal", .state("shown"))
+        rule(["shown"], "hide", .state("hidden"))
+        let bound = machine(["hidden", "shown"], ["ping", "pong", "reveal", "hide"]).0
+        XCTAssertEqual(describe(findings(bound, .staleEffectOutput).first?.trace), "reveal → ping → hide → pong (effect)")
+    }
+
+    func testAStreamThatMovesTheMachineItselfStaysFresh() {
+        // a socket: its own `opened` moves the machine on, and its later `closed` is expected there
+        // (dialling again replaces the socket in flight: cancelInFlight)
+        rule(["off"], "dial", .state("dialling"), start: Effect(label: "socket", emits: ["opened", "closed"], id: "SocketID", kind: .stream),
+             cancels: ["SocketID"])
+        rule(["dialling"], "opened", .state("online"))
+        rule(["dialling", "online"], "closed", .state("off"))
+        rule(["dialling", "online"], "hangUp", .state("off"), cancels: ["SocketID"])
+        let (m, _) = machine(["off", "dialling", "online"], ["dial", "opened", "closed", "hangUp"])
+        XCTAssertEqual(findings(m, .staleEffectOutput).count, 0)
+        // without the cancel, hanging up leaves it running: its `closed` after a new dial is a race
+        rules = []
+        rule(["off"], "dial", .state("dialling"), start: Effect(label: "socket", emits: ["opened", "closed"], id: "SocketID", kind: .stream))
+        rule(["dialling"], "opened", .state("online"))
+        rule(["dialling", "online"], "closed", .state("off"))
+        rule(["dialling", "online"], "hangUp", .state("off"))
+        let leaky = machine(["off", "dialling", "online"], ["dial", "opened", "closed", "hangUp"]).0
+        XCTAssertEqual(describe(findings(leaky, .staleEffectOutput).first?.trace), "dial → hangUp → dial → closed (effect)")
     }
 }

@@ -84,12 +84,15 @@ final class SpinCrossCheckTests: XCTestCase {
 
     func crossCheck(_ machine: Machine, file: StaticString = #filePath, line: UInt = #line) throws {
         guard machine.initial != nil else { return }
-        let model = EffectModel(machine: machine)
+        try crossCheck(EffectModel(machine: machine), file: file, line: line)
+    }
+
+    func crossCheck(_ model: EffectModel, file: StaticString = #filePath, line: UInt = #line) throws {
         let result = EffectExplorer(model: model).explore()
-        XCTAssertTrue(result.complete, "\(machine.name): exploration hit its budget", file: file, line: line)
+        XCTAssertTrue(result.complete, "\(model.machine): exploration hit its budget", file: file, line: line)
         let promela = PromelaRenderer(model: model).render()
         let plain = try verify(promela)
-        XCTAssertEqual(plain.stored, result.configurations, "\(machine.name): SPIN states vs configurations", file: file, line: line)
+        XCTAssertEqual(plain.stored, result.configurations, "\(model.machine): SPIN states vs configurations", file: file, line: line)
         XCTAssertFalse(plain.violated, file: file, line: line)
 
         // every property either check could report: the same verdict and the same shortest length
@@ -106,10 +109,10 @@ final class SpinCrossCheckTests: XCTestCase {
         }
         for (macro, trace) in properties {
             let verdict = try verify(promela, define: macro)
-            XCTAssertEqual(verdict.violated, trace != nil, "\(machine.name) \(macro): SPIN \(verdict.violated ? "finds" : "does not find") it",
+            XCTAssertEqual(verdict.violated, trace != nil, "\(model.machine) \(macro): SPIN \(verdict.violated ? "finds" : "does not find") it",
                            file: file, line: line)
             if let trace {
-                XCTAssertEqual(verdict.trail, trace.count, "\(machine.name) \(macro): SPIN's shortest trail vs machine-viz's trace",
+                XCTAssertEqual(verdict.trail, trace.count, "\(model.machine) \(macro): SPIN's shortest trail vs machine-viz's trace",
                                file: file, line: line)
             }
         }
@@ -143,5 +146,86 @@ final class SpinCrossCheckTests: XCTestCase {
         let result = EffectExplorer(model: model).explore()
         XCTAssertTrue(result.complete)
         XCTAssertEqual(try verify(PromelaRenderer(model: model).render()).stored, result.configurations)
+    }
+
+    /// Products of struct states seen from each field (the effects go stale when that field changes),
+    /// from the examples and from a made-up feature whose race needs a guard on another field.
+    func testProductsSeenFromEachField() throws {
+        let source = temp.appendingPathComponent("Kiosk.swift")
+        try """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Kiosk {
+                @ObservableState
+                struct State: Equatable {
+                    var screen: Screen = .welcome
+                    var isArmed = false
+                    enum Screen: Equatable { case welcome, scanning, paid }
+                }
+                enum Action { case arm, scanTapped, scanned, leave }
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .arm:
+                            state.isArmed = true
+                            return .none
+                        case .scanTapped:
+                            guard state.isArmed else { return .none }
+                            state.screen = .scanning
+                            return .run { send in await send(.scanned) }
+                        case .scanned:
+                            state.screen = .paid
+                            return .none
+                        case .leave:
+                            state.screen = .welcome
+                            return .none
+                        }
+                    }
+                }
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let products = Extractor.extract(paths: [Self.root.appendingPathComponent("examples/tca").path, source.path]).products
+        XCTAssertEqual(products.map(\.name).sorted(), ["Kiosk", "RecordingFeature", "SyncSettings"])
+        var sawRace = false
+        for product in products {
+            let result = ProductExplorer().explore(product, invariants: [])
+            // one field of each example (each SPIN run compiles a verifier: keep CI's time in check)
+            for field in product.fields where product.name == "Kiosk" || field.name == product.fields[0].name {
+                let model = ProductView(machine: result.machine, field: field.name, values: result.values).effectModel()
+                try crossCheck(model)
+                if product.name == "Kiosk", field.name == "screen" {
+                    let stale = EffectExplorer(model: model, sureOnly: true).explore().stale
+                    XCTAssertEqual(stale.map(\.input), ["scanned"])
+                    sawRace = !stale.isEmpty
+                }
+            }
+        }
+        XCTAssertTrue(sawRace)
+    }
+
+    /// Actomaton `runOldest` queues (made up): a new job is dropped while one runs (`discardNew`), or
+    /// waits until fewer than two run (`suspendNew`), and their late outputs can still race.
+    func testOldestQueues() throws {
+        for policy in ["runOldest(1, discardNew)", "runOldest(2, suspendNew)"] {
+            var rules: [Rule] = []
+            func rule(_ from: [String], _ input: String, _ target: Target, start effect: Effect? = nil, cancels: [String] = []) {
+                rules.append(Rule(id: rules.count + 1, location: SourceLocation(file: "Q.swift", line: 10 + rules.count, column: 5),
+                                  outcomes: [Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: target, effect: effect, cancels: cancels)]))
+            }
+            rule(["idle", "busy"], "enqueue", .state("busy"), start: Effect(label: "job", emits: ["finished"], queue: "JobQueue", policy: policy))
+            rule(["busy"], "finished", .state("idle"))
+            rule(["busy"], "abort", .state("aborted"))
+            rule(["aborted"], "reset", .state("idle"))
+            rule(["idle"], "poll", .stay, start: Effect(label: "ticker", emits: ["tock"], queue: "JobQueue", policy: policy, kind: .stream))
+            rule(["busy"], "tock", .stay)
+            let machine = Analyzer().analyze(Machine(name: "jobs", dialect: .actomaton, location: SourceLocation(file: "Q.swift", line: 1, column: 1),
+                                                     states: ["idle", "busy", "aborted"], inputs: ["enqueue", "finished", "abort", "reset", "poll", "tock"],
+                                                     initial: "idle", rules: rules, order: .resolved))
+            let model = EffectModel(machine: machine)
+            XCTAssertEqual(model.queues.map(\.name), ["JobQueue"], policy)
+            try crossCheck(model)
+        }
     }
 }
