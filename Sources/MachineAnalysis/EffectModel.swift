@@ -53,6 +53,9 @@ public struct EffectModel: Sendable {
         public var emits: [Int]
         /// Index into `queues`, when it runs on a queue with a policy other than merge.
         public var queue: Int?
+        /// For a stream, the triggers of the moves whose delivery is its last (`Effect.outputs`: a
+        /// `catch:` output): delivering through one ends the instance, as a `once` effect's does.
+        public var endingTriggers: Set<String> = []
 
         /// `CancelID.timer`, else `line:N`: how findings name it. An id computed at run time is named
         /// by what it is built from: `PulseID(item: state.itemID)` is `PulseID`, `item.id` stays.
@@ -218,6 +221,11 @@ public struct EffectModel: Sendable {
                 }
                 if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
                 let trigger = outcome.trigger(for: pair.input)
+                let pattern = outcome.pattern.flatMap { $0.name == pair.input ? $0 : nil } ?? .member(pair.input)
+                for d in definitions.indices where definitions[d].effect.kind == .stream && definitions[d].emits.contains(i)
+                    && definitions[d].effect.endsDelivering(pattern) {
+                    definitions[d].endingTriggers.insert(trigger)
+                }
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
                 let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
@@ -308,6 +316,12 @@ public struct EffectModel: Sendable {
     public static func sameID(_ a: String?, _ b: String) -> Bool {
         guard let a else { return false }
         return a == b || a.hasSuffix("." + b) || b.hasSuffix("." + a)
+    }
+
+    /// Whether effect `d` ends when it delivers through `move`: a `once` effect always, a stream when
+    /// the move takes only what it sends last.
+    public func ends(_ d: Int, by move: Move) -> Bool {
+        definitions[d].effect.kind == .once || definitions[d].endingTriggers.contains(move.trigger)
     }
 
     /// Effects that send `input`.
