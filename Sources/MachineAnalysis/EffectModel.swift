@@ -370,11 +370,33 @@ public struct EffectModel: Sendable {
         return result
     }
 
-    /// For each stream effect, the states where everything it sends does nothing.
+    /// For a stream effect, the states where everything it sends does nothing, and from which the
+    /// machine cannot get back to a state where its outputs matter without starting it again or
+    /// cancelling it. A stream idle only for a while (a timer whose ticks are ignored while an alert
+    /// is up, and count again once it is dismissed) is paused, not running for nothing; one that a
+    /// new start would run twice (a timer not cancelled on stop) is.
     public func idleStates(of d: Int) -> [Int] {
         guard definitions[d].effect.kind == .stream else { return [] }
-        return states.indices.filter { s in
+        let idle = states.indices.filter { s in
             definitions[d].emits.allSatisfy { i in moves[s][i].allSatisfy(\.noop) }
+        }
+        let idleSet = Set(idle)
+        // the same effect started by another rule (the same id) is a start again too
+        let id = definitions[d].effect.id
+        let again = Set(definitions.indices.filter { k in k == d || (id != nil && definitions[k].effect.id == id) })
+        return idle.filter { s in
+            var seen: Set<Int> = [s]
+            var queue = [s]
+            while let x = queue.popLast() {
+                for i in inputs.indices {
+                    for move in moves[x][i] where !move.starts.contains(where: again.contains) && !move.cancels.contains(d) {
+                        guard let t = move.to, seen.insert(t).inserted else { continue }
+                        if !idleSet.contains(t) { return false }
+                        queue.append(t)
+                    }
+                }
+            }
+            return true
         }
     }
 }

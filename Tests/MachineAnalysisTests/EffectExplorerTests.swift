@@ -102,6 +102,25 @@ final class EffectExplorerTests: XCTestCase {
         XCTAssertEqual(describe(found.first?.trace), "start → stop")
     }
 
+    func testAStreamIgnoredForAWhileIsPausedNotLeaked() {
+        // a metronome whose beats are ignored while a prompt is up: dismissing it makes them count again
+        rule(["none"], "appear", .stay, start: Effect(label: "beats", emits: ["beat"], kind: .stream))
+        rule(["none"], "beat", .stay, writes: true)
+        rule(["none"], "quit", .state("prompt"))
+        rule(["prompt"], "beat", .stay)
+        rule(["prompt"], "dismiss", .state("none"))
+        let paused = machine(["none", "prompt"], ["appear", "beat", "quit", "dismiss"]).0
+        XCTAssertEqual(findings(paused, .uncancelledEffect).count, 0)
+        // with no way back but a new start, the ignored stream is a leak
+        rules = []
+        rule(["none", "prompt"], "appear", .state("none"), start: Effect(label: "beats", emits: ["beat"], kind: .stream))
+        rule(["none"], "beat", .stay, writes: true)
+        rule(["none"], "quit", .state("prompt"))
+        rule(["prompt"], "beat", .stay)
+        let leaked = machine(["none", "prompt"], ["appear", "beat", "quit"]).0
+        XCTAssertEqual(describe(findings(leaked, .uncancelledEffect).first?.trace), "appear → quit")
+    }
+
     func testCancelledStreamAndOnceEffectsAreNotReported() {
         rule(["off"], "start", .state("on"), start: Effect(label: "timer", emits: ["tick"], id: "CancelID.timer", kind: .stream))
         rule(["on"], "stop", .state("off"), cancels: ["timer"])  // by suffix
