@@ -94,7 +94,7 @@ enum CandidatePass {
             if let ref = e.as(DeclReferenceExprSyntax.self) { name = ref.baseName.text }
             else if let member = e.as(MemberAccessExprSyntax.self), member.base != nil { name = member.declName.baseName.text }
             else { return nil }
-            return name.first?.isUppercase == true ? name : nil
+            return name   // compared with the frameworks' type names only
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

@@ -6,29 +6,37 @@ import SwiftSyntax
 enum DSLSupport {
     /// The initializer of a local variable (in an enclosing block), else of a variable or property of the project.
     static func value(of name: String, around node: Syntax, index: SymbolIndex?) -> ExprSyntax? {
-        var current = node.parent
-        while let c = current {
-            if let block = c.as(CodeBlockItemListSyntax.self) {
-                for item in block {
-                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
-                    for b in decl.bindings {
-                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name, let v = b.initializer?.value { return v }
-                    }
-                }
-            }
-            current = c.parent
-        }
+        if let local = localBinding(named: name, around: node) { return local.initializer?.value }
         return index?.binding(named: name, at: node, where: { $0.initializer != nil })?.initializer
     }
 
-    /// A top-level function by name, in file order.
-    static func topLevelFunction(_ name: String, in files: [ParsedFile], where accept: (FunctionDeclSyntax) -> Bool = { _ in true }) -> FunctionDeclSyntax? {
-        for file in files {
-            for item in file.tree.statements {
-                if let f = item.item.as(FunctionDeclSyntax.self), f.name.text == name, accept(f) { return f }
+    /// The local variable a name written at `node` refers to: declared before it in an enclosing block.
+    static func localBinding(named name: String, around node: Syntax) -> PatternBindingSyntax? {
+        var current = node.parent
+        while let c = current {
+            if let block = c.as(CodeBlockItemListSyntax.self) {
+                for item in block where item.position < node.position {
+                    guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
+                    for b in decl.bindings {
+                        if let id = b.pattern.as(IdentifierPatternSyntax.self), id.identifier.text == name { return b }
+                    }
+                }
             }
+            if c.is(MemberBlockSyntax.self) { break }
+            current = c.parent
         }
         return nil
+    }
+
+    /// The variable an expression names and its initializer: a local variable, else what the index
+    /// resolves it to (`x`, `self.x`, `Self.x`, `T.x`). Nil for a value's member or a parameter.
+    static func variable(_ expr: ExprSyntax, index: SymbolIndex) -> (node: Syntax, initializer: ExprSyntax?, computed: Bool)? {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let ref = e.as(DeclReferenceExprSyntax.self), let local = localBinding(named: ref.baseName.text, around: Syntax(ref)) {
+            return (Syntax(local), local.initializer?.value, local.accessorBlock != nil)
+        }
+        guard let b = index.binding(referencedBy: e) else { return nil }
+        return (b.node, b.initializer, b.isComputed)
     }
 
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
@@ -54,17 +62,21 @@ enum DSLSupport {
     }
 
     /// The type text a call constructs: `StateMachine<S, E>(…)` → `StateMachine<S, E>`, `Alias(…)` → `Alias`,
-    /// `.init(…)` → the annotated type of the binding it initialises, when written.
+    /// `.init(…)` → the annotated type of the binding it initialises, when written. A callee that
+    /// resolves to a function or variable of the project constructs nothing.
     static func constructedType(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> String? {
         let callee = call.calledExpression
         if let spec = callee.as(GenericSpecializationExprSyntax.self) { return spec.trimmedDescription }
-        if let ref = callee.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isUppercase == true { return ref.baseName.text }
+        let isCallable = !index.functions(referencedBy: callee).isEmpty || index.binding(referencedBy: callee) != nil
+        if let ref = callee.as(DeclReferenceExprSyntax.self), !isCallable { return ref.baseName.text }
         if let member = callee.as(MemberAccessExprSyntax.self) {
             if member.declName.baseName.text == "init" {
                 if let base = member.base { return base.trimmedDescription }
                 return annotatedType(of: call)
             }
-            if member.declName.baseName.text.first?.isUppercase == true { return member.trimmedDescription }
+            if let base = member.base, !isCallable, index.typeExpression(base, at: call) != nil || index.typeExpression(callee, at: call) != nil {
+                return member.trimmedDescription
+            }
         }
         return nil
     }

@@ -162,25 +162,27 @@ struct DictionaryTableRecogniser: Recogniser {
 
         // The lookup: what pairs outside the table do, and where the current state lives.
         var initial: String?
-        if let name, let lookup = findLookup(name, context: context) {
-            let stateVariable = lookup.stateVariable(sp)
-            let candidates = stateVariable.flatMap { context.index.bindings[$0] }?.filter { !$0.isComputed && $0.initializer != nil } ?? []
-            let preferred = candidates.first { $0.owner != nil && $0.owner == lookup.ownerType } ?? candidates.first
-            if let v = stateVariable, !lookup.stateParameterNames.contains(v), let b = preferred {
-                initial = context.initialState(b.initializer, states: states)
+        if let name, let lookup = findLookup(of: dict, named: name, context: context) {
+            let stateExpr = lookup.stateExpression(sp)
+            // the variable the state is read from, resolved where the lookup is written; a parameter of
+            // the lookup's function holds a state given by the caller (no initial state here)
+            let parameter = stateExpr.flatMap { SyntaxHelpers.path($0) }.flatMap { p in lookup.stateParameterNames.contains(p) ? p : nil }
+            let variable = parameter == nil ? stateExpr.flatMap { DSLSupport.variable($0, index: context.index) } : nil
+            if let v = variable, !v.computed, let value = v.initializer {
+                initial = context.initialState(value, states: states)
             }
             if let fallback = lookup.fallback {
                 let rest = states.flatMap { s in inputs.map { Pair(from: s, input: $0) } }.filter { !covered.contains($0) }
                 var target: Target?
                 let f = SyntaxHelpers.unwrap(fallback)
-                if let p = SyntaxHelpers.path(f), let v = stateVariable, p.split(separator: ".").last.map(String.init) == v.split(separator: ".").last.map(String.init) {
+                if let v = variable, DSLSupport.variable(f, index: context.index)?.node.id == v.node.id {
                     target = .stay
                 } else if let ref = SyntaxHelpers.caseReference(f), states.contains(ref.name) {
                     target = .state(ref.name)
-                } else if let p = SyntaxHelpers.path(f), lookup.stateParameterNames.contains(p) {
+                } else if let p = SyntaxHelpers.path(f), parameter == p {
                     target = .stay
                 } else {
-                    context.warn("the fallback `\(f.compactText.prefix(40))` of the lookup in '\(name)' is computed at run time; pairs outside the table are drawn without edges",
+                    context.warn("the fallback `\(f.compactText.prefix(40))` of the lookup in '\(name ?? "the table")' is computed at run time; pairs outside the table are drawn without edges",
                                  at: lookup.location, severity: .note)
                 }
                 if let target, !rest.isEmpty {
@@ -198,22 +200,23 @@ struct DictionaryTableRecogniser: Recogniser {
 
     struct Lookup {
         var location: SourceLocation
-        var keyArguments: [(label: String?, path: String?)]
-        var nestedStatePath: String?
-        var assignedTo: String?
+        var keyArguments: [ExprSyntax]
+        var nestedState: ExprSyntax?
+        var assignedTo: ExprSyntax?
         var fallback: ExprSyntax?
         var stateParameterNames: [String]
-        var ownerType: String?
 
-        /// The variable the current state is read from: the state-position key argument, or what the result is assigned to.
-        func stateVariable(_ statePosition: Int) -> String? {
-            if let n = nestedStatePath { return n }
-            if keyArguments.count == 2, let p = keyArguments[statePosition].path { return String(p.split(separator: ".").last!) }
+        /// What the current state is read from: the state-position key argument, or what the result is assigned to.
+        func stateExpression(_ statePosition: Int) -> ExprSyntax? {
+            if let n = nestedState { return n }
+            if keyArguments.count == 2 { return keyArguments[statePosition] }
             return assignedTo
         }
     }
 
-    func findLookup(_ name: String, context: ExtractionContext) -> Lookup? {
+    /// The first subscript (in file order) of the table's own variable: its base resolves, where it is
+    /// written, to the variable this literal initialises (another variable of the same name is another table).
+    func findLookup(of dict: DictionaryExprSyntax, named name: String, context: ExtractionContext) -> Lookup? {
         for file in context.files {
             final class V: SyntaxVisitor {
                 let name: String
@@ -223,24 +226,24 @@ struct DictionaryTableRecogniser: Recogniser {
                     super.init(viewMode: .sourceAccurate)
                 }
                 override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
-                    if let p = SyntaxHelpers.path(node.calledExpression), p.split(separator: ".").last.map(String.init) == name {
-                        found.append(node)
-                    }
+                    // names that cannot be the table are passed over before resolving
+                    if SyntaxHelpers.path(node.calledExpression)?.split(separator: ".").last.map(String.init) == name { found.append(node) }
                     return .visitChildren
                 }
             }
             let v = V(name: name)
             v.walk(file.tree)
-            for sub in v.found {
+            for sub in v.found where DSLSupport.variable(sub.calledExpression, index: context.index)?.initializer
+                .map({ SyntaxHelpers.unwrap($0).id == dict.id }) == true {
                 var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
                 if let key = sub.arguments.first?.expression {
                     let k = SyntaxHelpers.unwrap(key)
                     if let call = k.as(FunctionCallExprSyntax.self) {
-                        lookup.keyArguments = call.arguments.map { ($0.label?.text, SyntaxHelpers.path($0.expression)) }
+                        lookup.keyArguments = call.arguments.map(\.expression)
                     } else if let t = k.as(TupleExprSyntax.self) {
-                        lookup.keyArguments = t.elements.map { ($0.label?.text, SyntaxHelpers.path($0.expression)) }
-                    } else if let p = SyntaxHelpers.path(k) {
-                        lookup.nestedStatePath = String(p.split(separator: ".").last!)
+                        lookup.keyArguments = t.elements.map(\.expression)
+                    } else if SyntaxHelpers.path(k) != nil {
+                        lookup.nestedState = k
                     }
                 }
                 // Walk up through `?[event]`, `?? fallback`, `x = …`.
@@ -254,16 +257,13 @@ struct DictionaryTableRecogniser: Recogniser {
                             if i + 2 < elements.count, let op = elements[i + 1].as(BinaryOperatorExprSyntax.self), op.operator.text == "??" {
                                 lookup.fallback = elements[i + 2]
                             }
-                            if i >= 2, elements[i - 1].is(AssignmentExprSyntax.self), let p = SyntaxHelpers.path(elements[i - 2]) {
-                                lookup.assignedTo = String(p.split(separator: ".").last!)
-                            }
+                            if i >= 2, elements[i - 1].is(AssignmentExprSyntax.self) { lookup.assignedTo = elements[i - 2] }
                         }
                         break
                     }
                     if parent.is(CodeBlockItemSyntax.self) || parent.is(ReturnStmtSyntax.self) { break }
                     node = parent
                 }
-                lookup.ownerType = SyntaxHelpers.enclosingTypeNames(sub).joined(separator: ".").nilIfEmpty
                 if let f = SyntaxHelpers.enclosingFunction(sub) {
                     lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
                 }

@@ -13,6 +13,9 @@ struct EffectReader {
     /// Where the machine is written: names in expressions the reader rebuilt (operators folded) are
     /// looked up from here.
     var origin: Syntax? = nil
+    /// The Harvest effect queue type of the mapping (`EffectMapping<World, Queue, EffectID>`): what an
+    /// implicit `queue: .request` names.
+    var queueType: TypeInfo? = nil
 
     func scope(of node: some SyntaxProtocol) -> LookupScope? {
         index.scope(of: node) ?? origin.flatMap { index.scope(of: $0) }
@@ -54,7 +57,8 @@ struct EffectReader {
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
             r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
-            if let initializer = index.binding(named: ref.baseName.text, at: ref)?.initializer, isStream(Syntax(initializer)) {
+            if let at = index.anchor(ref, else: origin), let initializer = index.binding(named: ref.baseName.text, at: at)?.initializer,
+               isStream(Syntax(initializer)) {
                 r.effect!.kind = .stream
             }
             return r
@@ -140,7 +144,8 @@ struct EffectReader {
         if name.first?.isUppercase == true, let first = call.arguments.first, first.label == nil,
            let ref = first.expression.as(DeclReferenceExprSyntax.self) {
             effect.label = ref.baseName.text
-            if let initializer = index.bindings[ref.baseName.text]?.first?.initializer, isStream(Syntax(initializer)) {
+            if let at = index.anchor(ref, else: origin), let initializer = index.binding(named: ref.baseName.text, at: at)?.initializer,
+               isStream(Syntax(initializer)) {
                 effect.kind = .stream
             }
         }
@@ -162,9 +167,9 @@ struct EffectReader {
             r.cancels.append(queue)
         }
         // A function of the project that builds the effect (`startTimer()`): read what it returns.
-        var helperName = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
-        if let m = callee.as(MemberAccessExprSyntax.self), m.base?.trimmedDescription == "self" { helperName = m.declName.baseName.text }
-        if let helperName, let returned = returnedExpressions(ofFunction: helperName), !returned.isEmpty, depth < 6 {
+        let helpers = index.functions(referencedBy: callee, at: index.anchor(callee, else: origin)).filter { $0.signature.parameterClause.parameters.count == call.arguments.count }
+        if helpers.count == 1, let helper = helpers.first, let returned = returnedExpressions(of: helper), !returned.isEmpty, depth < 6 {
+            let helperName = helper.name.text
             var inner = Result()
             for e in returned { inner.add(read(e, depth: depth + 2)) }
             if var e = inner.effect {
@@ -301,8 +306,8 @@ struct EffectReader {
             }
             return text
         }
-        // runtime values (`state.id`, `id`) are not stable names: say so
-        if let path = SyntaxHelpers.path(e), path.first?.isLowercase == true {
+        // runtime values (`state.id`, `id`: a path that is no case or static member) are not stable names: say so
+        if SyntaxHelpers.caseReference(e) == nil, let path = SyntaxHelpers.path(e) {
             return "\(path) (runtime value)"
         }
         if let call = e.as(FunctionCallExprSyntax.self) {
@@ -340,26 +345,18 @@ struct EffectReader {
                 }
             }
         }
-        // A Harvest queue enum case (`LockQueue.motor`, or `.motor` where the mapping's queue type is
-        // implied): the queue enum's `flattenStrategy` for this case. An implicit `.motor` is the one
-        // queue enum (conforming to `EffectQueueProtocol`) visible here that has that case; none or
-        // several: no policy.
+        // A Harvest queue enum case (`LockQueue.motor`, or `.motor` of the mapping's queue type, the
+        // `Queue` argument of its written `EffectMapping` type): the queue enum's `flattenStrategy` for
+        // this case. An implicit `.motor` whose queue type is not written: no policy.
         guard let scope = scope(of: written) else { return nil }
         var caseName = queue
-        var candidates: [EnumInfo] = []
+        var type = queueType
         if let dot = queue.lastIndex(of: ".") {
             caseName = String(queue[queue.index(after: dot)...])
-            candidates = index.enumInfo(String(queue[..<dot]), in: scope).map { [$0] } ?? []
-        } else {
-            let imports = index.imports(of: scope.file)
-            candidates = index.enums.filter { e in
-                e.caseNames.contains(caseName) && e.inherited.contains { SymbolIndex.bareTypeName($0).hasSuffix("EffectQueueProtocol") }
-                    && (e.file.module == scope.file.module || imports.contains(e.file.module))
-                    && (index.types[e.key]?.isFilePrivate == false || e.file === scope.file)
-            }
+            type = index.type(String(queue[..<dot]), in: scope)
         }
-        guard candidates.count == 1, let type = index.types[candidates[0].key],
-              let strategy = type.properties.first(where: { $0.name == "flattenStrategy" }) else { return nil }
+        guard let type, type.enumInfo?.caseNames.contains(caseName) == true,
+              let strategy = index.properties(named: "flattenStrategy", of: type).first else { return nil }
         let finder = CaseReturnFinder(caseName: caseName)
         finder.walk(strategy.node)
         return finder.result
@@ -388,9 +385,8 @@ struct EffectReader {
     }
 
     /// What a function of the project returns: its `return` expressions, or its single expression.
-    func returnedExpressions(ofFunction name: String) -> [ExprSyntax]? {
-        guard let (f, _) = index.methodsByName[name]?.first(where: { $0.0.signature.parameterClause.parameters.isEmpty }),
-              let body = f.body else { return nil }
+    func returnedExpressions(of f: FunctionDeclSyntax) -> [ExprSyntax]? {
+        guard let body = f.body else { return nil }
         if body.statements.count == 1, let only = body.statements.first {
             if let e = only.item.as(ExprSyntax.self) { return [e] }
             if let s = only.item.as(ExpressionStmtSyntax.self) { return [s.expression] }
@@ -488,7 +484,7 @@ struct EffectReader {
             switch node.label {
             case .case(let label):
                 matches = label.caseItems.contains { item in
-                    item.pattern.compactText.replacingOccurrences(of: "`", with: "").hasSuffix("." + caseName)
+                    item.pattern.as(ExpressionPatternSyntax.self).flatMap { SyntaxHelpers.caseReference($0.expression) }?.name == caseName
                 }
             case .default:
                 matches = true

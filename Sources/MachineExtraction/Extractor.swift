@@ -189,8 +189,26 @@ final class ExtractionContext {
         diagnostics.append(Diagnostic(severity: severity, message: message, location: location))
     }
 
-    func effectReader(inputs: [String], inputType: EnumInfo?, at origin: (any SyntaxProtocol)? = nil) -> EffectReader {
-        EffectReader(index: index, inputs: Set(inputs), inputKey: inputType?.key, origin: origin.map { Syntax($0) })
+    func effectReader(inputs: [String], inputType: EnumInfo?, at origin: (any SyntaxProtocol)? = nil,
+                      mappingType: ResolvedType? = nil) -> EffectReader {
+        var reader = EffectReader(index: index, inputs: Set(inputs), inputKey: inputType?.key, origin: origin.map { Syntax($0) })
+        reader.queueType = mappingType.flatMap(Self.effectQueue)
+        return reader
+    }
+
+    /// The Harvest effect queue a mapping's written type names: the one declared type among its type
+    /// arguments (typealiases followed) that conforms to Harvest's `EffectQueueProtocol`.
+    static func effectQueue(in type: ResolvedType) -> TypeInfo? {
+        var found: [TypeInfo] = []
+        func walk(_ r: ResolvedType) {
+            if let t = r.declared, !found.contains(where: { $0 === t }),
+               t.inherited.contains(where: { SymbolIndex.bareTypeName($0).split(separator: ".").last == "EffectQueueProtocol" }) {
+                found.append(t)
+            }
+            r.arguments.forEach(walk)
+        }
+        walk(type)
+        return found.count == 1 ? found[0] : nil
     }
 
     /// The enums a written type names, typealiases followed (`LockMapping` → `Harvester<LockInput, LockState>.EffectMapping<…>`
@@ -249,10 +267,21 @@ final class ExtractionContext {
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
-        // elsewhere: a construction that mentions the name: in the node's function, else in its file, else
-        // in this module when only one there does (a variable of another file or module with the same
-        // name is another variable)
-        guard let name, let all = constructions[name], !all.isEmpty else { return nil }
+        // elsewhere: a construction whose arguments name the variable or function the node is the value
+        // or body of (resolved where the construction is written: a variable of another scope with the
+        // same name is another variable): in the node's function, else in its file, else in this module
+        // when only one there does
+        guard let name, let mentioning = constructions[name], !mentioning.isEmpty else { return nil }
+        let all = mentioning.filter { call in
+            let finder = ReferenceFinder()
+            for argument in call.arguments { finder.walk(argument.expression) }
+            return finder.references.contains { ref in
+                guard Self.referencedName(ref) == name else { return false }
+                // the variable's declaration holds the node (its initializer, or its getter's body)
+                if let v = DSLSupport.variable(ref, index: index), Self.contains(v.node, node) { return true }
+                return index.functions(referencedBy: ref).contains { Self.contains($0, node) }
+            }
+        }
         let file = index.scope(of: node)?.file
         let here = all.filter { index.scope(of: $0)?.file === file }
         let module = all.filter { index.scope(of: $0)?.file.module == file?.module }
@@ -318,16 +347,24 @@ final class ExtractionContext {
     /// Every call that builds a running machine (it has a `state:`-like argument), by each name its
     /// arguments mention, in file order.
     var constructions: [String: [FunctionCallExprSyntax]] { facts.constructions }
-    /// Functions with an `inout` parameter, by name (reducers split into functions that take `&state`).
-    var inoutFunctions: [String: [FunctionDeclSyntax]] { facts.inoutFunctions }
-    /// Names of functions called with an `&` argument somewhere.
-    var inoutCalledNames: Set<String> { facts.inoutCalledNames }
+    /// Functions of the project that some call passes an `&` argument, resolved where each call is
+    /// written (reducers split into functions that take `&state`).
+    lazy var inoutCalledFunctions: Set<SyntaxIdentifier> = {
+        var result = Set<SyntaxIdentifier>()
+        for call in facts.inoutCalls {
+            for f in index.functions(referencedBy: call.calledExpression) { result.insert(f.id) }
+        }
+        return result
+    }()
     /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
     /// by the last component of the called type's name.
     var stateInitialisers: [String: [FunctionCallExprSyntax]] { facts.stateInitialisers }
 
     /// The `initialState:`/`state:` arguments that construct `type` itself: the callee resolves to its
     /// declaration where the call is written (a preview's or a test's type of the same name does not).
+    /// Stores built by tests and previews are left out (unless the type itself is declared in test
+    /// code): they start the machine wherever the test or preview wants to look, not where the program
+    /// starts it.
     func initialisers(of type: TypeInfo) -> [FunctionCallExprSyntax] {
         if initialisersByKey == nil {
             var result: [String: [FunctionCallExprSyntax]] = [:]
@@ -335,6 +372,8 @@ final class ExtractionContext {
                 for call in stateInitialisers[name]! {
                     guard let scope = index.scope(of: call),
                           let t = index.resolveType(call.calledExpression.trimmedDescription, in: scope).declared else { continue }
+                    // a feature declared in test code is run by its tests: their stores are its program
+                    guard !Self.isTestOrPreview(call, index: index) || Self.isTestOrPreview(t.node, index: index) else { continue }
                     result[t.key, default: []].append(call)
                 }
             }
@@ -343,6 +382,23 @@ final class ExtractionContext {
         return initialisersByKey?[type.key] ?? []
     }
     private var initialisersByKey: [String: [FunctionCallExprSyntax]]?
+
+    /// Code that is not the program: a file that imports a test framework (XCTest, Swift Testing), or a
+    /// SwiftUI preview (`#Preview { … }`, a type conforming to `PreviewProvider`).
+    static func isTestOrPreview(_ node: some SyntaxProtocol, index: SymbolIndex) -> Bool {
+        if let file = index.file(of: node), file.imports.contains("XCTest") || file.imports.contains("Testing") { return true }
+        var current = Syntax(node).parent
+        while let c = current {
+            if let m = c.as(MacroExpansionExprSyntax.self), m.macroName.text == "Preview" { return true }
+            if let m = c.as(MacroExpansionDeclSyntax.self), m.macroName.text == "Preview" { return true }
+            if let d = c.asProtocol(DeclGroupSyntax.self),
+               d.inheritanceClause?.inheritedTypes.contains(where: { SymbolIndex.bareTypeName($0.type.trimmedDescription).split(separator: ".").last == "PreviewProvider" }) == true {
+                return true
+            }
+            current = c.parent
+        }
+        return false
+    }
 
     /// Each file walked on its own (on `jobs` threads), then merged in file order.
     lazy var facts: ProjectFacts = {
@@ -354,8 +410,8 @@ final class ExtractionContext {
             return scan
         }) {
             for (name, calls) in part.constructions { merged.constructions[name, default: []] += calls }
-            for (name, functions) in part.inoutFunctions { merged.inoutFunctions[name, default: []] += functions }
-            merged.inoutCalledNames.formUnion(part.inoutCalledNames)
+            merged.inoutCalls += part.inoutCalls
+            merged.initialStateArguments += part.initialStateArguments
             for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
             for (module, ids) in part.givenIDs { merged.givenIDs[module, default: []].formUnion(ids) }
         }
@@ -364,8 +420,9 @@ final class ExtractionContext {
 
     final class ProjectFacts: SyntaxVisitor {
         var constructions: [String: [FunctionCallExprSyntax]] = [:]
-        var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
-        var inoutCalledNames = Set<String>()
+        var inoutCalls: [FunctionCallExprSyntax] = []
+        /// Every `initialState:` / `state:` argument, in file order.
+        var initialStateArguments: [ExprSyntax] = []
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
         /// Ids given to effects or sends anywhere (`Machine.givenIDs`), by module.
         var givenIDs: [String: Set<String>] = [:]
@@ -377,13 +434,6 @@ final class ExtractionContext {
         static let idGivingCalls: Set<String> = ["send", "cancellable", "Effect", "sequence", "fireAndForget", "timer"]
 
         init() { super.init(viewMode: .sourceAccurate) }
-
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            if node.signature.parameterClause.parameters.contains(where: { $0.type.trimmedDescription.hasPrefix("inout ") }) {
-                inoutFunctions[node.name.text, default: []].append(node)
-            }
-            return .visitChildren
-        }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
@@ -399,14 +449,12 @@ final class ExtractionContext {
                     givenIDs[module, default: []].insert(EffectReader.idText(id))
                 }
             }
-            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
-                if let ref = node.calledExpression.as(DeclReferenceExprSyntax.self) { inoutCalledNames.insert(ref.baseName.text) }
-                if let m = node.calledExpression.as(MemberAccessExprSyntax.self) { inoutCalledNames.insert(m.declName.baseName.text) }
-            }
+            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) { inoutCalls.append(node) }
             return .visitChildren
         }
 
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+            if let label = node.label?.text, label == "initialState" || label == "state" { initialStateArguments.append(node.expression) }
             if let label = node.label?.text, label == "initialState" || label == "state",
                let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
                 let callee = call.calledExpression.trimmedDescription
@@ -443,18 +491,30 @@ final class ExtractionContext {
         return nil
     }
 
-    /// Names an expression mentions: `x`, and `y` in `value.y` (a property of a value, not a type).
+    /// References an expression makes: `x`, `self.x`, `T.x`, `value.x` (what each names is resolved
+    /// later, where it is written; `names` only narrows the search).
     final class ReferenceFinder: SyntaxVisitor {
-        var names: [String] = []
+        var references: [ExprSyntax] = []
+        var names: [String] { references.compactMap(ExtractionContext.referencedName) }
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-            names.append(node.baseName.text)
+            references.append(ExprSyntax(node))
             return .skipChildren
         }
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.base.map({ $0.trimmedDescription.first?.isLowercase ?? false }) ?? false { names.append(node.declName.baseName.text) }
+            if node.base != nil { references.append(ExprSyntax(node)) }
             return .visitChildren
         }
+    }
+
+    static func referencedName(_ expr: ExprSyntax) -> String? {
+        if let ref = expr.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        return expr.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+
+    /// Whether `node` is `outer` or inside it (same tree).
+    static func contains(_ outer: some SyntaxProtocol, _ node: some SyntaxProtocol) -> Bool {
+        Syntax(outer).root.id == Syntax(node).root.id && outer.position <= node.position && node.endPosition <= outer.endPosition
     }
 
     /// The state named by an initial-state expression, if it is one of `states`.

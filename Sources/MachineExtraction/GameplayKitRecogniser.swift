@@ -11,15 +11,17 @@ import SwiftSyntax
 ///   cannot decide makes the edge guarded by its text. Not overridden: every transition is allowed.
 /// - There is no input type: an edge's input is `*` and its `trigger` names the functions that call
 ///   `enter(X.self)` (in any given file). A call inside a state class only triggers from that state.
-/// - The initial state is the first `enter`: the one after the construction, else one in a setup
-///   function (`didMove`, `viewDidLoad`, `init`, …), else the first in source order.
+/// - The initial state is entered first: by the `enter` right after the construction (same function),
+///   else by one in an initializer, else by one in a framework lifecycle override that runs before any
+///   event (`override func didMove(to:)`, `sceneDidLoad()`, `viewDidLoad()`, `awakeFromNib()`), else by
+///   the only state every other `enter` names. Several candidates at the first level that has any: no
+///   initial state, and a note lists them (the tool does not guess which function runs first).
 /// - `didEnter(from:)` / `willExit(to:)` bodies are effects on the edges into / out of their class,
 ///   following `if previous is X` branches.
 struct GameplayKitRecogniser: Recogniser {
-    static let setupFunctions: [String] = [
-        "didMove", "sceneDidLoad", "viewDidLoad", "init", "awakeFromNib", "setUp", "setup", "start", "begin",
-        "configure", "viewWillAppear", "viewDidAppear", "didFinishLaunching", "application",
-    ]
+    /// SpriteKit and UIKit methods the framework calls once, before any event reaches the object
+    /// (the API, overridden: `override func didMove(to view: SKView)`).
+    static let lifecycleOverrides: Set<String> = ["didMove", "sceneDidLoad", "viewDidLoad", "awakeFromNib"]
 
     struct EnterCall {
         var target: String
@@ -159,7 +161,7 @@ struct GameplayKitRecogniser: Recogniser {
                 for inherited in type.inherited {
                     let name = SymbolIndex.bareTypeName(inherited)
                     if name == "GKState" || name == "GameplayKit.GKState" || result[name] != nil {
-                        result[type.name] = StateClass(name: type.name, superclass: name.hasSuffix("GKState") ? nil : name, type: type)
+                        result[type.name] = StateClass(name: type.name, superclass: name.split(separator: ".").last == "GKState" ? nil : name, type: type)
                         changed = true
                         break
                     }
@@ -289,7 +291,10 @@ struct GameplayKitRecogniser: Recogniser {
         let evaluator = self.evaluator(param: param, states: states, classes: classes, file: file, instance: false, context: context)
         var (verdict, _) = evaluator.block(body.statements, Set(states))
         // super.isValidNextState: the ancestor's answer (or everything) for what the override leaves to it
-        if body.compactText.contains("super.isValidNextState"), let sup = classes[owner]?.superclass {
+        let callsSuper = DSLSupport.calls(in: body).contains { call in
+            call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base?.is(SuperExprSyntax.self) == true && $0.declName.baseName.text == "isValidNextState" } ?? false
+        }
+        if callsSuper, let sup = classes[owner]?.superclass {
             let inherited = allowed(from: sup, states: states, classes: classes, context: context, depth: depth + 1)
             let sure = Set(inherited.filter(\.sure).map(\.target))
             verdict = Verdict(yes: verdict.yes.subtracting(Set(states).subtracting(sure)),
@@ -380,7 +385,7 @@ struct GameplayKitRecogniser: Recogniser {
                classes: [String: StateClass], context: ExtractionContext) {
         var rules: [Rule] = []
         var enters = enters
-        let start = initialEnter(constructions: constructions, enters: enters)
+        let start = initialEnter(constructions: constructions, enters: enters, name: name, location: location, context: context)
         if let start { enters[start].starts = true }
         for from in states {
             for a in allowed(from: from, states: states, classes: classes, context: context) {
@@ -413,7 +418,8 @@ struct GameplayKitRecogniser: Recogniser {
     }
 
     /// The `enter` call that starts the machine (an index into `enters`).
-    func initialEnter(constructions: [Construction], enters: [EnterCall]) -> Int? {
+    func initialEnter(constructions: [Construction], enters: [EnterCall], name: String, location: SourceLocation,
+                      context: ExtractionContext) -> Int? {
         let outside = enters.indices.filter { enters[$0].ownerState == nil }
         // after a construction, in the same function
         for c in constructions {
@@ -423,7 +429,27 @@ struct GameplayKitRecogniser: Recogniser {
                 return i
             }
         }
-        if let i = outside.first(where: { i in Self.setupFunctions.contains { enters[i].caller.hasPrefix($0) } }) { return i }
-        return outside.first ?? (enters.isEmpty ? nil : 0)
+        // in an initializer, then in a lifecycle override the framework calls before any event
+        func enclosingDeclaration(_ call: FunctionCallExprSyntax) -> Syntax? {
+            var current = call.parent
+            while let c = current {
+                if c.is(InitializerDeclSyntax.self) || c.is(FunctionDeclSyntax.self) || c.is(ClosureExprSyntax.self) { return c }
+                current = c.parent
+            }
+            return nil
+        }
+        let inInit = outside.filter { enclosingDeclaration(enters[$0].call)?.is(InitializerDeclSyntax.self) == true }
+        let inLifecycle = outside.filter { i in
+            guard let f = enclosingDeclaration(enters[i].call)?.as(FunctionDeclSyntax.self) else { return false }
+            return f.modifiers.contains { $0.name.text == "override" } && Self.lifecycleOverrides.contains(f.name.text)
+        }
+        for level in [inInit, inLifecycle, outside] where !level.isEmpty {
+            let targets = level.map { enters[$0].target }.uniqued()
+            if targets.count == 1 { return level[0] }
+            context.warn("'\(name)' is started by one of several `enter` calls (\(targets.map { "\($0).self" }.joined(separator: ", "))); "
+                         + "the tool cannot tell which runs first, so it has no initial state", at: location, severity: .note)
+            return nil
+        }
+        return nil   // every `enter` is written inside a state class: a transition, not a start
     }
 }

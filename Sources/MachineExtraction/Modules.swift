@@ -8,7 +8,10 @@ import SwiftSyntax
 /// - in a folder with an `.xcodeproj`/`.xcworkspace`, the top folder under it (an app target's sources);
 /// - otherwise the top folder under the path given on the command line (under the package, for
 ///   files of a package outside its targets when the path given is above it); files directly in the
-///   given folder, and files given one by one, form the unnamed module `""`.
+///   given folder, and files given one by one, form the unnamed module `""`;
+/// - a file inside a documentation catalog (`X.docc/…`) is compiled by no target: each such file (a
+///   tutorial's code listing, shown on its own) is a module of its own, `X.docc:<file name>`, so the
+///   listings of successive tutorial steps, which declare the same types, do not see each other.
 /// Module names decide which declarations see each other and are the first part of machine ids.
 struct ModuleMap {
     private var packageTargets: [String: [(name: String, dir: String)]?] = [:]   // package root → targets
@@ -17,6 +20,10 @@ struct ModuleMap {
     /// The module of `file`, found from the argument path `root` it was listed under.
     mutating func module(of file: String, root: String) -> String {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
+        let components = absolute.split(separator: "/")
+        if let catalog = components.dropLast().last(where: { $0.hasSuffix(".docc") }) {
+            return "\(catalog):\(((components.last.map(String.init) ?? "") as NSString).deletingPathExtension)"
+        }
         let dir = (absolute as NSString).deletingLastPathComponent
         let project = projectRoot(above: dir)
         if let project, FileManager.default.fileExists(atPath: project + "/Package.swift"),

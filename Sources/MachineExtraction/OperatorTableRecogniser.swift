@@ -71,13 +71,14 @@ struct OperatorTableRecogniser: Recogniser {
         if let name = bindingName, let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
         // a local `let rows: [Mapping] = [ … ]`
         if typeText == nil { typeText = DSLSupport.annotatedType(of: table) }
-        let hints = context.writtenEnums(typeText, at: table)
+        let written = context.resolve(typeText, at: table)
+        let hints = written?.enums ?? []
         let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: file.location(of: table))
         let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: file.location(of: table))
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: inputNames)
         let domain = Domain(states: states, inputs: inputs)
-        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table)
+        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table, mappingType: written)
 
         var rules: [Rule] = []
         for row in rows {
@@ -120,7 +121,7 @@ struct OperatorTableRecogniser: Recogniser {
         guard !rules.isEmpty else { return }
         let built = context.construction(referencing: bindingName, around: Syntax(table))
         // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
-        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), strategy.trimmedDescription.hasSuffix("latest") {
+        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), SyntaxHelpers.caseReference(strategy)?.name == "latest" {
             for i in rules.indices {
                 for k in rules[i].outcomes.indices where rules[i].outcomes[k].effect != nil {
                     if rules[i].outcomes[k].effect!.queue == nil { rules[i].outcomes[k].effect!.policy = "latest" }
@@ -131,7 +132,10 @@ struct OperatorTableRecogniser: Recogniser {
                 }
             }
         }
-        let order: RuleOrder = (built?.call.arguments.compactText.contains(".all") ?? false) ? .allMatch : .firstMatch
+        // `.reduce(.all, rows)`: every matching row applies (the API's `.all` case among the arguments)
+        let order: RuleOrder = (built?.call.arguments.contains { a in
+            DSLSupport.calls(in: a.expression).contains { call in call.arguments.contains { SyntaxHelpers.caseReference($0.expression)?.name == "all" } }
+        } ?? false) ? .allMatch : .firstMatch
         let name = built?.binding ?? bindingName ?? "table@\(file.location(of: table).line)"
         let machine = Machine(
             name: name, dialect: .operatorTable, location: file.location(of: table), states: states, inputs: inputs,

@@ -9,35 +9,37 @@ enum PatternReader {
         var bindings: [String: [Int]] = [:]
     }
 
-    static func read(_ pattern: PatternSyntax) -> Read {
+    /// `binding`: inside `let`/`var` (`case let .done(value)`), where a bare name binds the value.
+    static func read(_ pattern: PatternSyntax, binding: Bool = false) -> Read {
         if pattern.is(WildcardPatternSyntax.self) { return Read(tree: .any) }
         if let id = pattern.as(IdentifierPatternSyntax.self) { return Read(tree: .any, bindings: [id.identifier.text: []]) }
-        if let b = pattern.as(ValueBindingPatternSyntax.self) { return read(b.pattern) }
-        if let e = pattern.as(ExpressionPatternSyntax.self) { return read(expr: e.expression) }
-        if let t = pattern.as(TuplePatternSyntax.self), t.elements.count == 1 { return read(t.elements.first!.pattern) }
+        if let b = pattern.as(ValueBindingPatternSyntax.self) { return read(b.pattern, binding: true) }
+        if let e = pattern.as(ExpressionPatternSyntax.self) { return read(expr: e.expression, binding: binding) }
+        if let t = pattern.as(TuplePatternSyntax.self), t.elements.count == 1 { return read(t.elements.first!.pattern, binding: binding) }
         return Read(tree: .literal(pattern.compactText))
     }
 
-    static func read(expr: ExprSyntax) -> Read {
+    static func read(expr: ExprSyntax, binding: Bool = false) -> Read {
         if expr.is(DiscardAssignmentExprSyntax.self) { return Read(tree: .any) }
-        // a bare lower-case name in a pattern binds the value (`case let .done(value)`)
-        if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true {
-            return Read(tree: .any, bindings: [ref.baseName.text: []])
+        // a bare name: under `let`/`var` it binds the value (`case let .done(value)`); elsewhere it is
+        // a value the input is compared with (`case .done(expected)`), which depends on data
+        if let ref = expr.as(DeclReferenceExprSyntax.self) {
+            return Read(tree: .any, bindings: binding ? [ref.baseName.text: []] : [:])
         }
-        if let p = expr.as(PatternExprSyntax.self) { return read(p.pattern) }
+        if let p = expr.as(PatternExprSyntax.self) { return read(p.pattern, binding: binding) }
         if let t = expr.as(TupleExprSyntax.self), t.elements.count == 1, t.elements.first!.label == nil {
-            return read(expr: t.elements.first!.expression)
+            return read(expr: t.elements.first!.expression, binding: binding)
         }
         if let o = expr.as(OptionalChainingExprSyntax.self) {
             // `let x?`: `.some(x)`
-            let inner = read(expr: o.expression)
+            let inner = read(expr: o.expression, binding: binding)
             return Read(tree: .member("some", [.init(inner.tree)]), bindings: inner.bindings.mapValues { [0] + $0 })
         }
         if let call = expr.as(FunctionCallExprSyntax.self), let ref = SyntaxHelpers.caseReference(call.calledExpression) {
             var arguments: [InputPattern.Argument] = []
             var bindings: [String: [Int]] = [:]
             for (i, argument) in call.arguments.enumerated() {
-                let inner = read(expr: argument.expression)
+                let inner = read(expr: argument.expression, binding: binding)
                 arguments.append(.init(label: argument.label?.text, inner.tree))
                 for (name, path) in inner.bindings { bindings[name] = [i] + path }
             }

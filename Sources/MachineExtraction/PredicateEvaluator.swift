@@ -58,6 +58,9 @@ final class PredicateEvaluator {
     /// Where each value is first named (for rule locations).
     var mentions: [String: SourceLocation] = [:]
     private var depth = 0
+    /// The outermost expression read that is part of an input file: names in rebuilt (operator-folded)
+    /// expressions are looked up from there.
+    var origin: Syntax?
 
     init(values: [String], subjects: Set<String>, file: ParsedFile, index: SymbolIndex?) {
         self.values = values
@@ -74,6 +77,7 @@ final class PredicateEvaluator {
         e.typeTest = typeTest
         e.special = special
         e.property = property
+        e.origin = origin
         e.depth = depth + 1
         return e
     }
@@ -143,6 +147,7 @@ final class PredicateEvaluator {
 
     /// The values for which a Boolean expression holds.
     func eval(_ raw: ExprSyntax) -> Verdict {
+        if origin == nil, index?.file(of: raw) != nil { origin = Syntax(raw) }
         let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
         if let infix = e.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedDescription
@@ -261,27 +266,27 @@ final class PredicateEvaluator {
         for (k, v) in inner.mentions where mentions[k] == nil { mentions[k] = v }
     }
 
-    /// The last component of a name (`isDark`, `Self.isDark`, `Lamp.isDark`), when it names something.
-    private func referencedName(_ e: ExprSyntax) -> String? {
-        if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
-        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base,
-           base.trimmedDescription.first?.isUppercase == true { return member.declName.baseName.text }
-        return nil
-    }
-
-    /// The initializer of a local variable in an enclosing block, else of a variable or property of the project.
+    /// The initializer of what a name refers to: a local variable of an enclosing block, else the
+    /// variable or property the index resolves it to (`isDark`, `Self.isDark`, `Lamp.isDark`,
+    /// `self.isDark`); a value's member (`lamp.isDark`) is not followed.
     func resolveValue(_ e: ExprSyntax) -> ExprSyntax? {
-        guard let name = referencedName(e), !subjects.contains(name) else { return nil }
-        return DSLSupport.value(of: name, around: Syntax(e), index: index)
+        let at = index?.anchor(e, else: origin) ?? Syntax(e)
+        if let ref = e.as(DeclReferenceExprSyntax.self) {
+            guard !subjects.contains(ref.baseName.text) else { return nil }
+            return DSLSupport.value(of: ref.baseName.text, around: at, index: index)
+        }
+        guard e.is(MemberAccessExprSyntax.self), let index else { return nil }
+        return index.binding(referencedBy: e, at: at, where: { $0.initializer != nil })?.initializer
     }
 
-    /// A function of the project by name, with its first parameter's name and its body.
+    /// The one-parameter function a name refers to, resolved where it is written, with its parameter's
+    /// name and its body. Overloads with one parameter each: not read.
     func resolveFunction(_ e: ExprSyntax) -> (String, CodeBlockItemListSyntax)? {
-        guard let name = referencedName(e), let index else { return nil }
-        let oneParameter = { (f: FunctionDeclSyntax) in f.signature.parameterClause.parameters.count == 1 }
-        let function = DSLSupport.topLevelFunction(name, in: index.files, where: oneParameter)
-            ?? index.methodsByName[name]?.first(where: { oneParameter($0.0) })?.0
-        guard let function, let body = function.body, let p = function.signature.parameterClause.parameters.first else { return nil }
+        guard let index else { return nil }
+        if let ref = e.as(DeclReferenceExprSyntax.self), subjects.contains(ref.baseName.text) { return nil }
+        let candidates = index.functions(referencedBy: e, at: index.anchor(e, else: origin)).filter { $0.signature.parameterClause.parameters.count == 1 }
+        guard candidates.count == 1, let function = candidates.first, let body = function.body,
+              let p = function.signature.parameterClause.parameters.first else { return nil }
         return ((p.secondName ?? p.firstName).text, body.statements)
     }
 

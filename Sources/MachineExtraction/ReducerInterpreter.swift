@@ -28,9 +28,6 @@ struct ReducerSpec {
     var resetTarget: Target = .unknown("reset")
     /// Setter inputs whose payload is the next state (`.setStatus(.done)` sent elsewhere): input → states.
     var payloadTargets: [String: [String]] = [:]
-    /// Functions of the project that take a parameter `inout` (`func reduceView(into state: inout State, …)`),
-    /// by name: a call that passes the state `&state` is walked with the parameter standing for it.
-    var inoutFunctions: [String: [FunctionDeclSyntax]] = [:]
     /// Mutating methods of the state's own enum (`state.mode.advance()`), by name.
     var enumMethods: [String: FunctionDeclSyntax] = [:]
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
@@ -391,10 +388,9 @@ final class ReducerInterpreter {
     /// A call that passes the state `inout` to a function of the project: the function and the paths
     /// that denote the state (and the input) inside it.
     func inoutCallee(_ call: FunctionCallExprSyntax) -> (FunctionDeclSyntax, Set<String>, Set<String>)? {
-        let callee = call.calledExpression
-        let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
-            ?? callee.as(MemberAccessExprSyntax.self).flatMap { $0.base.map { b in b.trimmedDescription == "self" || b.trimmedDescription == "Self" } == true ? $0.declName.baseName.text : nil }
-        guard let name, let candidates = spec.inoutFunctions[name] else { return nil }
+        // the function the callee names where it is written (`f`, `self.f`, `Self.f`, `Type.f`)
+        let candidates = effects.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+        guard !candidates.isEmpty else { return nil }
         let arguments = Array(call.arguments)
         for function in candidates {
             let parameters = Array(function.signature.parameterClause.parameters)
@@ -860,7 +856,8 @@ final class ReducerInterpreter {
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge
-            if let ref = expr.as(DeclReferenceExprSyntax.self), ref.baseName.text.first?.isLowercase == true {
+            // (a bare name that is no case reference: a variable or parameter)
+            if let ref = expr.as(DeclReferenceExprSyntax.self) {
                 let inputs = Set(d.pairs(ctx.pairs).map(\.input))
                 let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
                 let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states

@@ -32,7 +32,7 @@ struct ReducerRecogniser: Recogniser {
             for candidate in candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
-                   context.inoutCalledNames.contains(f.name.text) { continue }
+                   context.inoutCalledFunctions.contains(f.id) { continue }
                 context.claimed.insert(candidate.node.id)
                 build(candidate, context: context)
             }
@@ -163,9 +163,10 @@ struct ReducerRecogniser: Recogniser {
             // also under other names used with `Reduce(self.core)`
             let params = Array(node.signature.parameterClause.parameters)
             let returns = node.signature.returnClause?.type.trimmedDescription ?? ""
-            guard node.name.text == "reduce" || returns.hasPrefix("Effect") || returns.hasPrefix("EffectTask"),
+            // TCA's effect types (the API), whatever the function is called
+            guard node.name.text == "reduce" || ["Effect", "EffectTask", "EffectOf", "EffectPublisher"].contains(SymbolIndex.bareTypeName(returns)),
                   params.count == 2, params[0].firstName.text == "into",
-                  params[0].type.trimmedDescription.hasPrefix("inout"), let body = node.body else { return .visitChildren }
+                  SyntaxHelpers.isInout(params[0]), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedDescription.replacingOccurrences(of: "inout ", with: "")
             candidates.append(Candidate(
                 node: Syntax(node), body: body.statements, dialect: .tca,
@@ -212,6 +213,13 @@ struct ReducerRecogniser: Recogniser {
         }
         let actionResolved = context.resolve(actionText, at: c.node)
         guard let actionEnum = actionResolved?.enumInfo else {
+            // generic over its action (`Reduce<State, Action>` in a framework, `Base.Action`): no machine of its own
+            let root = String(actionText.prefix { $0 != "." && $0 != "<" })
+            if let scope = context.index.scope(of: c.node), context.index.lookup(root, in: scope).generic {
+                context.warn("reducer: the action type `\(actionText)` is a generic parameter (`\(root)`) here; no machine of its own",
+                             at: location, severity: .note)
+                return
+            }
             context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location)
             return
         }
@@ -230,7 +238,7 @@ struct ReducerRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
-                                   inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: stateEnum),
+                                   enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum))
             let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -343,13 +351,37 @@ struct ReducerRecogniser: Recogniser {
         let domain = Domain(states: states, inputs: inputs)
         let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
         let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
-                               inoutFunctions: context.inoutFunctions, arrivals: arrivals)
+                               arrivals: arrivals)
         let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         let built = context.construction(referencing: c.bindingName, around: c.node)
+        let initial = context.initialState(built?.initial, states: states) ?? enumFeatureStart(feature, states: states, at: location, context: context)
         context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
-                            initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
+                            initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(feature), inputLocations: context.locations(declaredAction ?? feature)),
                     stateEnum: feature)
+    }
+
+    /// Where the program creates a store of a `@Reducer enum` feature: `initialState: Feature.State.login(…)`
+    /// (the macro's `State`, its base resolved where written). Tests and previews do not count unless the
+    /// feature is test code; stores that disagree leave it open, with a note.
+    func enumFeatureStart(_ feature: EnumInfo, states: [String], at location: SourceLocation, context: ExtractionContext) -> String? {
+        let index = context.index
+        let featureIsTest = ExtractionContext.isTestOrPreview(feature.decl, index: index)
+        var starts: [String] = []
+        for argument in context.facts.initialStateArguments {
+            guard let ref = SyntaxHelpers.caseReference(argument), states.contains(ref.name), let typeText = ref.type,
+                  featureIsTest || !ExtractionContext.isTestOrPreview(argument, index: index) else { continue }
+            let parts = typeText.split(separator: ".")
+            let base = parts.last == "State" && parts.count > 1 ? parts.dropLast().joined(separator: ".") : typeText
+            guard index.enumInfo(base, in: index.scope(of: argument))?.key == feature.key else { continue }
+            starts.append(ref.name)
+        }
+        let known = starts.uniqued()
+        if known.count > 1 {
+            context.warn("\(feature.name) starts as \(known.joined(separator: " or ")) depending on where the store is created; no initial state",
+                         at: location, severity: .note)
+        }
+        return known.count == 1 ? known[0] : nil
     }
 
     /// A stored optional field of some type that holds the enum's `State` (`@Presents var destination: Destination.State?`).
@@ -421,22 +453,27 @@ struct ReducerRecogniser: Recogniser {
 
         init(_ c: Candidate, scan: SwitchFinder, bodyText: String, stateType: TypeInfo, context: ExtractionContext) {
             bodies = [(scan, bodyText, c.stateParam)]
-            for name in Set(scan.calls.compactMap { call -> String? in
-                guard call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) else { return nil }
-                return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-                    ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-            }).sorted() {
-                for f in context.inoutFunctions[name] ?? [] {
+            var seen = Set<SyntaxIdentifier>()
+            for call in scan.calls where call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
+                // the function the call names where it is written
+                for f in context.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+                where seen.insert(f.id).inserted {
                     guard let body = f.body else { continue }
                     let functionScan = SwitchFinder.scan(body)
                     let text = body.description
-                    for p in f.signature.parameterClause.parameters where p.type.trimmedDescription.hasPrefix("inout ") {
+                    for p in f.signature.parameterClause.parameters where SyntaxHelpers.isInout(p) {
                         bodies.append((functionScan, text, (p.secondName ?? p.firstName).text))
                     }
                 }
             }
             helperAssignedFields = []
-            for (m, _) in stateType.methods where bodyText.contains("\(c.stateParam).\(m.name.text)(") {
+            // the state type's methods the body calls on the state (`state.reset()`)
+            let calledOnState = Set(scan.calls.compactMap { call -> String? in
+                guard let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base,
+                      SyntaxHelpers.path(base) == c.stateParam else { return nil }
+                return m.declName.baseName.text
+            })
+            for (m, _) in stateType.methods where calledOnState.contains(m.name.text) {
                 for assignment in SwitchFinder.scan(m).assignments {
                     if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
                 }
@@ -456,7 +493,10 @@ struct ReducerRecogniser: Recogniser {
         let bodies = facts.bodies.map { b in (scan: b.scan, text: b.text, path: "\(b.stateName).\(field.name)\(t.suffix)") }
         let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
         let assigned = bodies.contains { b in
-            b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || mutators.contains { b.text.contains("\(b.path).\($0)()") }
+            b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || b.scan.calls.contains { call in
+                guard call.arguments.isEmpty, let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base else { return false }
+                return SyntaxHelpers.path(base) == b.path && mutators.contains(m.declName.baseName.text)
+            }
         } || (t.suffix.isEmpty && facts.helperAssignedFields.contains(field.name))
         let switched = bodies.contains { b in b.scan.switches.contains { $0.subject.compactText.contains(b.path) } }
         let presented = t.suffix.isEmpty && !ifLets(c, field: field.name).isEmpty
@@ -494,7 +534,7 @@ struct ReducerRecogniser: Recogniser {
                     collect(rhs)
                 }
             }
-            if let start = initialExpression(field, stateType: stateType, context: context) { collect(start) }
+            for start in initialExpressions(field, stateType: stateType, context: context) { collect(start) }
             if found.isEmpty {
                 for value in named.values {
                     let name = value == .any ? "some" : value.stateName
@@ -520,7 +560,7 @@ struct ReducerRecogniser: Recogniser {
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
-                               inoutFunctions: context.inoutFunctions, enumMethods: context.mutatingMethods(of: t.fieldEnum),
+                               enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
         var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
         var implicit: [Outcome] = []
@@ -600,25 +640,26 @@ struct ReducerRecogniser: Recogniser {
             case .enumeration: return SyntaxHelpers.caseReference(u)?.name
             }
         }
-        let given = givenValue(field, of: stateType, context)
-        if let given, let v = value(given) {
-            return states.isEmpty || states.contains(v) ? v : nil
+        // every place the program creates the store gives a start: the value it passes, else the default
+        let defaultValue = field.initializer.flatMap(value) ?? (kind == .optional ? "nil" : nil)
+        let calls = context.initialisers(of: stateType)
+        guard !calls.isEmpty else { return defaultValue }
+        let starts = calls.map { call in SyntaxHelpers.argument(call, field.name).map(value) ?? defaultValue }
+        let known = starts.compactMap { $0 }.uniqued()
+        guard !starts.contains(where: { $0 == nil }), known.count == 1, let v = known.first else {
+            if known.count > 1 {
+                context.warn("\(stateType.qualifiedName).\(field.name) starts as \(known.joined(separator: " or ")) depending on where the store is created; no initial state",
+                             at: field.location, severity: .note)
+            }
+            return nil
         }
-        if let i = field.initializer { return value(i) }
-        return kind == .optional ? "nil" : nil
+        return states.isEmpty || states.contains(v) ? v : nil
     }
 
-    /// The expression the field starts with: given where the store is created, else its default value.
-    func initialExpression(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> ExprSyntax? {
-        givenValue(field, of: stateType, context) ?? field.initializer
-    }
-
-    /// The field's argument in an `initialState:` that builds this state type: `Feature.State(…)`
-    /// written with the feature's name, or `State(…)` inside the feature (not another feature's `State`).
-    /// The value a construction gives the field, only where the constructed type resolves to this very
-    /// declaration (not a preview's or a test's type of the same name).
-    func givenValue(_ field: Binding, of stateType: TypeInfo, _ context: ExtractionContext) -> ExprSyntax? {
-        context.initialisers(of: stateType).lazy.compactMap { SyntaxHelpers.argument($0, field.name) }.first
+    /// The expressions the field can start with: given where the program creates the store, and its
+    /// default value.
+    func initialExpressions(_ field: Binding, stateType: TypeInfo, context: ExtractionContext) -> [ExprSyntax] {
+        context.initialisers(of: stateType).compactMap { SyntaxHelpers.argument($0, field.name) } + (field.initializer.map { [$0] } ?? [])
     }
 
     // MARK: Navigation: optional enums, alerts and dialogs
@@ -701,12 +742,14 @@ struct ReducerRecogniser: Recogniser {
             case .runtime: unread = true; continue
             }
             var builders: [Syntax] = []
+            let extensions = alertExtensions(visibleAt: expr, actions: fallback, context: context)
             for member in Self.memberNames(value) {
-                builders += (context.index.bindings[member] ?? []).filter { $0.isStatic && Self.alertTypes.contains($0.owner ?? "") }
-                    .compactMap { $0.initializer.map { Syntax($0) } }
-                builders += (context.index.methodsByName[member] ?? []).filter { f, _ in
-                    f.modifiers.contains { $0.name.text == "static" } && SyntaxHelpers.enclosingTypeNames(f).contains { Self.alertTypes.contains($0) }
-                }.compactMap { f, _ in f.body.map { Syntax($0) } }
+                for ext in extensions {
+                    builders += ext.properties.filter { $0.isStatic && $0.name == member }.compactMap { $0.initializer.map { Syntax($0) } }
+                    builders += ext.methods.map(\.0).filter { f in
+                        f.name.text == member && f.modifiers.contains { $0.name.text == "static" }
+                    }.compactMap { f in f.body.map { Syntax($0) } }
+                }
             }
             let found = builders.flatMap { ButtonFinder.actions(in: $0) }
                 .filter { fallback == nil || fallback!.caseNames.contains($0) }
@@ -715,6 +758,27 @@ struct ReducerRecogniser: Recogniser {
         }
         if unread { names += fallback?.caseNames ?? [] }
         return names.uniqued()
+    }
+
+    /// The extensions of `AlertState` / `ConfirmationDialogState` a static member written at `node` can
+    /// come from: visible there (this module, or an imported one; file-private ones in this file), and,
+    /// when they constrain the button action type (`where Action == Feature.Alert`), for `actions`.
+    func alertExtensions(visibleAt node: some SyntaxProtocol, actions: EnumInfo?, context: ExtractionContext) -> [TypeInfo] {
+        let index = context.index
+        guard let file = index.file(of: node) else { return [] }
+        let imports = index.imports(of: file)
+        return index.typeOrder.filter { t in
+            guard t.kind == "extension", Self.alertTypes.contains(t.name),
+                  t.module == file.module || imports.contains(t.module), !t.isFilePrivate || t.file === file else { return false }
+            guard let actions, let clause = t.node.as(ExtensionDeclSyntax.self)?.genericWhereClause else { return true }
+            for requirement in clause.requirements {
+                guard let same = requirement.requirement.as(SameTypeRequirementSyntax.self) else { continue }
+                let sides = [same.leftType.trimmedDescription, same.rightType.trimmedDescription]
+                guard let other = sides.first(where: { $0 != "Action" }), sides.contains("Action") else { continue }
+                return index.enumInfo(other, in: index.scope(of: t.node))?.key == actions.key
+            }
+            return true
+        }
     }
 
     static func memberNames(_ value: InputPattern) -> [String] {

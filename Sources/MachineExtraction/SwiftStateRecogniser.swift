@@ -110,7 +110,7 @@ struct SwiftStateRecogniser: Recogniser {
             let group = groups[key]!
             let routes = group.filter { Self.routeCalls.contains($0.name) }
             // Only calls that look like SwiftState: a `=>` route or a route mapping closure.
-            guard routes.contains(where: { $0.call.arguments.compactText.contains("=>") || $0.name.hasSuffix("Mapping") }) else { continue }
+            guard routes.contains(where: { $0.call.arguments.compactText.contains("=>") || ["addRouteMapping", "addStateRouteMapping"].contains($0.name) }) else { continue }
             var typeText: String?
             var typeNode: Syntax?
             var initial: ExprSyntax?
@@ -587,11 +587,15 @@ struct SwiftStateRecogniser: Recogniser {
         var file = r.file
         if closure == nil, let arg = r.call.arguments.first?.expression, let ref = SyntaxHelpers.unwrap(arg).as(DeclReferenceExprSyntax.self) {
             // a named function or closure variable
-            if let f = DSLSupport.topLevelFunction(ref.baseName.text, in: context.files)
-                ?? context.index.methodsByName[ref.baseName.text]?.first?.0 {
+            let functions = context.index.functions(named: ref.baseName.text, at: ref)
+            if functions.count > 1 {
+                context.warn("`\(ref.baseName.text)` names \(functions.count) overloaded functions here; the route mapping is not read",
+                             at: location)
+            }
+            if functions.count == 1, let f = functions.first {
                 body = f.body?.statements
                 params = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
-                if let owner = context.files.first(where: { Syntax($0.tree).id == f.root.id }) { file = owner }
+                if let owner = context.index.file(of: f) { file = owner }
             } else if let b = context.index.binding(named: ref.baseName.text, at: ref), let c = b.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(ClosureExprSyntax.self) }) {
                 closure = c
                 file = b.file

@@ -175,10 +175,13 @@ struct MappingFunctionRecogniser: Recogniser {
             // a closure returning cases of some other type (a comparator's `.orderedAscending`) is no mapping
             if !inoutForm, let s = stateEnum, !Set(returned).isSubset(of: Set(s.caseNames)) { continue }
             let domain = Domain(states: states, inputs: inputs)
-            let failureOnNil = !inoutForm || (c.typeHint ?? "").contains("EffectMapping")
+            let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
+            // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
+            let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
             let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
                                    returnsState: !inoutForm, nilIsFailure: failureOnNil)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node))
+            let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader)
             let rules = interpreter.run(c.body, at: file.location(of: c.node))
             let built = context.construction(referencing: c.name, around: c.node)
             let machine = Machine(

@@ -191,7 +191,10 @@ final class SymbolIndex {
     /// Modules each file imports (inside `#if` too).
     private var importsByFile: [ObjectIdentifier: Set<String>] = [:]
     private(set) var modules = Set<String>()
-    private(set) var methodsByName: [String: [(FunctionDeclSyntax, ParsedFile)]] = [:]
+    /// Top-level functions by module, then name; functions local to a body, by the statement list
+    /// that declares them. Methods are kept on their types (`TypeInfo.methods`).
+    private var moduleFunctions: [String: [String: [FunctionDeclSyntax]]] = [:]
+    private var localFunctions: [SyntaxIdentifier: [String: [FunctionDeclSyntax]]] = [:]
 
     init(files: [ParsedFile]) {
         self.files = files
@@ -205,9 +208,7 @@ final class SymbolIndex {
             importsByFile[ObjectIdentifier(file)] = collector.imports
         }
         resolve(extensions)
-        for t in typeOrder {
-            for m in t.methods { methodsByName[m.0.name.text, default: []].append(m) }
-        }
+        for file in files { importCache[ObjectIdentifier(file)] = visibleModules(of: file) }
     }
 
     // MARK: Registration
@@ -341,10 +342,23 @@ final class SymbolIndex {
         return LookupScope(file: type.file, levels: levels)
     }
 
-    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files.
+    /// Modules a file sees: its own imports and the `@_exported` imports of its module's files, and,
+    /// transitively, what each of those modules re-exports (`import A` where A has `@_exported import B`
+    /// sees B too).
+    /// Computed for every file when the index is built (per-file work reads it from several threads).
     func imports(of file: ParsedFile) -> Set<String> {
-        (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+        importCache[ObjectIdentifier(file)] ?? visibleModules(of: file)
     }
+
+    private func visibleModules(of file: ParsedFile) -> Set<String> {
+        var result = (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+        var pending = Array(result)
+        while let m = pending.popLast() {
+            for e in exportedImports[m] ?? [] where result.insert(e).inserted { pending.append(e) }
+        }
+        return result
+    }
+    private var importCache: [ObjectIdentifier: Set<String>] = [:]
     var exportedImports: [String: Set<String>] = [:]
 
     /// Declarations a simple name means at a scope: the innermost level that declares it wins; at
@@ -491,6 +505,9 @@ final class SymbolIndex {
     private func declaration(_ found: [Declaration], name: String, arguments: [ResolvedType], depth: Int,
                              outer: [String: ResolvedType] = [:]) -> ResolvedType {
         guard !found.isEmpty else { return .external(name, arguments: arguments) }
+        // declarations in different branches of one `#if` are one declaration per build configuration:
+        // the compiler sees one of them; the first branch's is read
+        let found = Self.configurationAlternatives(found) ? [found[0]] : found
         guard found.count == 1 else { return .ambiguous(name, candidates: found.map(\.description).sorted()) }
         switch found[0] {
         case .type(let t):
@@ -501,6 +518,39 @@ final class SymbolIndex {
             guard let aliasScope = scope(of: a.node) else { return .external(name, arguments: arguments) }
             return resolveType(a.target, in: aliasScope, depth: depth + 1, substitutions: substitutions)
         }
+    }
+
+    /// Whether these declarations are one per build configuration: every two sit in different clauses
+    /// of one `#if … #elseif … #else`, or all are in one module and each is conditionally compiled (the
+    /// module compiles, so at most one of them is active in any build: `ThreadPosix.swift` and
+    /// `ThreadWindows.swift` each under their own `#if os(…)`).
+    static func configurationAlternatives(_ found: [Declaration]) -> Bool {
+        guard found.count > 1 else { return false }
+        func conditional(_ d: Declaration) -> Bool {
+            var current: Syntax? = { switch d { case .type(let t): t.node; case .alias(let a): Syntax(a.node) } }()
+            while let c = current {
+                if c.is(IfConfigClauseSyntax.self) { return true }
+                current = c.parent
+            }
+            return false
+        }
+        if Set(found.map(\.module)).count == 1, found.allSatisfy(conditional) { return true }
+        func clauses(_ d: Declaration) -> [SyntaxIdentifier: SyntaxIdentifier] {   // #if block → clause
+            var result: [SyntaxIdentifier: SyntaxIdentifier] = [:]
+            var current: Syntax? = { switch d { case .type(let t): t.node; case .alias(let a): Syntax(a.node) } }()
+            while let c = current {
+                if let clause = c.as(IfConfigClauseSyntax.self), let block = clause.parent?.parent { result[block.id] = clause.id }
+                current = c.parent
+            }
+            return result
+        }
+        let all = found.map(clauses)
+        for i in all.indices {
+            for j in all.indices where j > i {
+                guard all[i].contains(where: { block, clause in all[j][block].map { $0 != clause } ?? false }) else { return false }
+            }
+        }
+        return true
     }
 
     /// The enum a type text names at a scope; ambiguous and external names give nil.
@@ -533,6 +583,144 @@ final class SymbolIndex {
             b.owner == nil && !b.isFilePrivate && (b.file.module == scope.file.module || imports.contains(b.file.module))
         }
         return visible.count == 1 ? visible[0] : nil
+    }
+
+    func addFunction(_ f: FunctionDeclSyntax, to container: Container) {
+        let name = f.name.text.replacingOccurrences(of: "`", with: "")
+        switch container {
+        case .module(let m): moduleFunctions[m, default: [:]][name, default: []].append(f)
+        case .local(let block): localFunctions[block, default: [:]][name, default: []].append(f)
+        case .type(let t): t.methods.append((f, fileByRoot[Syntax(f).root.id] ?? t.file))
+        }
+    }
+
+    /// The file a node belongs to.
+    func file(of node: some SyntaxProtocol) -> ParsedFile? { fileByRoot[Syntax(node).root.id] }
+
+    /// Methods named `name` of a type (extensions merged), then of its superclasses and protocols the
+    /// inputs declare.
+    func methods(named name: String, of type: TypeInfo, depth: Int = 0) -> [FunctionDeclSyntax] {
+        let own = type.methods.map(\.0).filter { $0.name.text.replacingOccurrences(of: "`", with: "") == name }
+        if !own.isEmpty || depth > 8 { return own }
+        for sup in supertypes(of: type) {
+            let found = methods(named: name, of: sup, depth: depth + 1)
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    /// Properties named `name` of a type, then of its superclasses and protocols the inputs declare.
+    func properties(named name: String, of type: TypeInfo, depth: Int = 0) -> [Binding] {
+        let own = type.properties.filter { $0.name == name }
+        if !own.isEmpty || depth > 8 { return own }
+        for sup in supertypes(of: type) {
+            let found = properties(named: name, of: sup, depth: depth + 1)
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    /// The superclass and protocols of a type that the inputs declare, resolved where the type is declared.
+    func supertypes(of type: TypeInfo) -> [TypeInfo] {
+        type.inherited.compactMap { inherited in
+            guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type)),
+                  sup !== type, sup.kind == "class" || sup.kind == "protocol" else { return nil }
+            return sup
+        }
+    }
+
+    /// The functions a name called at `node` can mean, as Swift looks them up: functions local to the
+    /// enclosing bodies (innermost first), methods of the enclosing types (innermost first, with their
+    /// supertypes), then top-level functions of this file and module, then of imported modules. The
+    /// first level that declares the name wins; overloads of that level all come back.
+    func functions(named rawName: String, at node: some SyntaxProtocol) -> [FunctionDeclSyntax] {
+        let name = rawName.replacingOccurrences(of: "`", with: "")
+        guard let file = file(of: node) else { return [] }
+        var current: Syntax? = Syntax(node)
+        while let c = current {
+            if let list = c.as(CodeBlockItemListSyntax.self), let found = localFunctions[list.id]?[name], !found.isEmpty { return found }
+            if let t = typeByNode[c.id] {
+                let found = methods(named: name, of: t)
+                if !found.isEmpty { return found }
+            }
+            current = c.parent
+        }
+        let own = (moduleFunctions[file.module]?[name] ?? []).filter { f in
+            !Self.isPrivate(f.modifiers) || self.file(of: f) === file
+        }
+        if !own.isEmpty { return own }
+        var imported: [FunctionDeclSyntax] = []
+        for module in imports(of: file).sorted() where module != file.module {
+            imported += (moduleFunctions[module]?[name] ?? []).filter { !Self.isPrivate($0.modifiers) }
+        }
+        return imported
+    }
+
+    /// The type an expression written as a type names (`Lamp`, `Outer.Lamp`, `Self`), resolved at
+    /// `node`; nil when it names no declared type (a value, a framework's type).
+    func typeExpression(_ expr: ExprSyntax, at node: some SyntaxProtocol) -> TypeInfo? {
+        guard let scope = scope(of: node) else { return nil }
+        let text = expr.trimmedDescription
+        if text == "Self" {
+            for case .type(let t) in scope.levels { return t }
+            return nil
+        }
+        // a value of this name hides nothing here: `lamp.x` is a value's member when `lamp` is a binding
+        if let ref = expr.as(DeclReferenceExprSyntax.self), binding(named: ref.baseName.text, in: scope) != nil,
+           lookup(ref.baseName.text, in: scope).found.isEmpty { return nil }
+        guard expr.is(DeclReferenceExprSyntax.self) || expr.is(MemberAccessExprSyntax.self) || expr.is(GenericSpecializationExprSyntax.self)
+        else { return nil }
+        return resolveType(text, in: scope).declared
+    }
+
+    /// What a reference names when it is a function or property whose declaration can be found without
+    /// knowing the type of a value: `f` (lexical), `self.f` / `Self.f` (the enclosing type), `T.f` (a
+    /// declared type). `value.f` gives nil: the tool does not infer the types of values.
+    enum Member {
+        case lexical(String)
+        case member(TypeInfo, String)
+    }
+
+    /// `anchor`: where the expression is written, when `expr` itself is a rebuilt node outside the
+    /// input trees (an expression with its operators folded).
+    func member(_ expr: ExprSyntax, at anchor: Syntax? = nil) -> Member? {
+        if let ref = expr.as(DeclReferenceExprSyntax.self) { return .lexical(ref.baseName.text.replacingOccurrences(of: "`", with: "")) }
+        guard let m = expr.as(MemberAccessExprSyntax.self), let base = m.base else { return nil }
+        let name = m.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        let at = anchor ?? Syntax(expr)
+        if base.trimmedDescription == "self", let scope = scope(of: at) {
+            for case .type(let t) in scope.levels { return .member(t, name) }
+            return nil
+        }
+        guard let t = typeExpression(base, at: at) else { return nil }
+        return .member(t, name)
+    }
+
+    /// The functions a callee expression names (overloads included), resolved as `member(_:)` says.
+    func functions(referencedBy expr: ExprSyntax, at anchor: Syntax? = nil) -> [FunctionDeclSyntax] {
+        switch member(expr, at: anchor) {
+        case .lexical(let name)?: return functions(named: name, at: anchor ?? Syntax(expr))
+        case .member(let t, let name)?: return methods(named: name, of: t)
+        case nil: return []
+        }
+    }
+
+    /// The property or variable an expression names, resolved as `member(_:)` says.
+    func binding(referencedBy expr: ExprSyntax, at anchor: Syntax? = nil, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
+        switch member(expr, at: anchor) {
+        case .lexical(let name)?: return binding(named: name, at: anchor ?? Syntax(expr), where: accept)
+        case .member(let t, let name)?: return properties(named: name, of: t).first(where: accept)
+        case nil: return nil
+        }
+    }
+
+    /// `node` when it is part of an input file, else `fallback` (for rebuilt nodes).
+    func anchor(_ node: some SyntaxProtocol, else fallback: Syntax?) -> Syntax? {
+        file(of: node) != nil ? Syntax(node) : fallback
+    }
+
+    static func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {
+        modifiers.contains { $0.name.text == "private" || $0.name.text == "fileprivate" }
     }
 
     /// A declaration's id: `Module/Path`, or `Path` in the unnamed module of loose files.
@@ -712,7 +900,11 @@ final class SymbolIndex {
         }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            if let owner = currentType { owner.methods.append((node, file)) }
+            if let owner = currentType {
+                owner.methods.append((node, file))
+            } else {
+                index.addFunction(node, to: container(for: node))
+            }
             stack.append(.function(node.name.text, node.body?.statements))
             return .visitChildren
         }

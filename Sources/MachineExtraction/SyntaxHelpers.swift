@@ -1,6 +1,19 @@
 import SwiftOperators
 import SwiftSyntax
 
+extension SyntaxHelpers {
+    /// A parameter declared `inout` (the specifier, not the text).
+    static func isInout(_ parameter: FunctionParameterSyntax) -> Bool {
+        guard let attributed = parameter.type.as(AttributedTypeSyntax.self) else { return false }
+        return attributed.specifiers.contains { $0.trimmedDescription == "inout" }   // the keyword
+    }
+
+    /// A function with an `inout` parameter.
+    static func takesInout(_ f: FunctionDeclSyntax) -> Bool {
+        f.signature.parameterClause.parameters.contains(where: isInout)
+    }
+}
+
 extension SyntaxProtocol {
     /// Source text without surrounding trivia, whitespace runs folded to one space.
     var compactText: String {

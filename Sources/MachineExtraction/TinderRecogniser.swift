@@ -26,7 +26,7 @@ import SwiftSyntax
 struct TinderRecogniser: Recogniser {
     func recognise(in context: ExtractionContext) {
         for file in context.files {
-            let finder = Finder()
+            let finder = Finder(index: context.index)
             finder.walk(file.tree)
             for (call, closure) in finder.builders { build(call, closure, file: file, context: context) }
         }
@@ -34,14 +34,19 @@ struct TinderRecogniser: Recogniser {
 
     final class Finder: SyntaxVisitor {
         var builders: [(FunctionCallExprSyntax, ClosureExprSyntax)] = []
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex
+        init(index: SymbolIndex) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let closure = SyntaxHelpers.closures(of: node).last else { return .visitChildren }
             let top = TinderRecogniser.topCalls(closure.statements)
             let hasState = top.contains { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }
             let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
-            let typeName = node.calledExpression.trimmedDescription
-            if hasState && (hasInitial || typeName.contains("StateMachine")) {
+            // Tinder's `StateMachine<S, E, F> { … }`, typealiases followed
+            let constructed = DSLSupport.constructedType(node, index: index).map { DSLSupport.genericType($0, at: node, index: index).name }
+            if hasState && (hasInitial || constructed == "StateMachine") {
                 builders.append((node, closure))
                 return .skipChildren
             }

@@ -75,7 +75,8 @@ final class ScopedNamesTests: XCTestCase {
         let grinder = try XCTUnwrap(machines.first { $0.name == "Grinder.speed" })
         let mixer = try XCTUnwrap(machines.first { $0.name == "Mixer.speed" })
         XCTAssertEqual(grinder.initial, "off")
-        XCTAssertEqual(mixer.initial, "whisking")
+        // a preview shows the feature in whatever state it likes; the program starts it at its default
+        XCTAssertEqual(mixer.initial, "paused")
         XCTAssertEqual(grinder.id, "Previews/Grinder.State.speed")
     }
 
