@@ -70,7 +70,11 @@ let package = Package(
             // the XCTest skeletons of `paths --format xctest` are parsed to prove they are valid Swift
             .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
         ], exclude: ["Golden"]),
-        .testTarget(name: "GraphvizRenderingTests", dependencies: ["GraphvizRendering", "MachineRendering", "MachineModel"]),
+        .testTarget(name: "GraphvizRenderingTests", dependencies: [
+            "GraphvizRendering", "MachineRendering", "MachineModel",
+            // FuzzRegressionTests runs Fuzz/Regressions/ through extraction and analysis, as the fuzz target does
+            "MachineExtraction", "MachineAnalysis",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "MachineConfigurationTests", dependencies: ["MachineModel", "MachineConfiguration"]),
         .testTarget(name: "LintTests", dependencies: [

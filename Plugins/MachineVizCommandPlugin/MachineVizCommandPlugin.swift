@@ -59,10 +59,40 @@ struct MachineVizCommandPlugin: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = arguments
         process.currentDirectoryURL = root
+        // SwiftPM (6.3) writes a command plugin's standard error to its own standard output, mixed
+        // with the tool's output (`analyze > doc.json` would not be JSON). The tool's stderr is read
+        // here and passed on as plugin diagnostics, which SwiftPM prints on its standard error.
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        if process.terminationReason != .exit || process.terminationStatus != 0 {
-            throw PluginError.failed(subcommand, process.terminationStatus)
+        let failed = process.terminationReason != .exit || process.terminationStatus != 0
+        for line in text.split(separator: "\n") { Self.relay(String(line), failed: failed) }
+        if failed { throw PluginError.failed(subcommand, process.terminationStatus) }
+    }
+
+    /// One line of the tool's stderr as a plugin diagnostic: `[place: ]error|warning|note: message`
+    /// keeps its severity (an error as a warning when the tool succeeded, since an error diagnostic
+    /// fails the plugin), with the place kept in the text (SwiftPM does not print a diagnostic's file
+    /// and line). Notes and summaries (`checked 3 files…`, `wrote 1 finding to the baseline…`) are
+    /// remarks: SwiftPM shows them with `--verbose`, as `info:` lines.
+    static func relay(_ line: String, failed: Bool) {
+        // the first `severity: ` at the start of the line or after the place's `: `
+        let found = ["error", "warning", "note"].compactMap { severity -> (String, Range<String.Index>)? in
+            let marker = severity + ": "
+            if line.hasPrefix(marker) { return (severity, line.range(of: marker)!) }
+            guard let r = line.range(of: ": " + marker) else { return nil }
+            return (severity, r.lowerBound..<r.upperBound)
+        }.min { $0.1.lowerBound < $1.1.lowerBound }
+        guard let found else { return Diagnostics.remark(line) }
+        let (severity, range) = found
+        let place = String(line[..<range.lowerBound])
+        let message = (place.isEmpty ? "" : place + ": ") + String(line[range.upperBound...])
+        switch severity {
+        case "error" where failed: Diagnostics.error(message)
+        case "error", "warning": Diagnostics.warning(message)
+        default: Diagnostics.remark(message)
         }
     }
 

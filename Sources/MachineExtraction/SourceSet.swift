@@ -145,7 +145,9 @@ public struct SourceSet: Sendable {
 
     /// Deepest `[` nesting the parser is given; brackets inside a deeper one are blanked. swift-syntax
     /// 603's lookahead for `[` (an array type or an array literal?) doubles its work with each level
-    /// (docs/benchmark.md#bracket-depth, `machine-viz-bench depth`). Nothing real nests that deep.
+    /// (docs/benchmark.md#bracket-depth, `machine-viz-bench depth`): at 12 the worst shape costs 3.4 ms
+    /// per occurrence in a release build, 0.15 s in debug, ×4 per two more levels. The deepest nesting in
+    /// the real code measured is 5.
     public static let maximumBracketDepth = 12
 
     /// A part of a file that is blanked before parsing: bytes `start..<end`, and the deepest nesting in it.
@@ -318,7 +320,9 @@ public struct SourceSet: Sendable {
         }
         let file = ParsedFile(path: path, text: text)
         if file.tree.hasError {
-            let errors = ParseDiagnosticsGenerator.diagnostics(for: file.tree)
+            let errors: [(message: String, position: AbsolutePosition)] = Self.diagnosticsGeneratorWouldTrap(file.tree)
+                ? PlainSyntaxErrors.find(in: file.tree)
+                : ParseDiagnosticsGenerator.diagnostics(for: file.tree).map { ($0.message, $0.position) }
             for error in errors.prefix(3) {
                 diagnostics.append(Diagnostic(severity: .warning,
                     message: "syntax error: \(error.message); machines around it may be incomplete",
@@ -329,5 +333,43 @@ public struct SourceSet: Sendable {
             }
         }
         return (file, diagnostics)
+    }
+}
+
+extension SourceSet {
+    /// swift-syntax's diagnostics generator traps (a precondition in `FixIt.init`, swift-syntax 600–603)
+    /// on an `=` the lexer finds spaced unevenly while the trivia on both sides holds a space: junk
+    /// between a space and the `=` (`state \u{1}= .on`, or U+FFFD from an invalid byte) gives a Fix-It
+    /// that changes nothing (found by the fuzz target; the whole tool crashed on such a file). Such a
+    /// file gets its syntax errors from `PlainSyntaxErrors` instead.
+    static func diagnosticsGeneratorWouldTrap(_ tree: SourceFileSyntax) -> Bool {
+        tree.tokens(viewMode: .all).contains { $0.tokenDiagnostic?.kind == .equalMustHaveConsistentWhitespaceOnBothSides }
+    }
+}
+
+/// Syntax errors read from the tree alone, in source order: missing tokens, unexpected code, and
+/// tokens the lexer flagged. Plainer than swift-syntax's messages; used only where its generator
+/// would trap.
+final class PlainSyntaxErrors: SyntaxVisitor {
+    private var errors: [(message: String, position: AbsolutePosition)] = []
+
+    static func find(in tree: SourceFileSyntax) -> [(message: String, position: AbsolutePosition)] {
+        let visitor = PlainSyntaxErrors(viewMode: .all)
+        visitor.walk(tree)
+        return visitor.errors
+    }
+
+    override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
+        errors.append(("unexpected code '\(node.trimmedDescription.prefix(40))'", node.positionAfterSkippingLeadingTrivia))
+        return .skipChildren
+    }
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        if token.presence == .missing {
+            errors.append(("expected '\(token.text)'", token.positionAfterSkippingLeadingTrivia))
+        } else if let flagged = token.tokenDiagnostic, flagged.severity == .error {
+            errors.append(("unexpected text at '\(token.trimmedDescription.prefix(40))'", token.positionAfterSkippingLeadingTrivia))
+        }
+        return .skipChildren
     }
 }

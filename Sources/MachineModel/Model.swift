@@ -312,12 +312,22 @@ extension Rule: Codable {
         let inputs = try c.decode([String].self, forKey: .inputs)
         let from = try c.decode([String].self, forKey: .from)
         let targets = try c.decode([String].self, forKey: .targets)
+        let dataDependent = try c.decodeIfPresent([String].self, forKey: .dataDependent) ?? []
+        let patterns = try c.decodeIfPresent([String].self, forKey: .patterns) ?? []
+        // The JSON keeps the projections, not the branches: every branch gets every pair (the product of
+        // `from` and `inputs` gives both lists back in their order), one branch per target and per
+        // data-dependent expression (a `stay` branch when there is neither), and the patterns go onto
+        // the branches in order (more `stay` branches when there are more patterns). The rule's effect
+        // and cancels go on the first branch only, so they merge back to the same values.
         let pairs = from.flatMap { s in inputs.map { Pair(from: s, input: $0) } }
-        let effect = try c.decodeIfPresent(Effect.self, forKey: .effect)
-        let cancels = try c.decodeIfPresent([String].self, forKey: .cancels) ?? []
-        outcomes = (targets.isEmpty ? [Target.stay] : targets.map(Target.state)).map {
-            Outcome(pairs: pairs, target: $0, effect: effect, cancels: cancels)
+        var targetList = targets.map(Target.state) + dataDependent.map(Target.unknown)
+        if targetList.isEmpty { targetList = [.stay] }
+        while targetList.count < patterns.count { targetList.append(.stay) }
+        outcomes = targetList.enumerated().map { i, target in
+            Outcome(pairs: pairs, target: target, pattern: i < patterns.count ? InputPattern(trigger: patterns[i]) : nil)
         }
+        outcomes[0].effect = try c.decodeIfPresent(Effect.self, forKey: .effect)
+        outcomes[0].cancels = try c.decodeIfPresent([String].self, forKey: .cancels) ?? []
         guardText = try c.decodeIfPresent(String.self, forKey: .guard)
         implicit = try c.decodeIfPresent(Bool.self, forKey: .implicit) ?? false
         shadowed = try c.decodeIfPresent(Bool.self, forKey: .shadowed) ?? false

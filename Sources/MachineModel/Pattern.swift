@@ -49,6 +49,65 @@ public indirect enum InputPattern: Codable, Hashable, Sendable {
         return t.hasPrefix(".") ? String(t.dropFirst()) : t
     }
 
+    /// Reads a trigger text back (`view(.saveTapped)`, `send(didSucceed:true)`, `forecast(_,.failure)`):
+    /// the inverse of `trigger`, so `InputPattern(trigger: p.trigger).trigger == p.trigger` for every
+    /// member pattern. Nested members start with a dot, `_` is anything, the rest are literals. When the
+    /// text does not read back to itself (a literal argument with a comma or a parenthesis of its own),
+    /// the arguments are kept as one literal, which still gives the same text.
+    public init(trigger text: String) {
+        let parsed = Self.parse(Substring(text), member: true)
+        if parsed.trigger == text {
+            self = parsed
+        } else if let open = text.firstIndex(of: "("), text.hasSuffix(")") {
+            self = .member(String(text[..<open]), [Argument(.literal(String(text[text.index(after: open)..<text.index(before: text.endIndex)])))])
+        } else {
+            self = .literal(text)
+        }
+    }
+
+    private static func parse(_ text: Substring, member: Bool) -> InputPattern {
+        if text == "_" { return .any }
+        guard member || text.hasPrefix(".") else { return .literal(String(text)) }
+        let body = member && !text.hasPrefix(".") ? text : text.dropFirst()
+        guard let open = body.firstIndex(of: "(") else {
+            return body.isEmpty ? .literal(String(text)) : .member(String(body))
+        }
+        guard body.hasSuffix(")") else { return .literal(String(text)) }
+        let arguments = splitArguments(body[body.index(after: open)..<body.index(before: body.endIndex)]).map { part -> Argument in
+            // `label:value`: an identifier, then one colon
+            if let colon = part.firstIndex(of: ":"), colon != part.startIndex,
+               part[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+               part[part.index(after: colon)...].first != ":" {
+                return Argument(label: String(part[..<colon]), parse(part[part.index(after: colon)...], member: false))
+            }
+            return Argument(parse(part, member: false))
+        }
+        return .member(String(body[..<open]), arguments)
+    }
+
+    /// The top-level comma-separated parts (brackets nest, string literals are skipped).
+    private static func splitArguments(_ text: Substring) -> [Substring] {
+        var parts: [Substring] = [], depth = 0, start = text.startIndex, inString = false, escaped = false
+        for i in text.indices {
+            let ch = text[i]
+            if inString {
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
+                continue
+            }
+            switch ch {
+            case "\"": inString = true
+            case "(", "[", "{": depth += 1
+            case ")", "]", "}": depth -= 1
+            case "," where depth == 0:
+                parts.append(text[start..<i])
+                start = text.index(after: i)
+            default: break
+            }
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
     /// The name of a value as a state: no dots at all (`alert(confirmDelete)`, `endCall(isDiscardable:true)`).
     public var stateName: String { render(dots: false) }
 

@@ -295,15 +295,23 @@ public struct DOTRenderer: Sendable {
     /// that start with a digit are safe because they are quoted.
     public static func id(_ s: String) -> String { "\"" + escape(s) + "\"" }
 
+    /// Text inside a quoted DOT string. Characters XML 1.0 forbids (C0 controls but tab and line
+    /// breaks, DEL, U+FFFE, U+FFFF), which reach a label only from broken source text, are shown as
+    /// their Unicode control pictures (`␄`) or U+FFFD: libgvc copies label text into the SVG as it
+    /// is, and one such character makes the SVG unreadable (found by the fuzz target).
     public static func escape(_ s: String) -> String {
         var out = ""
-        for ch in s {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += ""
-            default: out.append(ch)
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: out += "\\\\"
+            case 0x22: out += "\\\""
+            case 0x0A: out += "\\n"
+            case 0x0D: break
+            case 0x09: out.unicodeScalars.append(scalar)
+            case 0x00..<0x20: out.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out += "\u{2421}"
+            case 0xFFFE, 0xFFFF: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

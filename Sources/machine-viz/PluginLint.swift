@@ -4,8 +4,8 @@ import MachineModel
 import MachineRendering
 
 /// What the SwiftPM build-tool plugin runs: `lint`'s pipeline (configuration, inline suppressions,
-/// unused suppressions) with findings printed as `file:line:column: warning: …` lines, which SwiftPM
-/// and Xcode show as build warnings, and a generated Swift file (a comment summary) as the command's
+/// unused suppressions) with findings, then the diagnostics about the input, printed as
+/// `file:line:column: warning: …` lines on stdout, which SwiftPM and Xcode show as build warnings, and a generated Swift file (a comment summary) as the command's
 /// output, so the build system reruns it only when the target's sources or the configuration change.
 /// Never fails the build: findings of severity error are printed as warnings too.
 struct PluginLint: ParsableCommand {
@@ -38,7 +38,14 @@ struct PluginLint: ParsableCommand {
         for i in violations.indices where violations[i].finding.severity == .error {
             violations[i].finding.severity = .warning
         }
-        let text = XcodeReporter.generate(LintReport(violations: violations, toolVersion: MachineViz.configuration.version))
+        var text = XcodeReporter.generate(LintReport(violations: violations, toolVersion: MachineViz.configuration.version))
+        // What lint says on stderr about its input (an unreadable file, a region too deep to parse, a
+        // construct it could not read) is part of the build log too, also as warnings at most. SwiftPM
+        // shows a build command's stdout and stderr alike; stdout keeps it in order with the findings.
+        for var d in outcome.diagnostics {
+            if d.severity == .error { d.severity = .warning }
+            text += Output.describe(d) + "\n"
+        }
         if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
         let summary = violations.isEmpty ? ["//   no findings"]
             : violations.map { "//   \($0.finding.location.file.split(separator: "/").last ?? ""):\($0.finding.location.line): \($0.finding.check)" }

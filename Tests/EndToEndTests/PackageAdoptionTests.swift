@@ -74,14 +74,23 @@ final class PackageAdoptionTests: XCTestCase {
         // --write-baseline and --baseline take a file, which is not read as Swift.
         let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("mv-sample-baseline-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: baseline) }
-        let write = try plugin(["lint", "--write-baseline", baseline.path])
+        // The tool's stderr comes back as plugin diagnostics (SwiftPM would mix it into its stdout):
+        // notes are `info:` lines, shown with --verbose only.
+        let write = try swift(["package", "--verbose", "--allow-writing-to-package-directory", "machine-viz", "lint", "--write-baseline", baseline.path])
         XCTAssertEqual(write.status, 0, write.stdout + write.stderr)
-        // (SwiftPM does not pass on the tool's stderr from a command plugin, so the files speak.)
+        XCTAssertTrue(write.stderr.contains("info: wrote 1 finding to the baseline"), write.stderr)
+        XCTAssertFalse(write.stdout.contains("wrote 1 finding"), write.stdout)
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: baseline)) as? [String: Any]
         XCTAssertEqual((written?["findings"] as? [Any])?.count, 1, "\(String(describing: written))")
         let known = try plugin(["lint", "--strict", "--baseline", baseline.path])
         XCTAssertEqual(known.status, 0, "with --strict the warning would fail unless the baseline knows it\n" + known.stdout + known.stderr)
         XCTAssertFalse(known.stdout.contains("'broken'"), known.stdout)
+
+        // stdout is the tool's stdout alone: the document parses
+        let analyze = try plugin(["analyze"])
+        XCTAssertEqual(analyze.status, 0, analyze.stdout + analyze.stderr)
+        let document = try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(document?["schemaVersion"] as? Int, 2, analyze.stdout)
 
         // `docs` draws the same machines (into a scratch folder here; the sample's docs/machines/ is its output).
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mv-sample-docs-\(UUID().uuidString)")

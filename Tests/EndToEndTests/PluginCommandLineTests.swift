@@ -109,6 +109,25 @@ final class PluginCommandLineTests: XCTestCase {
         XCTAssertEqual(lint.stdout.replacingOccurrences(of: ": error: ", with: ": warning: "), plugin.stdout)
     }
 
+    /// What lint says about its input on stderr reaches the build log too, as warning lines on stdout
+    /// (SwiftPM shows a build command's output; an invalid byte and a too-deep region are never silent).
+    func testPluginLintPrintsTheInputDiagnosticsAsBuildWarnings() throws {
+        let deep = String(repeating: "[", count: 20) + String(repeating: "]", count: 20)
+        var bytes = Data("// a stray byte: ".utf8) + Data([0xFF]) + Data("\nlet crate = \(deep)\n".utf8)
+        bytes += Data("enum LatchState { case shut, ajar }\nenum LatchInput { case lift }\n".utf8)
+        let file = temp.appendingPathComponent("Latch.swift")
+        try bytes.write(to: file)
+        let stamp = temp.appendingPathComponent("stamp.swift").path
+        let plugin = try tool(["plugin-lint", "--stamp", stamp, file.path])
+        XCTAssertEqual(plugin.status, 0, plugin.stderr)
+        let lint = try tool(["lint", file.path])
+        let diagnostics = lint.stderr.split(separator: "\n").filter { $0.hasPrefix(file.path + ":") }
+        XCTAssertGreaterThanOrEqual(diagnostics.count, 2, "invalid UTF-8 and the deep region\n\(lint.stderr)")
+        for line in diagnostics {
+            XCTAssertTrue(plugin.stdout.contains(line.replacingOccurrences(of: ": error: ", with: ": warning: ")), "\(line)\nnot in\n\(plugin.stdout)")
+        }
+    }
+
     func testPluginLintReadsNoConfigurationItWasNotGiven() throws {
         // The build's working directory says nothing about the package: a .machine-viz.yml there is not read.
         let (_, files) = try makePackage()

@@ -24,7 +24,7 @@ final class RobustCLITests: XCTestCase {
     override func tearDownWithError() throws { if let temp { try? FileManager.default.removeItem(at: temp) } }
 
     func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, stdout: FileHandle? = nil,
-             environment: [String: String] = [:]) throws -> Run {
+             stderr: FileHandle? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = CLIEndToEndTests.binary
         process.arguments = arguments
@@ -32,12 +32,13 @@ final class RobustCLITests: XCTestCase {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         if let stdout { process.standardOutput = stdout } else { process.standardOutput = out }
-        process.standardError = err
+        if let stderr { process.standardError = stderr } else { process.standardError = err }
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let data = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+        if stderr != nil { try err.fileHandleForWriting.close() }
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self),
@@ -81,15 +82,24 @@ final class RobustCLITests: XCTestCase {
         assertOneReadableLine(field, status: 2, contains: "did you mean 'SyncSettings.sync'?")
     }
 
-    func testBinaryFormatsAreNotWrittenToATerminal() throws {
+    /// A pseudo-terminal by hand (glibc hides posix_openpt from Swift): unlock it, ask its number.
+    /// The master is non-blocking, so reading it after a run returns what was written.
+    func pseudoTerminal() throws -> (master: Int32, slave: Int32) {
         #if os(Linux)
-        // a pseudo-terminal by hand (glibc hides posix_openpt from Swift): unlock it, ask its number
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK)
         var unlock: Int32 = 0, number: UInt32 = 0
         guard master >= 0, ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock) == 0,
               ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number) == 0 else { throw XCTSkip("no pseudo-terminal") }
         let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         XCTAssertEqual(isatty(slave), 1)
+        return (master, slave)
+        #else
+        throw XCTSkip("pseudo-terminal test written for Linux")
+        #endif
+    }
+
+    func testBinaryFormatsAreNotWrittenToATerminal() throws {
+        let (master, slave) = try pseudoTerminal()
         defer { close(slave); close(master) }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         for format in ["png", "pdf"] {
@@ -100,9 +110,33 @@ final class RobustCLITests: XCTestCase {
         let piped = try run(["render", "examples/harvest/Login.swift", "--format", "png"])
         XCTAssertEqual(piped.status, 0, piped.stderr)
         XCTAssertEqual(Array(piped.data.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
-        #else
-        throw XCTSkip("pseudo-terminal test written for Linux")
-        #endif
+    }
+
+    /// On a terminal, lint ends with the file count (`checked N files, M machines: K findings`); the
+    /// progress line before it is drawn in place and erased. Through a pipe, or with --quiet, neither.
+    func testLintCountsTheFilesOnATerminalOnly() throws {
+        let (master, slave) = try pseudoTerminal()
+        defer { close(slave); close(master) }
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        func drain() -> String {
+            var text = Data(), buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(master, &buffer, buffer.count)
+                if n <= 0 { break }
+                text.append(contentsOf: buffer[0..<n])
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+        let files = ["examples/harvest/Login.swift", "examples/Machines"]
+        _ = try run(["lint", "--no-cache"] + files, stderr: terminal, environment: ["TERM": "xterm"])
+        let shown = drain()
+        let summary = try XCTUnwrap(shown.range(of: #"checked \d+ files, \d+ machines: \d+ findings?"#, options: .regularExpression), shown)
+        XCTAssertTrue(shown[summary].hasPrefix("checked 4 files, "), shown)
+        _ = try run(["lint", "--no-cache", "--quiet"] + files, stderr: terminal, environment: ["TERM": "xterm"])
+        XCTAssertFalse(drain().contains("checked"), "--quiet")
+        let piped = try run(["lint", "--no-cache"] + files)
+        XCTAssertFalse(piped.stderr.contains("checked"), piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("\u{1B}[K") || piped.stderr.contains("\r"), "no progress through a pipe")
     }
 
     func testNoSwiftInputIsSaidAndExitsTwo() throws {
@@ -190,7 +224,10 @@ final class RobustCLITests: XCTestCase {
 
     // MARK: Determinism
 
-    func testSameBytesForRepeatedRunsAndAnyFileOrder() throws {
+    /// Every output is the same bytes for repeated runs, for the files in any order (sorted, reversed,
+    /// shuffled) and for every `--jobs` count (1, 2, 4), each order with each count. `lint` runs with
+    /// `--no-cache`: a cached result would hide a difference.
+    func testSameBytesForRepeatedRunsAnyFileOrderAndEveryJobCount() throws {
         let examples = Self.root.appendingPathComponent("examples")
         var files: [String] = []
         let walker = try XCTUnwrap(FileManager.default.enumerator(atPath: examples.path))
@@ -202,24 +239,30 @@ final class RobustCLITests: XCTestCase {
         var generator = SeededGenerator(seed: 11)
         let orders = [files, files.reversed(), files.shuffled(using: &generator), files.shuffled(using: &generator)]
         let commands: [[String]] = [
-            ["analyze"], ["lint", "--reporter", "json"], ["lint"], ["list"],
+            ["analyze"], ["lint", "--no-cache", "--reporter", "json"], ["lint", "--no-cache"], ["list"],
             ["render", "--machine", "RecordingFeature.phase", "--format", "dot"],
             ["render", "--machine", "RecordingFeature.phase", "--format", "markdown"],
             ["render", "--machine", "RecordingFeature.phase", "--format", "mermaid"],
         ]
         for command in commands {
             var first: Run?
+            var runs = 0
             for (i, order) in (orders + [files]).enumerated() {
-                let r = try run(Array(command.prefix(1)) + order + Array(command.dropFirst()))
-                XCTAssertFalse(r.data.isEmpty, "\(command)")
-                if let first {
-                    XCTAssertEqual(r.data, first.data, "\(command.joined(separator: " ")): order \(i) gives other bytes")
-                    XCTAssertEqual(r.stderr, first.stderr, "\(command.joined(separator: " ")): order \(i) gives other diagnostics")
-                    XCTAssertEqual(r.status, first.status)
-                } else {
-                    first = r
+                for jobs in [1, 2, 4] {
+                    let r = try run(Array(command.prefix(1)) + order + Array(command.dropFirst()) + ["--jobs", "\(jobs)"])
+                    let what = "\(command.joined(separator: " ")) --jobs \(jobs), order \(i)"
+                    XCTAssertFalse(r.data.isEmpty, what)
+                    if let first {
+                        XCTAssertEqual(r.data, first.data, "\(what) gives other bytes")
+                        XCTAssertEqual(r.stderr, first.stderr, "\(what) gives other diagnostics")
+                        XCTAssertEqual(r.status, first.status, what)
+                    } else {
+                        first = r
+                    }
+                    runs += 1
                 }
             }
+            XCTAssertEqual(runs, 15)
         }
     }
 

@@ -76,6 +76,23 @@ final class InputIsNeverLostTests: XCTestCase {
         XCTAssertEqual(warning.location?.line, 1)
     }
 
+    /// Junk between a space and an `=` (`state \u{1}= .on`, or an invalid byte read as U+FFFD) made
+    /// swift-syntax's diagnostics generator trap on a Fix-It with no change, and the whole tool crashed
+    /// (found by the fuzz target). Now it is a syntax error with its line, and the rest is read.
+    func testJunkBeforeAnEqualsSignIsASyntaxErrorNotACrash() throws {
+        for junk in ["\u{1}", "\u{FFFD}\u{FFFD}", "\u{7F}"] {
+            let a = Analysed.source("func reset() {\n    state \(junk)= .on\n}\n" + Self.lamp)
+            XCTAssertEqual(try a.machine("Sconce.glow").moves.count, 4)
+            let error = try XCTUnwrap(a.diagnostics.first { $0.message.hasPrefix("syntax error:") }, "\(a.diagnosticLines)")
+            XCTAssertEqual(error.location?.line, 2, "\(a.diagnosticLines)")
+        }
+        XCTAssertTrue(SourceSet.diagnosticsGeneratorWouldTrap(ParsedFile(path: "t.swift", text: "x \u{1}= y").tree))
+        XCTAssertFalse(SourceSet.diagnosticsGeneratorWouldTrap(ParsedFile(path: "t.swift", text: "x = (y").tree))
+        // elsewhere swift-syntax's own messages are kept
+        let plain = Analysed.source("let x = (1\n" + Self.lamp)
+        XCTAssertTrue(plain.diagnostics.contains { $0.message.contains("expected ')'") }, "\(plain.diagnosticLines)")
+    }
+
     func testBacktickedCaseIsOneStateInSwitchesAndTables() throws {
         let a = Analysed.source("""
         enum Preset { case `default`, custom, `switch` }

@@ -57,6 +57,50 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(back.machines[0].rules[0].targets, ["open"])
     }
 
+    /// The decoder once rebuilt a rule from `from`/`inputs`/`targets` only and lost its `patterns` and
+    /// `dataDependent` (found by the fuzz target): every key a rule writes reads back.
+    func testARuleReadsBackWithPatternsDataDependentTargetsAndItsEffect() throws {
+        let pairs = [Pair(from: "idle", input: "panel"), Pair(from: "busy", input: "reply")]
+        let r = Rule(id: 4, location: SourceLocation(file: "K.swift", line: 9, column: 3), outcomes: [
+            Outcome(pairs: pairs, target: .state("busy"), effect: Effect(label: "run", emits: ["reply", "reply"], id: "heat", kind: .stream),
+                    pattern: .member("panel", [.init(.member("openTapped"))])),
+            Outcome(pairs: pairs, target: .unknown("next(state)"), pattern: .member("reply", [.init(.member("failure", [.init(.any)]))])),
+            Outcome(pairs: pairs, target: .unknown("next(state)"), cancels: ["heat"]),
+            Outcome(pairs: pairs, target: .stay, pattern: .member("send", [.init(label: "ok", .literal("true")), .init(.literal("\"a,(b\""))])),
+        ], guardText: "ready", implicit: true, trigger: "tick")
+        let json = try StableJSON.data(r)
+        let text = String(decoding: json, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"dataDependent\" : [\n    \"next(state)\",\n    \"next(state)\"\n  ]"), text)
+        XCTAssertTrue(text.contains("\"panel(.openTapped)\""), text)
+        let back = try JSONDecoder().decode(Rule.self, from: json)
+        XCTAssertEqual(try StableJSON.data(back), json)
+        XCTAssertEqual(back.outcomes.compactMap(\.pattern).map(\.trigger), ["panel(.openTapped)", "reply(.failure)", #"send(ok:true,"a,(b")"#])
+        XCTAssertEqual(back.effect?.emits, ["reply", "reply"], "the effect is not merged with itself")
+    }
+
+    func testATriggerTextReadsBackAsItsPattern() {
+        let patterns: [InputPattern] = [
+            .member("reset"),
+            .member("view", [.init(.member("saveTapped"))]),
+            .member("response", [.init(.member("success"))]),
+            .member("forecast", [.init(.any), .init(.member("failure"))]),
+            .member("send", [.init(label: "didSucceed", .literal("true"))]),
+            .member("alert", [.init(.member("presented", [.init(.member("confirm", [.init(label: "id", .literal("-3"))]))]))]),
+            .member("pick", [.init(.literal("\\.isComplete")), .init(.literal("nil"))]),
+        ]
+        for p in patterns {
+            XCTAssertEqual(InputPattern(trigger: p.trigger), p, p.trigger)
+        }
+        // trailing wildcards are not in the text: the pattern read back matches the same values
+        let success = InputPattern.member("response", [.init(.member("success", [.init(.any)]))])
+        XCTAssertEqual(InputPattern(trigger: success.trigger).matches(success), true)
+        // a literal argument with commas and parentheses of its own still gives the same text back
+        for text in [#"say("a,b")"#, "move(f(1,2),.left)", #"tag(x:"\")",.on)"#] {
+            XCTAssertEqual(InputPattern(trigger: text).trigger, text)
+            XCTAssertTrue(InputPattern(trigger: text).narrows, text)
+        }
+    }
+
     func testSeverityOrder() {
         XCTAssertLessThan(Severity.note, .warning)
         XCTAssertLessThan(Severity.warning, .error)
