@@ -79,11 +79,12 @@ struct EffectChecks {
         return (findings, diagnostics)
     }
 
-    /// Cancels naming an id no effect of the machine uses (as an id or a queue).
+    /// Cancels naming an id no effect of the machine uses (as an id or a queue), nor the code around
+    /// it gives (`Machine.givenIDs`: a send with an id, a child feature's cancellable effect).
     func unknownCancelIDs(_ machine: Machine) -> [Finding] {
         // each single effect: an id given to one part of a `.merge` counts too
         let effects = machine.rules.flatMap { $0.outcomes.compactMap(\.effect) }.flatMap { [$0] + $0.components }
-        let used = effects.flatMap { [$0.id, $0.queue].compactMap { $0 } }.map(Self.head)
+        let used = (effects.flatMap { [$0.id, $0.queue].compactMap { $0 } } + machine.givenIDs).map(Self.head)
         var seen = Set<String>()
         var findings: [Finding] = []
         for rule in machine.rules {

@@ -4,8 +4,9 @@ import MachineModel
 ///
 /// From a configuration, an input that is not internal can arrive at any time (`by: user`), and every
 /// running effect can deliver any input it sends (`by: effect`); a `once` effect ends when it has
-/// delivered, a `stream` runs until it is cancelled. One step does, in this order: remove the
-/// delivering `once` instance; cancel what the move cancels; if the state changes, every instance in
+/// delivered, a `stream` runs until it is cancelled or delivers what it sends last (`Effect.outputs`:
+/// a `catch:` output). One step does, in this order: remove the delivering instance if this delivery
+/// ends it; cancel what the move cancels; if the state changes, every instance in
 /// flight becomes stale, except those the new state waits for (`EffectModel.adopted`) and those started
 /// in any state (`EffectModel.unbound`); start the move's effect (after its queue's policy); resume waiting instances
 /// of `suspendNew` queues. A start that would put more than `maxInstances` instances of one effect in
@@ -211,12 +212,14 @@ public struct EffectExplorer: Sendable {
                 let r = slot(d, stale: stale, waiting: false)
                 guard c[r] > 0 else { continue }
                 var without = c
-                if def.effect.kind == .once { without[r] -= 1; without = resume(without) }
+                without[r] -= 1
+                without = resume(without)
                 for i in def.emits {
                     let moves = model.moves[s][i].filter { $0.to != nil && !(sureOnly && $0.assumed) }
                     if moves.isEmpty || moves.allSatisfy(\.noop) {
-                        // delivered into nothing: only a once effect's end changes the configuration
-                        if def.effect.kind == .once {
+                        // delivered into nothing: only the effect's end (a once effect, a stream's last
+                        // output) changes the configuration
+                        if def.effect.kind == .once || moves.contains(where: { model.ends(d, by: $0) }) {
                             let idle = EffectModel.Move(from: s, input: i, to: s, trigger: model.inputs[i], starts: [], cancels: [],
                                                         noop: true, rule: 0)
                             steps.append(Step(next: without, move: idle, delivered: (d, stale)))
@@ -224,9 +227,10 @@ public struct EffectExplorer: Sendable {
                         continue
                     }
                     for move in moves {
-                        if let next = apply(move, to: without, driver: !stale && def.effect.kind == .stream ? d : nil) {
+                        let ends = model.ends(d, by: move)
+                        if let next = apply(move, to: ends ? without : c, driver: !stale && !ends ? d : nil) {
                             steps.append(Step(next: next, move: move, delivered: (d, stale)))
-                        } else if let refusedDefinition = refusedStart(move, in: without) {
+                        } else if let refusedDefinition = refusedStart(move, in: ends ? without : c) {
                             refused.append((move, refusedDefinition))
                         }
                     }

@@ -53,6 +53,9 @@ public struct EffectModel: Sendable {
         public var emits: [Int]
         /// Index into `queues`, when it runs on a queue with a policy other than merge.
         public var queue: Int?
+        /// For a stream, the triggers of the moves whose delivery is its last (`Effect.outputs`: a
+        /// `catch:` output): delivering through one ends the instance, as a `once` effect's does.
+        public var endingTriggers: Set<String> = []
 
         /// `CancelID.timer`, else `line:N`: how findings name it. An id computed at run time is named
         /// by what it is built from: `PulseID(item: state.itemID)` is `PulseID`, `item.id` stays.
@@ -218,6 +221,11 @@ public struct EffectModel: Sendable {
                 }
                 if let to, states[to] == "nil", pair.from != "nil", !teardownInputs.isEmpty { cancels += childEffects }
                 let trigger = outcome.trigger(for: pair.input)
+                let pattern = outcome.pattern.flatMap { $0.name == pair.input ? $0 : nil } ?? .member(pair.input)
+                for d in definitions.indices where definitions[d].effect.kind == .stream && definitions[d].emits.contains(i)
+                    && definitions[d].effect.endsDelivering(pattern) {
+                    definitions[d].endingTriggers.insert(trigger)
+                }
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
                 let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
@@ -310,6 +318,12 @@ public struct EffectModel: Sendable {
         return a == b || a.hasSuffix("." + b) || b.hasSuffix("." + a)
     }
 
+    /// Whether effect `d` ends when it delivers through `move`: a `once` effect always, a stream when
+    /// the move takes only what it sends last.
+    public func ends(_ d: Int, by move: Move) -> Bool {
+        definitions[d].effect.kind == .once || definitions[d].endingTriggers.contains(move.trigger)
+    }
+
     /// Effects that send `input`.
     public func senders(of input: Int) -> [Int] {
         definitions.indices.filter { definitions[$0].emits.contains(input) }
@@ -356,11 +370,33 @@ public struct EffectModel: Sendable {
         return result
     }
 
-    /// For each stream effect, the states where everything it sends does nothing.
+    /// For a stream effect, the states where everything it sends does nothing, and from which the
+    /// machine cannot get back to a state where its outputs matter without starting it again or
+    /// cancelling it. A stream idle only for a while (a timer whose ticks are ignored while an alert
+    /// is up, and count again once it is dismissed) is paused, not running for nothing; one that a
+    /// new start would run twice (a timer not cancelled on stop) is.
     public func idleStates(of d: Int) -> [Int] {
         guard definitions[d].effect.kind == .stream else { return [] }
-        return states.indices.filter { s in
+        let idle = states.indices.filter { s in
             definitions[d].emits.allSatisfy { i in moves[s][i].allSatisfy(\.noop) }
+        }
+        let idleSet = Set(idle)
+        // the same effect started by another rule (the same id) is a start again too
+        let id = definitions[d].effect.id
+        let again = Set(definitions.indices.filter { k in k == d || (id != nil && definitions[k].effect.id == id) })
+        return idle.filter { s in
+            var seen: Set<Int> = [s]
+            var queue = [s]
+            while let x = queue.popLast() {
+                for i in inputs.indices {
+                    for move in moves[x][i] where !move.starts.contains(where: again.contains) && !move.cancels.contains(d) {
+                        guard let t = move.to, seen.insert(t).inserted else { continue }
+                        if !idleSet.contains(t) { return false }
+                        queue.append(t)
+                    }
+                }
+            }
+            return true
         }
     }
 }

@@ -150,7 +150,10 @@ struct EffectReader {
             }
         }
         effect.emits = emits(in: Syntax(call), depth: depth)
-        if isStream(Syntax(call)) { effect.kind = .stream }
+        if isStream(Syntax(call)) {
+            effect.kind = .stream
+            effect.outputs = outputs(ofStream: call)
+        }
         if let q = SyntaxHelpers.argument(call, "queue") {
             let queue = queueName(q)
             effect.queue = queue
@@ -243,12 +246,57 @@ struct EffectReader {
         }
     }
 
+    /// The values a stream written as `call` sends, and which of them end it: those sent from a
+    /// `catch:` closure (TCA's `.run { … } catch: { error, send in … }`: the operation has thrown, the
+    /// run is over), and those sent after the operation's `for await` loop (at the top level of the
+    /// closure, or after a `do` block holding the loop, or from that block's `catch` clauses).
+    func outputs(ofStream call: FunctionCallExprSyntax) -> [Effect.Output] {
+        var result: [Effect.Output] = []
+        func add(_ node: Syntax, last: Bool) {
+            let finder = InputReferenceFinder(reader: self)
+            finder.walk(node)
+            for value in finder.values {
+                let output = Effect.Output(value: value, last: last)
+                if !result.contains(output) { result.append(output) }
+            }
+        }
+        var operations = call.arguments.filter { $0.label?.text != "catch" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        var catches = call.arguments.filter { $0.label?.text == "catch" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        if let t = call.trailingClosure { operations.append(t) }
+        for t in call.additionalTrailingClosures {
+            if t.label.text == "catch" { catches.append(t.closure) } else { operations.append(t.closure) }
+        }
+        for closure in operations { addOperation(closure.statements, into: add) }
+        for closure in catches { add(Syntax(closure), last: true) }
+        return result
+    }
+
+    /// The statements of an operation: what is sent after the loop that streams is sent last.
+    private func addOperation(_ statements: CodeBlockItemListSyntax, into add: (Syntax, Bool) -> Void) {
+        var afterLoop = false
+        for item in statements {
+            if afterLoop { add(Syntax(item), true); continue }
+            if let doStatement = item.item.as(DoStmtSyntax.self), isStream(Syntax(doStatement.body)) {
+                addOperation(doStatement.body.statements, into: add)
+                for clause in doStatement.catchClauses { add(Syntax(clause), true) }
+                afterLoop = true
+            } else {
+                add(Syntax(item), false)
+                let loop = (item.item.as(ForStmtSyntax.self).map { $0.awaitKeyword != nil } ?? false)
+                    || item.item.is(WhileStmtSyntax.self) || item.item.is(RepeatStmtSyntax.self)
+                if loop, isStream(Syntax(item)) { afterLoop = true }
+            }
+        }
+    }
+
     static func policyCancelsPrevious(_ policy: String) -> Bool {
         policy == "latest" || policy.hasPrefix("runNewest") || policy == "switchToLatest"
     }
 
     /// `CancelID.timer` stays; `UploadID()` → `UploadID`; `SocketID.self` → `SocketID`; `.timer` → `timer`.
-    func cancelID(_ expr: ExprSyntax) -> String {
+    func cancelID(_ expr: ExprSyntax) -> String { Self.idText(expr) }
+
+    static func idText(_ expr: ExprSyntax) -> String {
         var e = SyntaxHelpers.unwrap(expr)
         // `.cancel(ids: { $0 is PingID })`: every id of that type
         if let closure = e.as(ClosureExprSyntax.self), let only = closure.statements.first, closure.statements.count == 1 {
@@ -372,7 +420,16 @@ struct EffectReader {
     final class InputReferenceFinder: SyntaxVisitor {
         let reader: EffectReader
         var found: [String] = []
+        /// Each value sent, as a pattern (run-time parts `_`): `.response(.failure(error))` → `response(.failure)`.
+        var values: [InputPattern] = []
         var references: [String] = []
+
+        func record(_ name: String, _ node: some ExprSyntaxProtocol) {
+            if !found.contains(name) { found.append(name) }
+            let value: InputPattern
+            if case .named(let pattern) = PatternReader.value(ExprSyntax(node)), pattern.name == name { value = pattern } else { value = .member(name) }
+            if !values.contains(value) { values.append(value) }
+        }
 
         init(reader: EffectReader) {
             self.reader = reader
@@ -387,7 +444,7 @@ struct EffectReader {
                 return .skipChildren
             }
             if let name = reader.isInputReference(ExprSyntax(node)) {
-                if !found.contains(name) { found.append(name) }
+                record(name, node)
                 return .skipChildren
             }
             return .visitChildren
@@ -395,7 +452,7 @@ struct EffectReader {
 
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
             if let name = reader.isInputReference(ExprSyntax(node)) {
-                if !found.contains(name) { found.append(name) }
+                record(name, node)
                 return .skipChildren
             }
             return .visitChildren

@@ -45,6 +45,7 @@ public enum Extractor {
             return machine
         }
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
+        context.addGivenIDs(&machines)
         disambiguate(&machines, mergeable: context.mergeableIDs)
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
         let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
@@ -443,6 +444,7 @@ final class ExtractionContext {
         let merged = ProjectFacts()
         for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
             let scan = ProjectFacts()
+            scan.module = file.module
             file.events.replay(scan)
             return scan
         }) {
@@ -450,6 +452,7 @@ final class ExtractionContext {
             merged.inoutCalls += part.inoutCalls
             merged.initialStateArguments += part.initialStateArguments
             for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
+            for (module, ids) in part.givenIDs { merged.givenIDs[module, default: []].formUnion(ids) }
         }
         return merged
     }()
@@ -460,6 +463,14 @@ final class ExtractionContext {
         /// Every `initialState:` / `state:` argument, in file order.
         var initialStateArguments: [ExprSyntax] = []
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
+        /// Ids given to effects or sends anywhere (`Machine.givenIDs`), by module.
+        var givenIDs: [String: Set<String>] = [:]
+        var module = ""
+
+        /// Calls whose `id:` names an effect id: a send registered under an id (Actomaton's
+        /// `send(_:id:priority:tracksFeedbacks:)`, `TestActomaton.send(_:id:)`), an effect made
+        /// cancellable, an Actomaton effect built with an id, TCA's timer.
+        static let idGivingCalls: Set<String> = ["send", "cancellable", "Effect", "sequence", "fireAndForget", "timer"]
 
         init() { super.init(viewMode: .sourceAccurate) }
 
@@ -468,6 +479,14 @@ final class ExtractionContext {
                 let names = ReferenceFinder()
                 for argument in node.arguments { names.walk(argument.expression) }
                 for name in Set(names.names) { constructions[name, default: []].append(node) }
+            }
+            if let id = SyntaxHelpers.argument(node, "id") {
+                let callee = node.calledExpression
+                let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
+                    ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
+                if Self.idGivingCalls.contains(name) {
+                    givenIDs[module, default: []].insert(EffectReader.idText(id))
+                }
             }
             if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) { inoutCalls.append(node) }
             return .visitChildren
@@ -481,6 +500,18 @@ final class ExtractionContext {
                 stateInitialisers[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
             }
             return .visitChildren
+        }
+    }
+
+    /// Each machine's `givenIDs`: those of its module and of the modules its file imports.
+    func addGivenIDs(_ machines: inout [Machine]) {
+        let given = facts.givenIDs
+        guard !given.isEmpty else { return }
+        let fileByPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in machines.indices {
+            guard let file = fileByPath[machines[i].location.file] else { continue }
+            let modules = [file.module] + index.imports(of: file).sorted()
+            machines[i].givenIDs = modules.flatMap { given[$0].map { $0.sorted() } ?? [] }.uniqued()
         }
     }
 

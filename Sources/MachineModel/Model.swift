@@ -58,9 +58,24 @@ public struct Effect: Codable, Hashable, Sendable {
     /// The effects this one was joined from (`.merge(a, b)`, `a + b`), each with its own emits, id and
     /// kind; empty for a single effect. Not part of the JSON (which shows the joined effect).
     public var parts: [Effect]
+    /// The values a stream sends as written in it (run-time parts `_`), each saying whether sending it
+    /// ends the stream: a value sent from TCA's `catch:` closure, or after its `for await` loop has
+    /// ended. Empty when the code does not say. Not part of the JSON.
+    public var outputs: [Output]
+
+    /// A value an effect sends, and whether delivering it is the effect's last act.
+    public struct Output: Hashable, Sendable {
+        public var value: InputPattern
+        public var last: Bool
+
+        public init(value: InputPattern, last: Bool) {
+            self.value = value
+            self.last = last
+        }
+    }
 
     public init(label: String? = nil, emits: [String] = [], queue: String? = nil, policy: String? = nil, id: String? = nil,
-                kind: Kind = .once, parts: [Effect] = []) {
+                kind: Kind = .once, parts: [Effect] = [], outputs: [Output] = []) {
         self.label = label
         self.emits = emits
         self.queue = queue
@@ -68,6 +83,16 @@ public struct Effect: Codable, Hashable, Sendable {
         self.id = id
         self.kind = kind
         self.parts = parts
+        self.outputs = outputs
+    }
+
+    /// Whether delivering a value that a branch with `pattern` takes ends this stream: every value of
+    /// the stream that the pattern can match is sent last (a `catch:` output). A `once` effect always
+    /// ends when it delivers.
+    public func endsDelivering(_ pattern: InputPattern) -> Bool {
+        if kind == .once { return true }
+        let candidates = outputs.filter { $0.value.name == pattern.name && pattern.matches($0.value) != false }
+        return !candidates.isEmpty && candidates.allSatisfy(\.last)
     }
 
     /// The single effects it consists of: its parts, or itself.
@@ -105,6 +130,7 @@ public struct Effect: Codable, Hashable, Sendable {
         id = try c.decodeIfPresent(String.self, forKey: .id)
         kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .once
         parts = []
+        outputs = []
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -128,7 +154,8 @@ public struct Effect: Codable, Hashable, Sendable {
             policy: policy ?? other.policy,
             id: id ?? other.id,
             kind: kind == .stream || other.kind == .stream ? .stream : .once,
-            parts: components + other.components)
+            parts: components + other.components,
+            outputs: outputs.appendingUnique(other.outputs))
     }
 }
 
@@ -479,6 +506,11 @@ public struct Machine: Codable, Hashable, Sendable {
     public var partial: Bool = false
     /// The writes of the state that were not read (set with `partial`).
     public var unreadWrites: [SourceLocation] = []
+    /// Effect ids given elsewhere in the code its module sees: where actions are sent with an id
+    /// (Actomaton's `send(_:id:)`), and on effects outside its rules (a child feature's
+    /// `.cancellable(id:)`, TCA cancellation being store-wide). A cancel of one of them is not unknown.
+    /// Not part of the JSON.
+    public var givenIDs: [String] = []
 
     public init(name: String, id: String? = nil, dialect: Dialect, location: SourceLocation, states: [String], inputs: [String],
                 initial: String?, rules: [Rule], order: RuleOrder, terminal: [String] = [],

@@ -54,7 +54,7 @@ public struct PromelaRenderer: Sendable {
         out += "/* effects: c[4d] running fresh, c[4d+1] running stale, c[4d+2] waiting fresh, c[4d+3] waiting stale */\n"
         for (d, def) in defs.enumerated() {
             let sends = def.emits.map { m.inputs[$0] }.joined(separator: ", ")
-            out += "/* \(d): line \(def.location.line) \(def.label.replacingOccurrences(of: "*/", with: "* /")), \(def.effect.kind.rawValue), sends \(sends)\(def.queue.map { ", queue \(m.queues[$0].name)" } ?? "") */\n"
+            out += "/* \(d): line \(def.location.line) \(def.label.replacingOccurrences(of: "*/", with: "* /")), \(def.effect.kind.rawValue), sends \(sends)\(def.endingTriggers.isEmpty ? "" : ", ends after " + def.endingTriggers.sorted().joined(separator: ", "))\(def.queue.map { ", queue \(m.queues[$0].name)" } ?? "") */\n"
         }
         out += "\n\(m.states.count > 255 ? (m.states.count > 32767 ? "int" : "short") : "byte") st = \(m.initial ?? 0);\nbyte c[\(max(1, defs.count * EffectModel.slots))];\nbyte q;\n\n"
         out += "active proctype machine() {\n    do\n"
@@ -73,25 +73,26 @@ public struct PromelaRenderer: Sendable {
         for (d, def) in defs.enumerated() {
             for stale in [true, false] {
                 let r = slot(d, stale: stale, waiting: false)
-                let remove = def.effect.kind == .once ? ["\(r) = \(r) - 1"] + resume() : []
+                let remove = ["\(r) = \(r) - 1"] + resume()
                 for s in m.states.indices {
                     for i in def.emits {
                         let moves = m.moves[s][i].filter { $0.to != nil }
                         let comment = "\(m.states[s]): effect \(d)\(stale ? " (stale)" : "") sends \(m.inputs[i])"
                         if moves.isEmpty || moves.allSatisfy(\.noop) {
-                            if def.effect.kind == .once {
+                            if def.effect.kind == .once || moves.contains(where: { m.ends(d, by: $0) }) {
                                 out += option(comment: comment + ", which does nothing", guardText: "st == \(s) && \(r) > 0", body: remove + checks())
                             }
                             continue
                         }
                         for move in moves {
+                            let ends = m.ends(d, by: move)
                             var guardText = "st == \(s) && \(r) > 0"
-                            if let bound = boundGuard(move, removing: def.effect.kind == .once ? d : nil) { guardText += " && \(bound)" }
-                            var body = remove
+                            if let bound = boundGuard(move, removing: ends ? d : nil) { guardText += " && \(bound)" }
+                            var body = ends ? remove : []
                             if stale && move.leaves {
                                 body += ["#ifdef \(Self.staleMacro(m.inputs[i]))", "assert(false)", "#endif"]
                             }
-                            body += apply(move, driver: !stale && def.effect.kind == .stream ? d : nil)
+                            body += apply(move, driver: !stale && !ends ? d : nil)
                             out += option(comment: comment + " --> \(m.states[move.to!])", guardText: guardText, body: body)
                         }
                     }

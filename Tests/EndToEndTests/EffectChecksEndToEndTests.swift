@@ -277,4 +277,175 @@ final class EffectChecksEndToEndTests: XCTestCase {
         let found = try effectFindings(source)
         XCTAssertEqual(found["Jukebox.alert"], [], "\(found)")
     }
+
+    /// A stream ends with what it sends from its `catch:` closure, or after its `for await` loop: a
+    /// failed upload sends nothing more, so the next upload has no late answer to fear from it.
+    func testAStreamsLastOutputEndsIt() throws {
+        let source = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Uploader {
+                @ObservableState
+                struct State: Equatable { var phase: Phase = .idle }
+                enum Phase: Equatable { case idle, sending, sent }
+                enum Action { case sendTapped, cancelTapped, upload(Result<Step, any Error>) }
+                enum Step { case part, done }
+                enum CancelID { case upload }
+                @Dependency(\\.courier) var courier
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .sendTapped:
+                            guard state.phase == .idle else { return .none }
+                            state.phase = .sending
+                            return .run { send in
+                                for try await step in courier.ship() {
+                                    await send(.upload(.success(step)))
+                                }
+                            } catch: { error, send in
+                                await send(.upload(.failure(error)))
+                            }
+                            .cancellable(id: CancelID.upload)
+                        case .cancelTapped:
+                            state.phase = .idle
+                            return .cancel(id: CancelID.upload)
+                        case .upload(.success(.part)):
+                            return .none
+                        case .upload(.success(.done)):
+                            state.phase = .sent
+                            return .none
+                        case .upload(.failure):
+                            state.phase = .idle
+                            return .none
+                        }
+                    }
+                }
+            }
+
+            @Reducer
+            struct Metronome {
+                @ObservableState
+                struct State: Equatable { var phase: Beat = .still; var beats = 0 }
+                enum Beat: Equatable { case still, ticking, over }
+                enum Action { case go, tick, ended, rewind }
+                @Dependency(\\.pulse) var pulse
+
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .go:
+                            guard state.phase == .still else { return .none }
+                            state.phase = .ticking
+                            return .run { send in
+                                for await _ in pulse.beats() {
+                                    await send(.tick)
+                                }
+                                await send(.ended)
+                            }
+                        case .tick:
+                            state.beats += 1
+                            return .none
+                        case .ended:
+                            state.phase = .over
+                            return .none
+                        case .rewind:
+                            guard state.phase == .over else { return .none }
+                            state.phase = .still
+                            return .none
+                        }
+                    }
+                }
+            }
+            """
+        let found = try effectFindings(source)
+        XCTAssertEqual(found["Uploader.phase"], [], "\(found)")
+        XCTAssertEqual(found["Metronome.phase"], [], "\(found)")
+        // a failure sent from the loop as well does not end it: its `done` can follow a new start
+        let hiccup = source.replacingOccurrences(of: "await send(.upload(.success(step)))",
+                                                 with: "await send(.upload(.success(step)))\n                    await send(.upload(.failure(Hiccup())))")
+        XCTAssertNotEqual(hiccup, source)
+        XCTAssertEqual(try effectFindings(hiccup)["Uploader.phase"], ["stale_effect_output upload 4"])
+        // sent inside the loop, `ended` could come again after a rewind and a new start: a race
+        let looping = source.replacingOccurrences(of: "        await send(.tick)\n                    }\n                    await send(.ended)",
+                                                  with: "        await send(.tick)\n                        await send(.ended)\n                    }")
+        XCTAssertNotEqual(looping, source)
+        XCTAssertEqual(try effectFindings(looping)["Metronome.phase"], ["stale_effect_output ended 4"])
+    }
+
+    /// Ids given where the effect is not: an Actomaton send registered under an id
+    /// (`send(_:id:)`), and a child feature's cancellable effect (TCA cancels across the store).
+    func testACancelOfAnIDGivenElsewhereIsKnown() throws {
+        let source = """
+            import Actomaton
+
+            enum LampAction: Sendable { case glow, dim, off }
+            enum Lamp: Sendable { case dark, lit }
+            struct GlowID: EffectIDProtocol {}
+            struct GhostID: EffectIDProtocol {}
+
+            let lampReducer = Reducer<LampAction, Lamp, Void> { action, state, _ in
+                switch action {
+                case .glow:
+                    state = .lit
+                    return .empty
+                case .dim:
+                    state = .dark
+                    return Effect.cancel(id: GlowID())
+                case .off:
+                    state = .dark
+                    return Effect.cancel(id: GhostID())
+                }
+            }
+
+            let lamp = Actomaton<LampAction, Lamp>(state: .dark, reducer: lampReducer)
+
+            func switchOn() async {
+                await lamp.send(.glow, id: GlowID())
+            }
+            """
+        XCTAssertEqual(try effectFindings(source)["lamp"], ["unknown_cancel_id GhostID"])
+
+        let tca = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Drawer {
+                struct State: Equatable {}
+                enum Action { case fill, filled }
+                enum CancelID { case filling }
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .fill:
+                            return .run { send in await send(.filled) }.cancellable(id: CancelID.filling)
+                        case .filled:
+                            return .none
+                        }
+                    }
+                }
+            }
+
+            @Reducer
+            struct Cabinet {
+                @ObservableState
+                struct State: Equatable { var isOpen = false }
+                enum Action { case open, close }
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .open:
+                            state.isOpen = true
+                            return .none
+                        case .close:
+                            state.isOpen = false
+                            return .merge(.cancel(id: Drawer.CancelID.filling), .cancel(id: Drawer.CancelID.emptying))
+                        }
+                    }
+                }
+            }
+            """
+        XCTAssertEqual(try effectFindings(tca)["Cabinet.isOpen"], ["unknown_cancel_id Drawer.CancelID.emptying"])
+    }
 }

@@ -102,6 +102,25 @@ final class EffectExplorerTests: XCTestCase {
         XCTAssertEqual(describe(found.first?.trace), "start → stop")
     }
 
+    func testAStreamIgnoredForAWhileIsPausedNotLeaked() {
+        // a metronome whose beats are ignored while a prompt is up: dismissing it makes them count again
+        rule(["none"], "appear", .stay, start: Effect(label: "beats", emits: ["beat"], kind: .stream))
+        rule(["none"], "beat", .stay, writes: true)
+        rule(["none"], "quit", .state("prompt"))
+        rule(["prompt"], "beat", .stay)
+        rule(["prompt"], "dismiss", .state("none"))
+        let paused = machine(["none", "prompt"], ["appear", "beat", "quit", "dismiss"]).0
+        XCTAssertEqual(findings(paused, .uncancelledEffect).count, 0)
+        // with no way back but a new start, the ignored stream is a leak
+        rules = []
+        rule(["none", "prompt"], "appear", .state("none"), start: Effect(label: "beats", emits: ["beat"], kind: .stream))
+        rule(["none"], "beat", .stay, writes: true)
+        rule(["none"], "quit", .state("prompt"))
+        rule(["prompt"], "beat", .stay)
+        let leaked = machine(["none", "prompt"], ["appear", "beat", "quit"]).0
+        XCTAssertEqual(describe(findings(leaked, .uncancelledEffect).first?.trace), "appear → quit")
+    }
+
     func testCancelledStreamAndOnceEffectsAreNotReported() {
         rule(["off"], "start", .state("on"), start: Effect(label: "timer", emits: ["tick"], id: "CancelID.timer", kind: .stream))
         rule(["on"], "stop", .state("off"), cancels: ["timer"])  // by suffix
@@ -325,5 +344,40 @@ final class EffectExplorerTests: XCTestCase {
         rule(["dialling", "online"], "hangUp", .state("off"))
         let leaky = machine(["off", "dialling", "online"], ["dial", "opened", "closed", "hangUp"]).0
         XCTAssertEqual(describe(findings(leaky, .staleEffectOutput).first?.trace), "dial → hangUp → dial → closed (effect)")
+    }
+
+    /// A feed that streams `chunk`s and, when it fails, sends `failed` from its `catch:` and is over.
+    func feedMachine(failedIsLast: Bool) -> Machine {
+        let chunk = InputPattern.member("feed", [.init(.member("chunk", [.init(.any)]))])
+        let failed = InputPattern.member("feed", [.init(.member("failed"))])
+        let feed = Effect(label: "feed", emits: ["feed"], id: "FeedID", kind: .stream,
+                          outputs: [.init(value: chunk, last: false), .init(value: failed, last: failedIsLast)])
+        rules.append(Rule(id: 1, location: SourceLocation(file: "T.swift", line: 11, column: 5),
+                          outcomes: [Outcome(pairs: [Pair(from: "idle", input: "open")], target: .state("opening"), effect: feed)]))
+        rules.append(Rule(id: 2, location: SourceLocation(file: "T.swift", line: 12, column: 5),
+                          outcomes: [Outcome(pairs: [Pair(from: "opening", input: "feed")], target: .state("open"),
+                                             pattern: .member("feed", [.init(.member("chunk"))]))]))
+        rules.append(Rule(id: 3, location: SourceLocation(file: "T.swift", line: 13, column: 5),
+                          outcomes: [Outcome(pairs: [Pair(from: "opening", input: "feed"), Pair(from: "open", input: "feed")],
+                                             target: .state("idle"), pattern: .member("feed", [.init(.member("failed"))]))]))
+        // closing cancels the feed (so `opening` is no state that only waits for it)
+        rules.append(Rule(id: 4, location: SourceLocation(file: "T.swift", line: 14, column: 5),
+                          outcomes: [Outcome(pairs: [Pair(from: "opening", input: "close"), Pair(from: "open", input: "close")],
+                                             target: .state("idle"), cancels: ["FeedID"])]))
+        return machine(["idle", "opening", "open"], ["open", "feed", "close"]).0
+    }
+
+    func testAStreamsLastOutputEndsIt() {
+        // what a stream sends from its `catch:` is its last word: no later chunk from it
+        let ended = feedMachine(failedIsLast: true)
+        XCTAssertEqual(findings(ended, .staleEffectOutput).count, 0)
+        XCTAssertEqual(EffectModel(machine: ended).definitions.first?.endingTriggers, ["feed(.failed)"])
+        // a stream that could go on after `failed` races the one the next `open` starts
+        rules = []
+        let running = feedMachine(failedIsLast: false)
+        XCTAssertEqual(describe(findings(running, .staleEffectOutput).first?.trace), "open → feed (effect) → open → feed (effect)")
+        // a value sent both in the loop and last does not end the stream
+        XCTAssertFalse(Effect(kind: .stream, outputs: [.init(value: .member("done"), last: true), .init(value: .member("done"), last: false)])
+            .endsDelivering(.member("done")))
     }
 }

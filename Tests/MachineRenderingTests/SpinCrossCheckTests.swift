@@ -228,4 +228,31 @@ final class SpinCrossCheckTests: XCTestCase {
             try crossCheck(model)
         }
     }
+
+    /// A stream that ends with what its `catch:` sends (made up): SPIN removes the instance on that
+    /// delivery as the explorer does, and finds no race where the explorer finds none.
+    func testAStreamEndedByItsLastOutput() throws {
+        for failedIsLast in [true, false] {
+            let failed = InputPattern.member("feed", [.init(.member("failed"))])
+            let feed = Effect(label: "feed", emits: ["feed"], id: "FeedID", kind: .stream,
+                              outputs: [.init(value: .member("feed", [.init(.member("chunk", [.init(.any)]))]), last: false),
+                                        .init(value: .member("feed", [.init(.member("failed", [.init(.any)]))]), last: failedIsLast)])
+            let at = SourceLocation(file: "F.swift", line: 1, column: 1)
+            let rules = [
+                Rule(id: 1, location: at, outcomes: [Outcome(pairs: [Pair(from: "idle", input: "open")], target: .state("opening"), effect: feed)]),
+                Rule(id: 2, location: at, outcomes: [Outcome(pairs: [Pair(from: "opening", input: "feed")], target: .state("open"),
+                                                             pattern: .member("feed", [.init(.member("chunk"))]))]),
+                Rule(id: 3, location: at, outcomes: [Outcome(pairs: [Pair(from: "opening", input: "feed"), Pair(from: "open", input: "feed")],
+                                                             target: .state("idle"), pattern: failed)]),
+                Rule(id: 4, location: at, outcomes: [Outcome(pairs: [Pair(from: "opening", input: "close"), Pair(from: "open", input: "close")],
+                                                             target: .state("idle"), cancels: ["FeedID"])]),
+            ]
+            let machine = Analyzer().analyze(Machine(name: "feed", dialect: .tca, location: at, states: ["idle", "opening", "open"],
+                                                     inputs: ["open", "feed", "close"], initial: "idle", rules: rules, order: .resolved))
+            let model = EffectModel(machine: machine)
+            XCTAssertEqual(model.definitions.first?.endingTriggers, failedIsLast ? ["feed(.failed)"] : [])
+            XCTAssertEqual(EffectExplorer(model: model).explore().stale.isEmpty, failedIsLast)
+            try crossCheck(model)
+        }
+    }
 }
