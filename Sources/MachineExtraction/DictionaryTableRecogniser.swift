@@ -182,7 +182,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 } else if let p = SyntaxHelpers.path(f), parameter == p {
                     target = .stay
                 } else {
-                    context.warn("the fallback `\(f.compactText.prefix(40))` of the lookup in '\(name ?? "the table")' is computed at run time; pairs outside the table are drawn without edges",
+                    context.warn("the fallback `\(f.compactText.prefix(40))` of the lookup in '\(name)' is computed at run time; pairs outside the table are drawn without edges",
                                  at: lookup.location, severity: .note)
                 }
                 if let target, !rest.isEmpty {
