@@ -421,36 +421,16 @@ print("machine-viz  \(effectMachine.states.count) states, \(effectModel.definiti
     + (explored!.complete ? "" : " (budget reached)")
     + String(format: " in %.3fs, %.0f configurations/s", exploreTime, Double(configurations) / exploreTime))
 
-func which(_ name: String) -> String? {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-}
-
-func shell(_ tool: String, _ arguments: [String], in dir: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.currentDirectoryURL = dir
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
-
-if let spin = which("spin"), let cc = which("gcc") ?? which("cc") {
+if let spin = Spin.spin, let cc = Spin.cc {
     let dir = base.appendingPathComponent("spin")
     try? FileManager.default.removeItem(at: dir)
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     try PromelaRenderer(model: effectModel).render().write(to: dir.appendingPathComponent("model.pml"), atomically: true, encoding: .utf8)
-    _ = try shell(spin, ["-a", "model.pml"], in: dir)
-    _ = try shell(cc, ["-O2", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"], in: dir)
+    try Spin.run(spin, ["-a", "model.pml"], in: dir)
+    try Spin.run(cc, ["-O2", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"], in: dir)
     var output = ""
-    let spinTime = best(of: 3) { output = (try? shell(dir.appendingPathComponent("pan").path, ["-E"], in: dir)) ?? "" }
-    let stored = output.split(separator: "\n").first { $0.contains("states, stored") }
-        .flatMap { Int($0.split(separator: " ").first ?? "") } ?? -1
+    let spinTime = best(of: 3) { output = (try? Spin.run(dir.appendingPathComponent("pan").path, ["-E"], in: dir)) ?? "" }
+    let stored = Spin.statesStored(in: output) ?? -1
     print(String(format: "SPIN         %d states stored in %.3fs, %.0f states/s", stored, spinTime, Double(stored) / spinTime)
         + (stored == configurations ? "" : "  (MISMATCH with machine-viz's count)"))
     print(String(format: "ratio        machine-viz / SPIN (states per second): %.2f",

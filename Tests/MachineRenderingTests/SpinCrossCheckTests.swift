@@ -13,21 +13,10 @@ import XCTest
 final class SpinCrossCheckTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func executable(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    static let spin = executable("spin")
-    static let cc = executable("gcc") ?? executable("cc") ?? executable("clang")
-
     var temp: URL!
 
     override func setUpWithError() throws {
-        guard Self.spin != nil, Self.cc != nil else {
+        guard Spin.spin != nil, Spin.cc != nil else {
             throw XCTSkip("SPIN cross-check skipped: `spin` (or a C compiler) is not installed here; `apt-get install -y spin` (CI's .ci/run installs it)")
         }
         temp = FileManager.default.temporaryDirectory.appendingPathComponent("mv-spin-\(UUID().uuidString)")
@@ -39,19 +28,7 @@ final class SpinCrossCheckTests: XCTestCase {
     }
 
     @discardableResult
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = temp
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    func run(_ tool: String, _ arguments: [String]) throws -> String { try Spin.run(tool, arguments, in: temp) }
 
     struct Verdict {
         var stored: Int
@@ -64,13 +41,12 @@ final class SpinCrossCheckTests: XCTestCase {
     func verify(_ promela: String, define macro: String? = nil) throws -> Verdict {
         try promela.write(to: temp.appendingPathComponent("model.pml"), atomically: true, encoding: .utf8)
         try? FileManager.default.removeItem(at: temp.appendingPathComponent("model.pml.trail"))
-        let generated = try run(Self.spin!, (macro.map { ["-D\($0)"] } ?? []) + ["-a", "model.pml"])
+        let generated = try run(Spin.spin!, (macro.map { ["-D\($0)"] } ?? []) + ["-a", "model.pml"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: temp.appendingPathComponent("pan.c").path), generated)
-        let compiled = try run(Self.cc!, ["-O0", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"])
+        let compiled = try run(Spin.cc!, ["-O0", "-DBFS", "-DNOREDUCE", "-o", "pan", "pan.c"])
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: temp.appendingPathComponent("pan").path), compiled)
         let output = try run(temp.appendingPathComponent("pan").path, ["-E"])
-        guard let stored = output.split(separator: "\n").first(where: { $0.contains("states, stored") })
-            .flatMap({ Int($0.split(separator: " ").first ?? "") }) else {
+        guard let stored = Spin.statesStored(in: output) else {
             XCTFail("no state count in SPIN's output:\n\(output)")
             return Verdict(stored: -1, violated: false)
         }
