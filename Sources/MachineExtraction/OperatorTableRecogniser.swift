@@ -164,7 +164,7 @@ struct OperatorTableRecogniser: Recogniser {
         var names: [String] = []
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.base == nil { names.append(node.declName.baseName.text.replacingOccurrences(of: "`", with: "")) }
+            if node.base == nil { names.append(node.declName.baseName.text.withoutBackticks) }
             return .visitChildren
         }
     }

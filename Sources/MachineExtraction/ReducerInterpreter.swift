@@ -184,15 +184,45 @@ final class ReducerInterpreter {
         return flow
     }
 
-    /// Paths that ended in the same condition are joined, bounding the number of paths.
+    /// Everything of a path but its pairs: paths with equal conditions are joined.
+    struct Condition: Hashable {
+        var target: Target?
+        var effect: Effect?
+        var cancels: [String]
+        var slot: Int
+        var guards: [String]
+        var patterns: [Narrowing]
+        var bound: [String: Bound]
+        var writes: Bool
+
+        init(_ c: Ctx) {
+            (target, effect, cancels, slot, guards, patterns, bound, writes) = (c.target, c.effect, c.cancels, c.slot, c.guards, c.patterns, c.bound, c.writes)
+        }
+
+        /// A few cheap parts (equal conditions still hash alike; `==` compares all of them).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(target)
+            hasher.combine(slot)
+            hasher.combine(writes)
+            hasher.combine(guards.count)
+            hasher.combine(guards.last)
+            hasher.combine(patterns.count)
+            hasher.combine(bound.count)
+        }
+    }
+
+    /// Paths that ended in the same condition are joined, bounding the number of paths. (Looked up by
+    /// hash: a body reached by many paths would otherwise compare each with all the others.)
     func merged(_ ctxs: [Ctx]) -> [Ctx] {
         guard ctxs.count > 1 else { return ctxs }
         var out: [Ctx] = []
+        var index: [Condition: Int] = [:]
         for c in ctxs where !c.pairs.isEmpty {
-            if let i = out.firstIndex(where: { $0.target == c.target && $0.effect == c.effect && $0.cancels == c.cancels && $0.slot == c.slot && $0.guards == c.guards && $0.patterns == c.patterns
-                                            && $0.bound == c.bound && $0.writes == c.writes }) {
+            let key = Condition(c)
+            if let i = index[key] {
                 out[i].pairs = out[i].pairs.union(c.pairs)
             } else if out.count < Self.contextLimit {
+                index[key] = out.count
                 out.append(c)
             }
         }
@@ -242,7 +272,7 @@ final class ReducerInterpreter {
         }
         if let g = stmt.as(GuardStmtSyntax.self) {
             let pred = evalConditions(g.conditions, ctx)
-            let text = g.conditions.compactText
+            let text = self.text(g.conditions)
             let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
             if !elseCtx.pairs.isEmpty {
                 let f = execBlock(g.body.statements, [elseCtx])
@@ -278,7 +308,7 @@ final class ReducerInterpreter {
         let expr = SyntaxHelpers.unwrap(raw)
         if let sw = expr.as(SwitchExprSyntax.self) { return execSwitch(sw, ctx) }
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctx) }
-        let folded = SyntaxHelpers.fold(expr)
+        let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             var written = ctx
             written.writes = written.writes || writesState(infix.leftOperand)
@@ -385,11 +415,53 @@ final class ReducerInterpreter {
         return body()
     }
 
+    /// What a node means that does not depend on the path reaching it, read once per node: a body
+    /// reached by many paths (a helper called after a switch) is read as often. Each entry keeps its
+    /// node, so no other tree can reuse the node's identifier while the entry exists.
+    var folds: [SyntaxIdentifier: (node: ExprSyntax, folded: ExprSyntax)] = [:]
+    var inoutCandidates: [SyntaxIdentifier: (node: FunctionCallExprSyntax, functions: [FunctionDeclSyntax])] = [:]
+
+    var atoms: [SyntaxIdentifier: (node: PatternSyntax, atom: PatternAtom)] = [:]
+
+    /// `PatternAtom(pattern)`, once per node.
+    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom {
+        if let hit = atoms[pattern.id] { return hit.atom }
+        let atom = PatternAtom(pattern)
+        atoms[pattern.id] = (pattern, atom)
+        return atom
+    }
+
+    var texts: [SyntaxIdentifier: (node: Syntax, text: String)] = [:]
+
+    /// `node.compactText`, once per node.
+    func text(_ node: some SyntaxProtocol) -> String {
+        if let hit = texts[node.id] { return hit.text }
+        let text = node.compactText
+        texts[node.id] = (Syntax(node), text)
+        return text
+    }
+
+    /// `SyntaxHelpers.fold`, once per node.
+    func fold(_ expr: ExprSyntax) -> ExprSyntax {
+        if let hit = folds[expr.id] { return hit.folded }
+        let folded = SyntaxHelpers.fold(expr)
+        folds[expr.id] = (expr, folded)
+        return folded
+    }
+
+    /// The functions taking an `inout` parameter that a call's callee names where it is written.
+    func inoutFunctions(_ call: FunctionCallExprSyntax) -> [FunctionDeclSyntax] {
+        if let hit = inoutCandidates[call.id] { return hit.functions }
+        let functions = effects.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+        inoutCandidates[call.id] = (call, functions)
+        return functions
+    }
+
     /// A call that passes the state `inout` to a function of the project: the function and the paths
     /// that denote the state (and the input) inside it.
     func inoutCallee(_ call: FunctionCallExprSyntax) -> (FunctionDeclSyntax, Set<String>, Set<String>)? {
         // the function the callee names where it is written (`f`, `self.f`, `Self.f`, `Type.f`)
-        let candidates = effects.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+        let candidates = inoutFunctions(call)
         guard !candidates.isEmpty else { return nil }
         let arguments = Array(call.arguments)
         for function in candidates {
@@ -445,7 +517,7 @@ final class ReducerInterpreter {
         let p = SyntaxHelpers.path(expr)
         if isState(p) { return .state }
         if isInput(p) { return .input }
-        return .other(expr.compactText)
+        return .other(text(expr))
     }
 
     func involvesMachine(_ s: Subject) -> Bool {
@@ -460,7 +532,7 @@ final class ReducerInterpreter {
         // `switch result` where `result` was bound by a case on the input (`case let .view(action)`, even
         // when it shadows the reducer's `action`): its cases narrow the input
         let boundSubject = SyntaxHelpers.unwrap(sw.subject).as(DeclReferenceExprSyntax.self).flatMap { ctx.bound[$0.baseName.text] }
-        let subject = boundSubject == nil ? classify(sw.subject) : .other(sw.subject.compactText)
+        let subject = boundSubject == nil ? classify(sw.subject) : .other(text(sw.subject))
         let machineSwitch = involvesMachine(subject) || boundSubject != nil
         var remaining = ctx.pairs
         var flow = Flow()
@@ -479,7 +551,7 @@ final class ReducerInterpreter {
                 catchAll = boundSubject == nil
             case .case(let label):
                 for item in label.caseItems {
-                    let atom = PatternAtom(item.pattern)
+                    let atom = patternAtom(item.pattern)
                     var p: Pred
                     var tree: InputPattern?
                     var bindingPaths: [String: [Int]] = [:]
@@ -495,10 +567,10 @@ final class ReducerInterpreter {
                         if let tree { p = p.and(Pred(yes: arrivals(tree), maybe: d.none)) }
                         if case .input = subject, label.caseItems.count == 1 { bindingPaths = PatternReader.read(item.pattern).bindings }
                     }
-                    if !p.maybe.isEmpty { patternTexts.append(item.pattern.compactText) }
+                    if !p.maybe.isEmpty { patternTexts.append(text(item.pattern)) }
                     if let w = item.whereClause {
                         let pw = eval(w.condition, ctx)
-                        if !pw.maybe.isEmpty { whereTexts.append(w.condition.compactText) }
+                        if !pw.maybe.isEmpty { whereTexts.append(text(w.condition)) }
                         p = p.and(pw)
                     }
                     if let tree, let root = tree.name {
@@ -515,7 +587,7 @@ final class ReducerInterpreter {
             caseCtx.pairs = matched
             if !pred.maybe.intersection(matched).isEmpty {
                 if !machineSwitch {
-                    caseCtx.guards.append("\(sw.subject.compactText) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
+                    caseCtx.guards.append("\(text(sw.subject)) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
                 } else if !whereTexts.isEmpty {
                     caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || "))
                 }
@@ -584,7 +656,7 @@ final class ReducerInterpreter {
 
     func execIf(_ node: IfExprSyntax, _ ctx: Ctx) -> Flow {
         let pred = evalConditions(node.conditions, ctx)
-        let text = node.conditions.compactText
+        let text = self.text(node.conditions)
         var flow = Flow()
         let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
         if !thenCtx.pairs.isEmpty { flow.absorb(execBlock(node.body.statements, [thenCtx])) }
@@ -640,7 +712,7 @@ final class ReducerInterpreter {
             case .expression(let e):
                 pred = pred.and(eval(e, ctx))
             case .matchingPattern(let m):
-                pred = pred.and(atomPred(PatternAtom(m.pattern), classify(m.initializer.value), ctx))
+                pred = pred.and(atomPred(patternAtom(m.pattern), classify(m.initializer.value), ctx))
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
@@ -655,7 +727,7 @@ final class ReducerInterpreter {
     }
 
     func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {
-        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        let expr = SyntaxHelpers.unwrap(fold(raw))
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
             switch op {
@@ -815,7 +887,7 @@ final class ReducerInterpreter {
 
     /// The states an expression may denote on a path, forking on `?:`.
     func targets(of raw: ExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)] {
-        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        let expr = SyntaxHelpers.unwrap(fold(raw))
         if let argument = substituted(expr) {
             let saved = substitutions.removeLast()
             defer { substitutions.append(saved) }
@@ -823,7 +895,7 @@ final class ReducerInterpreter {
         }
         if let t = expr.as(TernaryExprSyntax.self) {
             let pred = eval(t.condition, ctx)
-            let text = t.condition.compactText
+            let text = self.text(t.condition)
             let a = restrict(ctx, pred, text: text)
             let b = restrict(ctx, pred.negated(d), text: "!(\(text))")
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))

@@ -491,7 +491,7 @@ final class SymbolIndex {
             } ?? []
         }
         if let id = type.as(IdentifierTypeSyntax.self) {
-            let name = id.name.text.replacingOccurrences(of: "`", with: "")
+            let name = id.name.text.withoutBackticks
             if let s = substitutions[name] { return s }
             let arguments = args(id.genericArgumentClause)
             if name == "Self" {
@@ -503,7 +503,7 @@ final class SymbolIndex {
             return declaration(found, name: name, arguments: arguments, depth: depth)
         }
         if let member = type.as(MemberTypeSyntax.self) {
-            let name = member.name.text.replacingOccurrences(of: "`", with: "")
+            let name = member.name.text.withoutBackticks
             let arguments = args(member.genericArgumentClause)
             // `Module.Type`: a module name no type of that name hides
             if let baseID = member.baseType.as(IdentifierTypeSyntax.self), baseID.genericArgumentClause == nil,
@@ -649,7 +649,7 @@ final class SymbolIndex {
     }
 
     func addFunction(_ f: FunctionDeclSyntax, to container: Container) {
-        let name = f.name.text.replacingOccurrences(of: "`", with: "")
+        let name = f.name.text.withoutBackticks
         switch container {
         case .module(let m): moduleFunctions[m, default: [:]][name, default: []].append(f)
         case .local(let block): localFunctions[block, default: [:]][name, default: []].append(f)
@@ -663,7 +663,7 @@ final class SymbolIndex {
     /// Methods named `name` of a type (extensions merged), then of its superclasses and protocols the
     /// inputs declare.
     func methods(named name: String, of type: TypeInfo, depth: Int = 0) -> [FunctionDeclSyntax] {
-        let own = type.methods.map(\.0).filter { $0.name.text.replacingOccurrences(of: "`", with: "") == name }
+        let own = type.methods.map(\.0).filter { $0.name.text.withoutBackticks == name }
         if !own.isEmpty || depth > 8 { return own }
         for sup in supertypes(of: type) {
             let found = methods(named: name, of: sup, depth: depth + 1)
@@ -697,7 +697,7 @@ final class SymbolIndex {
     /// supertypes), then top-level functions of this file and module, then of imported modules. The
     /// first level that declares the name wins; overloads of that level all come back.
     func functions(named rawName: String, at node: some SyntaxProtocol) -> [FunctionDeclSyntax] {
-        let name = rawName.replacingOccurrences(of: "`", with: "")
+        let name = rawName.withoutBackticks
         guard let file = file(of: node) else { return [] }
         var current: Syntax? = Syntax(node)
         while let c = current {
@@ -747,9 +747,9 @@ final class SymbolIndex {
     /// `anchor`: where the expression is written, when `expr` itself is a rebuilt node outside the
     /// input trees (an expression with its operators folded).
     func member(_ expr: ExprSyntax, at anchor: Syntax? = nil) -> Member? {
-        if let ref = expr.as(DeclReferenceExprSyntax.self) { return .lexical(ref.baseName.text.replacingOccurrences(of: "`", with: "")) }
+        if let ref = expr.as(DeclReferenceExprSyntax.self) { return .lexical(ref.baseName.text.withoutBackticks) }
         guard let m = expr.as(MemberAccessExprSyntax.self), let base = m.base else { return nil }
-        let name = m.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        let name = m.declName.baseName.text.withoutBackticks
         let at = anchor ?? Syntax(expr)
         if base.trimmedText == "self", let scope = scope(of: at) {
             for case .type(let t) in scope.levels { return .member(t, name) }
@@ -865,7 +865,7 @@ final class SymbolIndex {
 
         func open(_ name: String, kind: String, modifiers: DeclModifierListSyntax, inherited: [String],
                   generics: GenericParameterClauseSyntax?, node: some SyntaxProtocol) -> TypeInfo {
-            let name = name.replacingOccurrences(of: "`", with: "")
+            let name = name.withoutBackticks
             let local = { if case .function? = self.stack.last { return true } else { return false } }()
             let info = TypeInfo(name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind, inherited: inherited,
                                 location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
@@ -898,7 +898,7 @@ final class SymbolIndex {
                     }
                 }.joined(separator: "\n")
                 for element in decl.elements {
-                    cases.append(.init(name: element.name.text.replacingOccurrences(of: "`", with: ""),
+                    cases.append(.init(name: element.name.text.withoutBackticks,
                                        hasPayload: element.parameterClause != nil,
                                        location: file.location(of: element), leadingComment: comment))
                 }

@@ -87,7 +87,7 @@ enum SyntaxHelpers {
         let e = unwrap(expr)
         if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression) }
         if let member = e.as(MemberAccessExprSyntax.self) {
-            let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+            let name = member.declName.baseName.text.withoutBackticks
             if let base = member.base {
                 // `T.x` where T is a type name (starts upper-case), not `state.x`
                 let baseText = base.trimmedText
@@ -181,4 +181,10 @@ enum SyntaxHelpers {
     static func typeNames(in text: String) -> [String] {
         text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }).map(String.init)
     }
+}
+
+extension String {
+    /// The name with its backticks removed (`` `default` `` is `default`); most names have none, and
+    /// are returned as they are without Foundation's search.
+    var withoutBackticks: String { contains("`") ? replacingOccurrences(of: "`", with: "") : self }
 }
