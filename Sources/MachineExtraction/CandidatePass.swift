@@ -22,15 +22,15 @@ enum CandidatePass {
     /// Machine types the dialects construct, by their last name.
     static let constructedTypes: Set<String> = ["Automaton", "Harvester", "Actomaton", "StateMachine", "GKStateMachine"]
 
+    /// Each file on its own, on `jobs` threads (each with a forked context), in file order.
     static func find(in context: ExtractionContext) -> [Found] {
-        let gkMachines = GameplayKitRecogniser.machineClasses(context)
-        var result: [Found] = []
-        for file in context.files {
-            let finder = Finder(file: file, context: context, machineTypes: constructedTypes.union(gkMachines))
+        let machineTypes = constructedTypes.union(GameplayKitRecogniser.machineClasses(context))
+        let contexts = context.jobs > 1 ? context.files.map { _ in context.fork() } : context.files.map { _ in context }
+        return Parallel.map(Array(zip(context.files, contexts)), jobs: context.jobs) { file, fileContext -> [Found] in
+            let finder = Finder(file: file, context: fileContext, machineTypes: machineTypes)
             file.events.replay(finder)
-            result += finder.found
-        }
-        return result
+            return finder.found
+        }.flatMap { $0 }
     }
 
     final class Finder: SyntaxVisitor {

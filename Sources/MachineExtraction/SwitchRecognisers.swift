@@ -202,15 +202,33 @@ struct MappingFunctionRecogniser: Recogniser {
 
 /// D9: a method that switches over (state property, event parameter) and assigns the property.
 struct SwitchMethodRecogniser: Recogniser {
+    /// Each type is read on its own: its machines claim only its own methods. With several jobs, each
+    /// type is built in a forked context on `jobs` threads and the forks are merged in type order, so
+    /// machines and diagnostics come out as they would one type after the other.
     func recognise(in context: ExtractionContext) {
-        for type in context.index.typeOrder {
-            for property in type.properties where !property.isComputed && !property.isStatic {
-                guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
-                build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
-            }
-            if let own = type.enumInfo {
-                buildSelfMachine(type: type, stateEnum: own, context: context)
-            }
+        let types = context.index.typeOrder
+        var methodIDs = Set<SyntaxIdentifier>()
+        let ownMethods = types.allSatisfy { t in t.methods.allSatisfy { methodIDs.insert($0.0.id).inserted } }
+        guard context.jobs > 1, types.count > 1, ownMethods, context.pendingConstruction == nil else {
+            for type in types { recognise(type, in: context) }
+            return
+        }
+        let forks = types.map { _ in context.fork() }
+        _ = Parallel.map(Array(zip(types, forks)), jobs: context.jobs) { type, fork in recognise(type, in: fork) }
+        let claimedBefore = context.claimed.count
+        for fork in forks {
+            context.merge(fork)
+            if fork.claimed.count > claimedBefore { context.claimed.formUnion(fork.claimed) }
+        }
+    }
+
+    func recognise(_ type: TypeInfo, in context: ExtractionContext) {
+        for property in type.properties where !property.isComputed && !property.isStatic {
+            guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
+            build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
+        }
+        if let own = type.enumInfo {
+            buildSelfMachine(type: type, stateEnum: own, context: context)
         }
     }
 
