@@ -175,6 +175,8 @@ final class ExtractionContext {
 
     /// Threads for per-file work.
     let jobs: Int
+    /// Node readings of the interpreters run on this context (a fork has its own: one thread each).
+    let readings = NodeReadings()
 
     init(files: [ParsedFile], jobs: Int = 1) {
         self.files = files

@@ -132,10 +132,14 @@ final class ReducerInterpreter {
 
     var d: Domain { spec.domain }
 
-    init(spec: ReducerSpec, file: ParsedFile, effects: EffectReader) {
+    /// What nodes mean apart from the paths reaching them, shared by the interpreters of one thread.
+    let readings: NodeReadings
+
+    init(spec: ReducerSpec, file: ParsedFile, effects: EffectReader, readings: NodeReadings = NodeReadings()) {
         self.spec = spec
         self.file = file
         self.effects = effects
+        self.readings = readings
     }
 
     /// Interprets a body and returns its rules (ids are assigned by the caller).
@@ -415,47 +419,10 @@ final class ReducerInterpreter {
         return body()
     }
 
-    /// What a node means that does not depend on the path reaching it, read once per node: a body
-    /// reached by many paths (a helper called after a switch) is read as often. Each entry keeps its
-    /// node, so no other tree can reuse the node's identifier while the entry exists.
-    var folds: [SyntaxIdentifier: (node: ExprSyntax, folded: ExprSyntax)] = [:]
-    var inoutCandidates: [SyntaxIdentifier: (node: FunctionCallExprSyntax, functions: [FunctionDeclSyntax])] = [:]
-
-    var atoms: [SyntaxIdentifier: (node: PatternSyntax, atom: PatternAtom)] = [:]
-
-    /// `PatternAtom(pattern)`, once per node.
-    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom {
-        if let hit = atoms[pattern.id] { return hit.atom }
-        let atom = PatternAtom(pattern)
-        atoms[pattern.id] = (pattern, atom)
-        return atom
-    }
-
-    var texts: [SyntaxIdentifier: (node: Syntax, text: String)] = [:]
-
-    /// `node.compactText`, once per node.
-    func text(_ node: some SyntaxProtocol) -> String {
-        if let hit = texts[node.id] { return hit.text }
-        let text = node.compactText
-        texts[node.id] = (Syntax(node), text)
-        return text
-    }
-
-    /// `SyntaxHelpers.fold`, once per node.
-    func fold(_ expr: ExprSyntax) -> ExprSyntax {
-        if let hit = folds[expr.id] { return hit.folded }
-        let folded = SyntaxHelpers.fold(expr)
-        folds[expr.id] = (expr, folded)
-        return folded
-    }
-
-    /// The functions taking an `inout` parameter that a call's callee names where it is written.
-    func inoutFunctions(_ call: FunctionCallExprSyntax) -> [FunctionDeclSyntax] {
-        if let hit = inoutCandidates[call.id] { return hit.functions }
-        let functions = effects.index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
-        inoutCandidates[call.id] = (call, functions)
-        return functions
-    }
+    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom { readings.patternAtom(pattern) }
+    func text(_ node: some SyntaxProtocol) -> String { readings.text(node) }
+    func fold(_ expr: ExprSyntax) -> ExprSyntax { readings.fold(expr) }
+    func inoutFunctions(_ call: FunctionCallExprSyntax) -> [FunctionDeclSyntax] { readings.inoutFunctions(call, index: effects.index) }
 
     /// A call that passes the state `inout` to a function of the project: the function and the paths
     /// that denote the state (and the input) inside it.
@@ -1015,6 +982,57 @@ final class ReducerInterpreter {
             branches.append((ctx.slot, Outcome(pairs: d.pairs(pairs), target: target, effect: ctx.effect,
                                                cancels: ctx.cancels, guardText: guardText, pattern: pattern, writes: ctx.writes)))
         }
+    }
+}
+
+/// What a node means that does not depend on the path reaching it, read once per node: a body reached
+/// by many paths (a helper called after a switch, a reducer read once per field) is read as often.
+/// Not thread-safe: one per extraction context (forked contexts have their own). Each entry keeps its
+/// node, so no other tree can reuse the node's identifier while the entry exists.
+final class NodeReadings {
+    private var folds: [SyntaxIdentifier: (node: ExprSyntax, folded: ExprSyntax)] = [:]
+    private var inoutCandidates: [SyntaxIdentifier: (node: FunctionCallExprSyntax, functions: [FunctionDeclSyntax])] = [:]
+    private var atoms: [SyntaxIdentifier: (node: PatternSyntax, atom: PatternAtom)] = [:]
+    private var texts: [SyntaxIdentifier: (node: Syntax, text: String)] = [:]
+
+    /// Drops every reading (once a reducer or a type is built: memory is not held for the whole run).
+    func forget() {
+        folds = [:]
+        inoutCandidates = [:]
+        atoms = [:]
+        texts = [:]
+    }
+
+    /// `PatternAtom(pattern)`.
+    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom {
+        if let hit = atoms[pattern.id] { return hit.atom }
+        let atom = PatternAtom(pattern)
+        atoms[pattern.id] = (pattern, atom)
+        return atom
+    }
+
+    /// `node.compactText`.
+    func text(_ node: some SyntaxProtocol) -> String {
+        if let hit = texts[node.id] { return hit.text }
+        let text = node.compactText
+        texts[node.id] = (Syntax(node), text)
+        return text
+    }
+
+    /// `SyntaxHelpers.fold`.
+    func fold(_ expr: ExprSyntax) -> ExprSyntax {
+        if let hit = folds[expr.id] { return hit.folded }
+        let folded = SyntaxHelpers.fold(expr)
+        folds[expr.id] = (expr, folded)
+        return folded
+    }
+
+    /// The functions taking an `inout` parameter that a call's callee names where it is written.
+    func inoutFunctions(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> [FunctionDeclSyntax] {
+        if let hit = inoutCandidates[call.id] { return hit.functions }
+        let functions = index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
+        inoutCandidates[call.id] = (call, functions)
+        return functions
     }
 }
 

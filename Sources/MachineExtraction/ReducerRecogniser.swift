@@ -41,11 +41,17 @@ struct ReducerRecogniser: Recogniser {
             }
         }
         guard context.jobs > 1 else {
-            for candidate in chosen { build(candidate, context: context) }
+            for candidate in chosen {
+                build(candidate, context: context)
+                context.readings.forget()
+            }
             return
         }
         let forks = chosen.map { _ in context.fork() }
-        _ = Parallel.map(Array(zip(chosen, forks)), jobs: context.jobs) { candidate, fork in build(candidate, context: fork) }
+        _ = Parallel.map(Array(zip(chosen, forks)), jobs: context.jobs) { candidate, fork in
+            build(candidate, context: fork)
+            fork.readings.forget()
+        }
         for fork in forks { context.merge(fork) }
     }
 
@@ -250,7 +256,7 @@ struct ReducerRecogniser: Recogniser {
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum))
-            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
             let featureName = c.dialect == .tca ? c.ownerTypes.last : nil
@@ -362,7 +368,7 @@ struct ReducerRecogniser: Recogniser {
         let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
         let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                arrivals: arrivals)
-        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
         let built = context.construction(referencing: c.bindingName, around: c.node)
         let initial = context.initialState(built?.initial, states: states) ?? enumFeatureStart(feature, states: states, at: location, context: context)
         context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
@@ -572,7 +578,7 @@ struct ReducerRecogniser: Recogniser {
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
-        var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader).run(c.body, at: location)
+        var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
         var implicit: [Outcome] = []
         for input in scopes.filter(\.presentation).map(\.action) {
             // `.dismiss` (the child closed, swiped away, `dismiss()`): back to nil from every presented state

@@ -624,7 +624,7 @@ struct SwiftStateRecogniser: Recogniser {
         let domain = Domain(states: states, inputs: inputs)
         let spec = ReducerSpec(domain: domain, statePaths: [fromParam], inputPaths: eventParam.map { [$0] } ?? [],
                                returnsState: true, nilIsFailure: true)
-        let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: events, inputType: nil))
+        let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: events, inputType: nil), readings: context.readings)
         var raw: [Rule]
         if body.count == 1, let only = body.first, let expr = Self.implicitReturn(only) {
             // a single-expression closure returns its value

@@ -185,7 +185,7 @@ struct MappingFunctionRecogniser: Recogniser {
             let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
                                    returnsState: !inoutForm, nilIsFailure: failureOnNil)
             let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
             let rules = interpreter.run(c.body, at: file.location(of: c.node))
             let built = context.construction(referencing: c.name, around: c.node)
             let machine = Machine(
@@ -210,11 +210,17 @@ struct SwitchMethodRecogniser: Recogniser {
         var methodIDs = Set<SyntaxIdentifier>()
         let ownMethods = types.allSatisfy { t in t.methods.allSatisfy { methodIDs.insert($0.0.id).inserted } }
         guard context.jobs > 1, types.count > 1, ownMethods, context.pendingConstruction == nil else {
-            for type in types { recognise(type, in: context) }
+            for type in types {
+                recognise(type, in: context)
+                context.readings.forget()
+            }
             return
         }
         let forks = types.map { _ in context.fork() }
-        _ = Parallel.map(Array(zip(types, forks)), jobs: context.jobs) { type, fork in recognise(type, in: fork) }
+        _ = Parallel.map(Array(zip(types, forks)), jobs: context.jobs) { type, fork in
+            recognise(type, in: fork)
+            fork.readings.forget()
+        }
         let claimedBefore = context.claimed.count
         for fork in forks {
             context.merge(fork)
@@ -257,7 +263,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let optional = method.signature.returnClause?.type.trimmedText.hasSuffix("?") ?? false
             let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
                                    returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
@@ -320,7 +326,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum))
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
@@ -337,7 +343,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
                                    helperStatePaths: statePaths,
                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum))
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil))
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
             // a method that never changes the state adds nothing
             guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
