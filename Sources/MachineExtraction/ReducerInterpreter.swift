@@ -221,6 +221,7 @@ final class ReducerInterpreter {
         guard ctxs.count > 1 else { return ctxs }
         var out: [Ctx] = []
         var index: [Condition: Int] = [:]
+        index.reserveCapacity(ctxs.count)
         for c in ctxs where !c.pairs.isEmpty {
             let key = Condition(c)
             if let i = index[key] {
@@ -457,7 +458,9 @@ final class ReducerInterpreter {
     func writesState(_ lhs: ExprSyntax) -> Bool {
         guard let path = SyntaxHelpers.path(lhs) ?? SyntaxHelpers.path(SyntaxHelpers.unwrap(lhs)) else { return false }
         let root = path.split(separator: ".").first.map(String.init) ?? path
-        return spec.statePaths.union(extraStatePaths).contains { $0 == root || $0.hasPrefix(root + ".") }
+        let prefix = root + "."
+        func denotes(_ p: String) -> Bool { p == root || p.hasPrefix(prefix) }
+        return spec.statePaths.contains(where: denotes) || extraStatePaths.contains(where: denotes)
     }
 
     func isState(_ path: String?) -> Bool {
@@ -729,17 +732,27 @@ final class ReducerInterpreter {
 
     /// A condition about the state alone, read by the predicate evaluator; nil when it says nothing.
     func statePredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
-        guard spec.stateKind == .enumeration else { return nil }
-        let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
-        let properties = spec.enumPredicates
-        evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
-        let verdict = evaluator.eval(expr)
-        guard verdict != .unknown(evaluator.all) else { return nil }
+        guard spec.stateKind == .enumeration, let verdict = stateVerdict(expr) else { return nil }
         if case .state(let v)? = ctx.target {
             return verdict.yes.contains(v) ? .always(d) : verdict.maybe.contains(v) ? .unknown(d) : .never(d)
         }
         if case .unknown? = ctx.target { return .unknown(d) }
         return Pred(yes: d.set(states: verdict.yes), maybe: d.set(states: verdict.maybe))
+    }
+
+    /// What the predicate evaluator says of a condition on the state, once per node (it does not depend
+    /// on the path); nil when it says nothing.
+    var verdicts: [SyntaxIdentifier: (node: ExprSyntax, verdict: Verdict?)] = [:]
+
+    func stateVerdict(_ expr: ExprSyntax) -> Verdict? {
+        if let hit = verdicts[expr.id] { return hit.verdict }
+        let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
+        let properties = spec.enumPredicates
+        evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+        let verdict = evaluator.eval(expr)
+        let known = verdict != .unknown(evaluator.all) ? verdict : nil
+        verdicts[expr.id] = (expr, known)
+        return known
     }
 
     /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.

@@ -186,5 +186,5 @@ enum SyntaxHelpers {
 extension String {
     /// The name with its backticks removed (`` `default` `` is `default`); most names have none, and
     /// are returned as they are without Foundation's search.
-    var withoutBackticks: String { contains("`") ? replacingOccurrences(of: "`", with: "") : self }
+    var withoutBackticks: String { utf8.contains(UInt8(ascii: "`")) ? replacingOccurrences(of: "`", with: "") : self }
 }
