@@ -190,17 +190,18 @@ final class ReducerInterpreter {
 
     /// Everything of a path but its pairs: paths with equal conditions are joined.
     struct Condition: Hashable {
-        var target: Target?
-        var effect: Effect?
-        var cancels: [String]
+        // compared in this order: the cheap parts first
         var slot: Int
+        var writes: Bool
+        var target: Target?
         var guards: [String]
+        var cancels: [String]
+        var effect: Effect?
         var patterns: [Narrowing]
         var bound: [String: Bound]
-        var writes: Bool
 
         init(_ c: Ctx) {
-            (target, effect, cancels, slot, guards, patterns, bound, writes) = (c.target, c.effect, c.cancels, c.slot, c.guards, c.patterns, c.bound, c.writes)
+            (slot, writes, target, guards, cancels, effect, patterns, bound) = (c.slot, c.writes, c.target, c.guards, c.cancels, c.effect, c.patterns, c.bound)
         }
 
         /// A few cheap parts (equal conditions still hash alike; `==` compares all of them).

@@ -104,7 +104,7 @@ enum SyntaxHelpers {
         let e = unwrap(expr)
         if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
-            if base.is(DeclReferenceExprSyntax.self), base.trimmedText == "self" { return member.declName.baseName.text }
+            if let r = base.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return member.declName.baseName.text }
             guard let b = path(base) else { return nil }
             return b + "." + member.declName.baseName.text
         }
