@@ -114,7 +114,7 @@ struct InputOptions: ParsableArguments {
 /// How many threads read, parse and index files, build reducers and analyse machines. The output is the
 /// same whatever the value.
 struct PerformanceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read, parse and index files, build reducers and analyse machines on this many threads (default: the machine's cores). The output does not depend on it.",
+    @Option(help: ArgumentHelp("Read, parse and index files, build reducers and switch methods, find candidates and analyse machines on this many threads (default: the machine's cores). The output does not depend on it.",
                                valueName: "n"))
     var jobs: Int?
 
