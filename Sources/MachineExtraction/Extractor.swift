@@ -214,6 +214,29 @@ final class ExtractionContext {
         for (call, locations) in child.constructionMachines { constructionMachines[call, default: []] += locations }
     }
 
+    /// Builds each item in turn on this context; with several jobs (and `inParallel`), each in a fork of
+    /// it on `jobs` threads, the forks merged back in item order (machines, diagnostics, claims), so the
+    /// result is the one of building them one after the other. Node readings are dropped after each item.
+    func buildEach<T>(_ items: [T], inParallel: Bool = true, _ body: @escaping (T, ExtractionContext) -> Void) {
+        guard jobs > 1, inParallel else {
+            for item in items {
+                body(item, self)
+                readings.forget()
+            }
+            return
+        }
+        let forks = items.map { _ in fork() }
+        _ = Parallel.map(Array(zip(items, forks)), jobs: jobs) { item, fork in
+            body(item, fork)
+            fork.readings.forget()
+        }
+        let claimedBefore = claimed.count
+        for fork in forks {
+            merge(fork)
+            if fork.claimed.count > claimedBefore { claimed.formUnion(fork.claimed) }
+        }
+    }
+
     /// Computed once per run and shared by forked contexts (each behind the lock).
     final class Caches: @unchecked Sendable {
         let lock = NSLock()

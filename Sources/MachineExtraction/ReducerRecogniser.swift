@@ -40,19 +40,7 @@ struct ReducerRecogniser: Recogniser {
                 chosen.append(candidate)
             }
         }
-        guard context.jobs > 1 else {
-            for candidate in chosen {
-                build(candidate, context: context)
-                context.readings.forget()
-            }
-            return
-        }
-        let forks = chosen.map { _ in context.fork() }
-        _ = Parallel.map(Array(zip(chosen, forks)), jobs: context.jobs) { candidate, fork in
-            build(candidate, context: fork)
-            fork.readings.forget()
-        }
-        for fork in forks { context.merge(fork) }
+        context.buildEach(chosen) { candidate, context in build(candidate, context: context) }
     }
 
     // MARK: Finding reducers

@@ -209,22 +209,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let types = context.index.typeOrder
         var methodIDs = Set<SyntaxIdentifier>()
         let ownMethods = types.allSatisfy { t in t.methods.allSatisfy { methodIDs.insert($0.0.id).inserted } }
-        guard context.jobs > 1, types.count > 1, ownMethods, context.pendingConstruction == nil else {
-            for type in types {
-                recognise(type, in: context)
-                context.readings.forget()
-            }
-            return
-        }
-        let forks = types.map { _ in context.fork() }
-        _ = Parallel.map(Array(zip(types, forks)), jobs: context.jobs) { type, fork in
-            recognise(type, in: fork)
-            fork.readings.forget()
-        }
-        let claimedBefore = context.claimed.count
-        for fork in forks {
-            context.merge(fork)
-            if fork.claimed.count > claimedBefore { context.claimed.formUnion(fork.claimed) }
+        context.buildEach(types, inParallel: ownMethods && context.pendingConstruction == nil) { type, context in
+            recognise(type, in: context)
         }
     }
 
