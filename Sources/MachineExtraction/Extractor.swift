@@ -47,7 +47,12 @@ public enum Extractor {
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         context.addGivenIDs(&machines)
         disambiguate(&machines, mergeable: context.mergeableIDs)
-        var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        // names whose meaning Swift's rules left open (NameResolution.swift), in source order
+        let undecided = context.index.undecidedNotes.uniqued().sorted {
+            ($0.location?.file ?? "", $0.location?.line ?? 0, $0.location?.column ?? 0, $0.message)
+                < ($1.location?.file ?? "", $1.location?.line ?? 0, $1.location?.column ?? 0, $1.message)
+        }
+        var diagnostics = (sources.diagnostics + context.diagnostics + undecided).uniqued()
         let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
                                                built: context.constructionMachines, diagnostics: &diagnostics)
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
@@ -443,7 +448,7 @@ final class ExtractionContext {
     lazy var facts: ProjectFacts = {
         let merged = ProjectFacts()
         for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
-            let scan = ProjectFacts()
+            let scan = ProjectFacts(index: self.index)
             scan.module = file.module
             file.events.replay(scan)
             return scan
@@ -472,7 +477,11 @@ final class ExtractionContext {
         /// cancellable, an Actomaton effect built with an id, TCA's timer.
         static let idGivingCalls: Set<String> = ["send", "cancellable", "Effect", "sequence", "fireAndForget", "timer"]
 
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex?
+        init(index: SymbolIndex? = nil) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
@@ -484,8 +493,8 @@ final class ExtractionContext {
                 let callee = node.calledExpression
                 let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
                     ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
-                if Self.idGivingCalls.contains(name) {
-                    givenIDs[module, default: []].insert(EffectReader.idText(id))
+                if Self.idGivingCalls.contains(name), let index {
+                    givenIDs[module, default: []].insert(EffectReader.idText(id, index))
                 }
             }
             if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) { inoutCalls.append(node) }
@@ -559,7 +568,7 @@ final class ExtractionContext {
     /// The state named by an initial-state expression, if it is one of `states`.
     func initialState(_ expr: ExprSyntax?, states: [String]) -> String? {
         guard let expr else { return nil }
-        if let ref = SyntaxHelpers.caseReference(expr), states.contains(ref.name) { return ref.name }
+        if let ref = SyntaxHelpers.caseReference(expr, index), states.contains(ref.name) { return ref.name }
         if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
         return nil
     }

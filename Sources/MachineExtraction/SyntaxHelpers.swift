@@ -82,17 +82,17 @@ enum SyntaxHelpers {
         }
     }
 
-    /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix.
-    static func caseReference(_ expr: ExprSyntax) -> (name: String, type: String?)? {
+    /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix. `T.x` counts only
+    /// when `T` names a type where it is written (`index.isTypeReference`), not a value (`state.x`).
+    /// `anchor`: where the expression is written when it is a rebuilt node outside the input trees.
+    static func caseReference(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil) -> (name: String, type: String?)? {
         let e = unwrap(expr)
-        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression) }
+        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression, index, at: anchor) }
         if let member = e.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
             if let base = member.base {
-                // `T.x` where T is a type name (starts upper-case), not `state.x`
-                let baseText = base.trimmedText
-                guard let first = baseText.split(separator: ".").last?.first, first.isUppercase else { return nil }
-                return (name, baseText)
+                guard index.isTypeReference(base, at: anchor) else { return nil }
+                return (name, base.trimmedText)
             }
             return (name, nil)
         }
