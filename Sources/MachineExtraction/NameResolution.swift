@@ -28,7 +28,7 @@ extension SymbolIndex {
         let name = rawName.replacingOccurrences(of: "`", with: "")
         if name == "Self" { return .type }
         if name == "self" || name == "super" { return .value }
-        guard let anchor, let scope = scope(of: anchor) else { return .unknown }
+        guard let anchor = anchor.flatMap(inputNode), let scope = scope(of: anchor) else { return .unknown }
         if Self.declaresLocalValue(name, around: anchor) { return .value }
         for level in scope.levels {
             switch level {

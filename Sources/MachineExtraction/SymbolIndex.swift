@@ -358,8 +358,7 @@ final class SymbolIndex {
     /// The lexical scope around a node: local types of the bodies it sits in, the types it is
     /// declared in (innermost first) and their generic parameters.
     func scope(of node: some SyntaxProtocol) -> LookupScope? {
-        let syntax = Syntax(node)
-        guard let file = fileByRoot[syntax.root.id] else { return nil }
+        guard let syntax = inputNode(Syntax(node)), let file = fileByRoot[syntax.root.id] else { return nil }
         var levels: [LookupScope.Level] = []
         var current: Syntax? = syntax
         while let c = current {
@@ -667,7 +666,19 @@ final class SymbolIndex {
     }
 
     /// The file a node belongs to.
-    func file(of node: some SyntaxProtocol) -> ParsedFile? { fileByRoot[Syntax(node).root.id] }
+    func file(of node: some SyntaxProtocol) -> ParsedFile? { inputNode(Syntax(node)).flatMap { fileByRoot[$0.root.id] } }
+
+    /// The node itself when it is part of an input file; for a node of a rebuilt tree (operators
+    /// folded), the input node it was copied from (`Rebuilt`); else nil.
+    func inputNode(_ node: Syntax) -> Syntax? {
+        var n = node
+        for _ in 0..<4 {
+            if fileByRoot[n.root.id] != nil { return n }
+            guard let original = Rebuilt.shared.original(of: n) else { return nil }
+            n = original
+        }
+        return nil
+    }
 
     /// Methods named `name` of a type (extensions merged), then of its superclasses and protocols the
     /// inputs declare.
@@ -707,8 +718,8 @@ final class SymbolIndex {
     /// first level that declares the name wins; overloads of that level all come back.
     func functions(named rawName: String, at node: some SyntaxProtocol) -> [FunctionDeclSyntax] {
         let name = rawName.replacingOccurrences(of: "`", with: "")
-        guard let file = file(of: node) else { return [] }
-        var current: Syntax? = Syntax(node)
+        guard let start = inputNode(Syntax(node)), let file = file(of: start) else { return [] }
+        var current: Syntax? = start
         while let c = current {
             if let list = c.as(CodeBlockItemListSyntax.self), let found = localFunctions[list.id]?[name], !found.isEmpty { return found }
             if let t = typeByNode[c.id] {
@@ -786,9 +797,9 @@ final class SymbolIndex {
         }
     }
 
-    /// `node` when it is part of an input file, else `fallback` (for rebuilt nodes).
+    /// `node` when it is part of an input file (or the input node a rebuilt one was copied from), else `fallback`.
     func anchor(_ node: some SyntaxProtocol, else fallback: Syntax?) -> Syntax? {
-        file(of: node) != nil ? Syntax(node) : fallback
+        inputNode(Syntax(node)) ?? fallback
     }
 
     static func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {

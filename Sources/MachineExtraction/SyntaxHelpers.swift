@@ -1,3 +1,4 @@
+import Foundation
 import SwiftOperators
 import SwiftSyntax
 
@@ -61,11 +62,14 @@ enum SyntaxHelpers {
         return flatten(sw.cases)
     }
 
-    /// Operators folded with the standard precedence table; custom operators stay unfolded.
+    /// Operators folded with the standard precedence table; custom operators stay unfolded. The folded
+    /// tree is a new tree: `Rebuilt` remembers where it was written, so names in it are looked up there.
     static func fold(_ expr: ExprSyntax) -> ExprSyntax {
         guard expr.is(SequenceExprSyntax.self) || expr.syntaxTextBytes.contains(UInt8(ascii: "?")) else { return expr }
         let folded = OperatorTable.standardOperators.foldAll(expr) { _ in }
-        return folded.as(ExprSyntax.self) ?? expr
+        guard let result = folded.as(ExprSyntax.self) else { return expr }
+        if result.root.id != expr.root.id { Rebuilt.shared.record(Syntax(result), from: Syntax(expr)) }
+        return result
     }
 
     /// Strips `try`, `await`, parentheses around one element, `!` force unwraps.
@@ -180,5 +184,38 @@ enum SyntaxHelpers {
     /// Every identifier-like type name written in a type or generic argument list text.
     static func typeNames(in text: String) -> [String] {
         text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }).map(String.init)
+    }
+}
+
+/// Trees rebuilt from input nodes (operators folded), each with the node it was rebuilt from: a node of
+/// a rebuilt tree has the same text at the same offset as its original, which the index resolves names at.
+/// Read and written from several threads: behind a lock. The rebuilt trees are kept, so their ids stay theirs.
+final class Rebuilt: @unchecked Sendable {
+    static let shared = Rebuilt()
+    private let lock = NSLock()
+    private var byRoot: [SyntaxIdentifier: (rebuilt: Syntax, original: Syntax)] = [:]
+
+    func record(_ rebuilt: Syntax, from original: Syntax) {
+        lock.lock()
+        byRoot[rebuilt.root.id] = (rebuilt, original)
+        lock.unlock()
+    }
+
+    /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
+    /// nodes of other trees.
+    func original(of node: Syntax) -> Syntax? {
+        lock.lock()
+        let entry = byRoot[node.root.id]
+        lock.unlock()
+        guard let entry else { return nil }
+        let offset = node.position.utf8Offset - entry.rebuilt.position.utf8Offset
+        let target = AbsolutePosition(utf8Offset: entry.original.position.utf8Offset + offset)
+        guard offset >= 0, let token = entry.original.token(at: target) else { return nil }
+        var current: Syntax? = Syntax(token)
+        while let c = current, c.position >= entry.original.position {
+            if c.kind == node.kind, c.position == target, c.totalLength == node.totalLength { return c }
+            current = c.parent
+        }
+        return nil
     }
 }
