@@ -275,15 +275,19 @@ final class ExtractionContext {
         }
     }
 
-    /// Among the enums the code's written types name, the one declaring the most of the case names used
-    /// at one position (the type arguments say which types take part, the cases say which argument is
-    /// which). No written type, or a tie between two enums: nil, and the caller uses the names themselves.
+    /// Among the enums the code's written types name, the one the case names used at one position belong
+    /// to, as the type checker finds the contextual type of `.x`: the one written type that declares every
+    /// name used there. When none declares them all (a wildcard the dialect spells as a case, a name of
+    /// another type), the one declaring the most is taken and a note says so; a tie between two enums is
+    /// a warning and nil (the caller uses the names themselves). No written type: nil.
     func enumDeclaring(_ names: Set<String>, among candidates: [EnumInfo], excluding: EnumInfo? = nil,
                        role: String, at location: SourceLocation) -> EnumInfo? {
         guard !names.isEmpty else { return nil }
         var seen = Set<String>()
-        let scored = candidates.filter { $0.key != excluding?.key && seen.insert($0.key).inserted }
-            .map { e in (e, names.intersection(e.caseNames).count) }.filter { $0.1 > 0 }
+        let distinct = candidates.filter { $0.key != excluding?.key && seen.insert($0.key).inserted }
+        let complete = distinct.filter { names.isSubset(of: $0.caseNames) }
+        if complete.count == 1 { return complete[0] }
+        let scored = distinct.map { e in (e, names.intersection(e.caseNames).count) }.filter { $0.1 > 0 }
         guard let best = scored.map(\.1).max() else { return nil }
         let top = scored.filter { $0.1 == best }.map(\.0)
         if top.count > 1 {
@@ -291,6 +295,9 @@ final class ExtractionContext {
                  at: location)
             return nil
         }
+        let missing = names.subtracting(top[0].caseNames).sorted()
+        warn("no written type declares every name used as a \(role) here; read as \(top[0].qualifiedName), which does not declare \(missing.map { "`\($0)`" }.joined(separator: ", "))",
+             at: location, severity: .note)
         return top[0]
     }
 

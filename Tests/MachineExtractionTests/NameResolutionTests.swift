@@ -246,4 +246,27 @@ final class NameResolutionTests: XCTestCase {
         XCTAssertFalse(m.moves.contains("low -raise-> high"), "\(m.moves)")
         XCTAssertEqual(m.rules.first { $0.inputs == ["raise"] }?.targets, [])
     }
+
+    /// The enum of a switch position is the written type that declares every name used there (`Knob`
+    /// declares `cold` too, but not `warm`); when none declares them all, the closest is taken with a note.
+    func testEnumOfAPositionDeclaresEveryNameUsedOrANoteSaysSo() throws {
+        let result = Analysed.source("""
+        enum Phase { case cold, warm, hot }
+        enum Knob { case up, down, cold }
+        let mapping: Harvester<Knob, Phase>.Mapping = { knob, st in
+            switch (knob, st) {
+            case (.up, .cold): return .warm
+            case (.up, .warm): return .hot
+            case (.down, .hot): return .warm
+            case (.down, .lukewarm): return .cold
+            default: return nil
+            }
+        }
+        """)
+        let m = try result.machine("mapping")
+        XCTAssertEqual(m.inputs, ["up", "down", "cold"])
+        XCTAssertEqual(m.states, ["cold", "warm", "hot", "lukewarm"])
+        XCTAssertEqual(result.diagnosticLines.filter { $0.contains("declares every name") },
+                       ["note 3: no written type declares every name used as a case here; read as Phase, which does not declare `lukewarm`"])
+    }
 }
