@@ -124,10 +124,14 @@ struct DictionaryTableRecogniser: Recogniser {
             else if enum1?.key == v.key, enum0?.key != v.key { statePosition = 1 }
         }
         if statePosition == nil {
-            // no types to tell: the position whose names the values use
+            // no types to tell: the position whose names the values use, and a note that says so
             if !Set(valueNames).isDisjoint(with: position0) && Set(valueNames).isDisjoint(with: position1) { statePosition = 0 }
             else if !Set(valueNames).isDisjoint(with: position1) && Set(valueNames).isDisjoint(with: position0) { statePosition = 1 }
             else if Set(valueNames).isSubset(of: position0) { statePosition = 0 }
+            if let sp = statePosition {
+                context.warn("no written type says which part of the key is the state; the \(sp == 0 ? "first" : "second") is read as the state because the values name its cases",
+                             at: file.location(of: dict), severity: .note)
+            }
         }
         guard let sp = statePosition else { return }
         let ip = 1 - sp
@@ -181,7 +185,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 let f = SyntaxHelpers.unwrap(fallback)
                 if let v = variable, DSLSupport.variable(f, index: context.index)?.node.id == v.node.id {
                     target = .stay
-                } else if let ref = SyntaxHelpers.caseReference(f, context.index), states.contains(ref.name) {
+                } else if let ref = SyntaxHelpers.caseReference(f, context.index, accepting: states.contains) {
                     target = .state(ref.name)
                 } else if let p = SyntaxHelpers.path(f), parameter == p {
                     target = .stay

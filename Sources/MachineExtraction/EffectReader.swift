@@ -411,7 +411,7 @@ struct EffectReader {
     }
 
     func isInputReference(_ expr: ExprSyntax) -> String? {
-        guard let (name, type) = SyntaxHelpers.caseReference(expr, index, at: origin), inputs.contains(name) else { return nil }
+        guard let (name, type) = SyntaxHelpers.caseReference(expr, index, at: origin, accepting: inputs.contains), inputs.contains(name) else { return nil }
         if let type {
             guard let scope = scope(of: expr) else { return nil }
             let resolved = index.resolveType(type, in: scope)

@@ -47,14 +47,15 @@ public enum Extractor {
         machines.sort { ($0.location, $0.name) < ($1.location, $1.name) }
         context.addGivenIDs(&machines)
         disambiguate(&machines, mergeable: context.mergeableIDs)
-        // names whose meaning Swift's rules left open (NameResolution.swift), in source order
-        let undecided = context.index.undecidedNotes.uniqued().sorted {
+        var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
+        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
+                                               built: context.constructionMachines, diagnostics: &diagnostics)
+        // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
+        // explain no candidate (a machine not read for another reason keeps its own explanation)
+        diagnostics += context.index.undecidedNotes.uniqued().sorted {
             ($0.location?.file ?? "", $0.location?.line ?? 0, $0.location?.column ?? 0, $0.message)
                 < ($1.location?.file ?? "", $1.location?.line ?? 0, $1.location?.column ?? 0, $1.message)
         }
-        var diagnostics = (sources.diagnostics + context.diagnostics + undecided).uniqued()
-        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
-                                               built: context.constructionMachines, diagnostics: &diagnostics)
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.candidates = candidates
         result.diagnostics += commands.diagnostics
@@ -575,7 +576,7 @@ final class ExtractionContext {
     /// The state named by an initial-state expression, if it is one of `states`.
     func initialState(_ expr: ExprSyntax?, states: [String]) -> String? {
         guard let expr else { return nil }
-        if let ref = SyntaxHelpers.caseReference(expr, index), states.contains(ref.name) { return ref.name }
+        if let ref = SyntaxHelpers.caseReference(expr, index, accepting: states.contains) { return ref.name }
         if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
         return nil
     }

@@ -75,21 +75,27 @@ extension SymbolIndex {
         }
     }
 
-    /// Whether `base` in `base.x` names a type (so `base.x` is a case or static member of it). A name
-    /// the inputs do not declare is a type when no value of that name is in scope (a local, parameter or
-    /// property would shadow it): that is Swift's rule, and it decides unless an enclosing class inherits
-    /// from a class the inputs do not declare, whose members could be that value. There the spelling
-    /// decides (types are UpperCamelCase by Swift's API guidelines) and a note says so.
+    /// Whether `base` in `base.x` names a type (so `base.x` is a case or static member of it). A simple
+    /// name the inputs do not declare is a type when no value of that name is in scope (a local,
+    /// parameter or property would shadow it): that is Swift's rule, and it decides unless an enclosing
+    /// class inherits from a class the inputs do not declare, whose members could be that value. A
+    /// member of an undeclared type (`Framework.x`) may be a nested type or a static member. Where the
+    /// rules leave it open, the spelling decides (types are UpperCamelCase by Swift's API guidelines)
+    /// and a note says so.
     func isTypeReference(_ base: ExprSyntax, at anchor: Syntax?) -> Bool {
         switch meaning(ofBase: base, at: anchor) {
         case .type: return true
         case .value: return false
         case .unknown:
-            let at = self.anchor(SyntaxHelpers.unwrap(base), else: anchor)
-            guard let at, inheritsUndeclaredClass(at) else { return true }
-            let text = SyntaxHelpers.unwrap(base).trimmedText
+            let unwrapped = SyntaxHelpers.unwrap(base)
+            let at = self.anchor(unwrapped, else: anchor)
+            let simple = unwrapped.is(DeclReferenceExprSyntax.self)
+            guard let at, !simple || inheritsUndeclaredClass(at) else { return true }
+            let text = unwrapped.trimmedText
             let guess = text.split(separator: ".").last?.first?.isUppercase == true
-            undecided("`\(text)` is declared neither in the inputs nor as a type they write, and an enclosing class inherits members the inputs do not declare; it is read as \(guess ? "a type" : "a value") by its spelling", at: at)
+            let why = simple ? "an enclosing class inherits members the inputs do not declare"
+                : "a member of a type the inputs do not declare may be a nested type or a static member"
+            undecided("`\(text)` is declared neither in the inputs nor as a type they write, and \(why); it is read as \(guess ? "a type" : "a value") by its spelling", at: at)
             return guess
         }
     }

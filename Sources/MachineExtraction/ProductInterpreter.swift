@@ -486,7 +486,7 @@ final class ProductInterpreter {
         switch f.kind {
         case .optional:
             if expr.is(NilLiteralExprSyntax.self) { return [(c, "nil")] }
-            if let ref = SyntaxHelpers.caseReference(expr, effects.index), ref.name == "none", ref.type == nil { return [(c, "nil")] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { $0 == "none" }), ref.type == nil { return [(c, "nil")] }
             return [(c, "some")]
         case .bool:
             if let b = expr.as(BooleanLiteralExprSyntax.self) { return [(c, b.literal.text)] }
@@ -500,7 +500,7 @@ final class ProductInterpreter {
             let r = try split(expr, c)
             return r.yes.map { ($0, "true") } + r.no.map { ($0, "false") }
         case .enumeration:
-            if let ref = SyntaxHelpers.caseReference(expr, effects.index), f.states.contains(ref.name) { return [(c, ref.name)] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: f.states.contains) { return [(c, ref.name)] }
             // a value the code computes: any of the field's states, each on a path of its own
             let text = expr.compactText
             return f.states.map { s in

@@ -844,7 +844,7 @@ final class ReducerInterpreter {
             return [(t, .state("true")), (f, .state("false"))]
         case .optional:
             if expr.is(NilLiteralExprSyntax.self) { return [(ctx, .state("nil"))] }
-            if let ref = SyntaxHelpers.caseReference(expr, effects.index), ref.name == "none", ref.type == nil { return [(ctx, .state("nil"))] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { $0 == "none" }), ref.type == nil { return [(ctx, .state("nil"))] }
             guard !spec.valueStates.isEmpty else { return [(ctx, .state("some"))] }
             switch PatternReader.value(expr, effects.index) {
             case .named(let value) where d.stateIndex[value.stateName] != nil: return [(ctx, .state(value.stateName))]
@@ -852,7 +852,7 @@ final class ReducerInterpreter {
             default: return [(ctx, .unknown(expr.compactText))]
             }
         case .enumeration:
-            if let ref = SyntaxHelpers.caseReference(expr, effects.index), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { d.stateIndex[$0] != nil }) { return [(ctx, .state(ref.name))] }
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge

@@ -379,7 +379,7 @@ struct ReducerRecogniser: Recogniser {
         let featureIsTest = ExtractionContext.isTestOrPreview(feature.decl, index: index)
         var starts: [String] = []
         for argument in context.facts.initialStateArguments {
-            guard let ref = SyntaxHelpers.caseReference(argument, index), states.contains(ref.name), let typeText = ref.type,
+            guard let ref = SyntaxHelpers.caseReference(argument, index, accepting: states.contains), let typeText = ref.type,
                   featureIsTest || !ExtractionContext.isTestOrPreview(argument, index: index) else { continue }
             let parts = typeText.split(separator: ".")
             let base = parts.last == "State" && parts.count > 1 ? parts.dropLast().joined(separator: ".") : typeText
@@ -814,7 +814,7 @@ struct ReducerRecogniser: Recogniser {
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard CandidateFinder.leadingName(node.calledExpression) == "ButtonState",
                   var action = SyntaxHelpers.argument(node, "action") else { return .visitChildren }
-            if let call = action.as(FunctionCallExprSyntax.self), SyntaxHelpers.caseReference(call.calledExpression, index)?.name == "send",
+            if let call = action.as(FunctionCallExprSyntax.self), SyntaxHelpers.caseReference(call.calledExpression, index, accepting: { $0 == "send" }) != nil,
                let first = call.arguments.first?.expression {
                 action = first
             }

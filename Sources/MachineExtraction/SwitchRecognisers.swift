@@ -178,6 +178,10 @@ struct MappingFunctionRecogniser: Recogniser {
             guard !states.isEmpty, !inputs.isEmpty else { continue }
             // a closure returning cases of some other type (a comparator's `.orderedAscending`) is no mapping
             if !inoutForm, let s = stateEnum, !Set(returned).isSubset(of: Set(s.caseNames)) { continue }
+            if !inoutForm, stateEnum == nil {
+                context.warn("no written type says which switched value is the state; `\(paths[statePosition]!)` is read as the state because the returned values name its cases",
+                             at: location, severity: .note)
+            }
             let domain = Domain(states: states, inputs: inputs)
             let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
             // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)

@@ -89,12 +89,19 @@ enum SyntaxHelpers {
     /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix. `T.x` counts only
     /// when `T` names a type where it is written (`index.isTypeReference`), not a value (`state.x`).
     /// `anchor`: where the expression is written when it is a rebuilt node outside the input trees.
-    static func caseReference(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil) -> (name: String, type: String?)? {
+    /// `accepting`: the names the caller looks for; another name gives nil before anything is looked up.
+    static func caseReference(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil,
+                              accepting: (String) -> Bool = { _ in true }) -> (name: String, type: String?)? {
         let e = unwrap(expr)
-        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression, index, at: anchor) }
+        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression, index, at: anchor, accepting: accepting) }
         if let member = e.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+            guard accepting(name) else { return nil }
             if let base = member.base {
+                // `T.self` is `T` itself whether `T` is a type or a value: only a value known as one is left out
+                if name == "self" {
+                    return index.meaning(ofBase: base, at: anchor) == .value ? nil : (name, base.trimmedText)
+                }
                 guard index.isTypeReference(base, at: anchor) else { return nil }
                 return (name, base.trimmedText)
             }

@@ -132,7 +132,7 @@ struct TinderRecogniser: Recogniser {
                 for b in branches {
                     var target: Target = .stay
                     if let t = b.target {
-                        if let r = SyntaxHelpers.caseReference(t, context.index), states.contains(r.name) {
+                        if let r = SyntaxHelpers.caseReference(t, context.index, accepting: states.contains) {
                             target = .state(r.name)
                         } else if let p = SyntaxHelpers.path(t), p == statePath {
                             target = .stay
