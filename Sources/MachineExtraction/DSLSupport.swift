@@ -131,7 +131,8 @@ enum DSLSupport {
 
     /// Names of functions a closure or block calls, in order, each once (for effect labels).
     /// Initializer calls are left out (`Lamp(…)`, `Outer.Inner(…)`, a type the inputs write): the index
-    /// says which callees are types. A callee nobody declares or writes as a type is a called name.
+    /// says which callees are types. A callee nobody declares or writes as a type (`String(…)`, `log(…)`
+    /// from a dependency) is told by its spelling, without a note: the names only label an effect.
     static func calledNames(in node: some SyntaxProtocol, index: SymbolIndex, limit: Int = 3) -> [String] {
         let finder = CallNameFinder(index: index)
         finder.walk(node)
@@ -146,9 +147,11 @@ enum DSLSupport {
             super.init(viewMode: .sourceAccurate)
         }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let name = DSLSupport.calleeName(node), !name.isEmpty,
-               index.meaning(ofCallee: node.calledExpression, at: nil) != .initializer {
-                names.append(name)
+            guard let name = DSLSupport.calleeName(node), !name.isEmpty else { return .visitChildren }
+            switch index.meaning(ofCallee: node.calledExpression, at: nil) {
+            case .function: names.append(name)
+            case .initializer: break
+            case .unknown: if name.first?.isUppercase == false { names.append(name) }
             }
             return .visitChildren
         }
