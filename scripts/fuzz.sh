@@ -5,6 +5,8 @@
 #   scripts/fuzz.sh --max-time SECONDS [libFuzzer options…]
 #   scripts/fuzz.sh --build-only                  builds the target and prints its path
 #   MACHINE_VIZ_FUZZ_SYNTAX_BUILD=/path/to/.build/release scripts/fuzz.sh 1000000
+#   scripts/fuzz.sh 500000 -jobs=2 -workers=2      two processes of 500000 inputs each, logs in
+#                                                  .build-fuzz/fuzz-0.log and fuzz-1.log
 #
 # Builds the fuzz target into .build-fuzz/: machine-viz's own modules (MachineModel, MachineAnalysis,
 # MachineExtraction, MachineRendering, GraphvizRendering) and Fuzz/Sources/MachineVizFuzz are compiled
@@ -89,5 +91,7 @@ echo "fuzz: $i seed files; corpus in $scratch/corpus" >&2
 # Swift's own crash backtracer would take the signal of a failed property (`fatalError`) first and end
 # the process before libFuzzer saves the input: leave the signal to libFuzzer.
 export SWIFT_BACKTRACE=enable=no
+# libFuzzer writes the logs of `-jobs=N` workers (fuzz-0.log, …) to the working folder
+cd "$scratch"
 exec "$binary" "${budget[@]}" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$scratch/artifacts/" "$@" "$scratch/corpus" "$seeds"

@@ -27,16 +27,25 @@ public func machineVizFuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt 
 
 enum FuzzCase {
     /// The input is written to a real file and read back by the real reader (size limit, UTF-8,
-    /// bracket depth): the same path the command line takes.
+    /// bracket depth): the same path the command line takes. An empty `Fuzz.xcodeproj` beside it makes
+    /// its folder the project root, so finding the file's module does not list every folder above it
+    /// (the temporary folder can hold thousands of entries, and that listing was a fifth of an input's
+    /// time); the module is the unnamed one either way, as for a file given on its own.
     static let file: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-fuzz-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: dir.appendingPathComponent("Fuzz.xcodeproj"), withIntermediateDirectories: true)
         return dir.appendingPathComponent("Input.swift")
     }()
 
     /// Machines with more edges than this are not laid out to SVG (layout time grows fast; the DOT
     /// text is still parsed back). Fuzzed inputs rarely get there.
     static let svgEdgeLimit = 60
+
+    /// DOT texts already drawn to SVG by this process. libgvc draws the same text to the same bytes,
+    /// and most mutated inputs give machines already seen (a changed comment, a renamed local), so a
+    /// text is laid out once: the layout is most of an input's time, and this multiplies the inputs
+    /// run per second without checking less. Bounded: emptied when it holds a million hashes.
+    nonisolated(unsafe) static var drawn = Set<Int>()
 
     static func run(_ data: Data) {
         do { try data.write(to: file) } catch { fatalError("cannot write the fuzz input: \(error)") }
@@ -64,7 +73,8 @@ enum FuzzCase {
             fatalError("libcgraph cannot read the DOT text of \(machine.name):\n\(dot)")
         }
         agclose(graph)
-        if machine.edges.count <= svgEdgeLimit {
+        if drawn.count >= 1_000_000 { drawn.removeAll() }
+        if machine.edges.count <= svgEdgeLimit, drawn.insert(dot.hashValue).inserted {
             let svg: Data
             do { svg = try Graphviz.render(dot: dot, format: .svg) } catch {
                 fatalError("libgvc cannot draw \(machine.name): \(error)\n\(dot)")
