@@ -151,7 +151,7 @@ enum DSLSupport {
             switch index.meaning(ofCallee: node.calledExpression, at: nil) {
             case .function: names.append(name)
             case .initializer: break
-            case .unknown: if name.first?.isUppercase == false { names.append(name) }
+            case .unknown: if !SymbolIndex.spelledAsType(name) { names.append(name) }
             }
             return .visitChildren
         }

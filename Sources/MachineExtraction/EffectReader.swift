@@ -331,7 +331,7 @@ struct EffectReader {
         case .function: return false
         case .unknown:
             let text = SyntaxHelpers.unwrap(callee).trimmedText
-            let guess = text.split(separator: ".").last?.first?.isUppercase == true
+            let guess = SymbolIndex.spelledAsType(text)
             if let at = index.anchor(callee, else: origin) {
                 index.undecided("`\(text)` is declared neither in the inputs nor as a type they write; the call is read as \(guess ? "an initializer" : "a function") by its spelling", at: at)
             }

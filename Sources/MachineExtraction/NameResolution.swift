@@ -92,7 +92,7 @@ extension SymbolIndex {
             let simple = unwrapped.is(DeclReferenceExprSyntax.self)
             guard let at, !simple || inheritsUndeclaredClass(at) else { return true }
             let text = unwrapped.trimmedText
-            let guess = text.split(separator: ".").last?.first?.isUppercase == true
+            let guess = Self.spelledAsType(text)
             let why = simple ? "an enclosing class inherits members the inputs do not declare"
                 : "a member of a type the inputs do not declare may be a nested type or a static member"
             undecided("`\(text)` is declared neither in the inputs nor as a type they write, and \(why); it is read as \(guess ? "a type" : "a value") by its spelling", at: at)
@@ -125,6 +125,13 @@ extension SymbolIndex {
             // `value.method(…)` has an unknown member only when the base is known to be a value
             return meaning(ofBase: base, at: at) == .value ? .function : .unknown
         }
+    }
+
+    /// The naming convention (Swift's API guidelines: types are UpperCamelCase, everything else
+    /// lowerCamelCase), for the last component of a name. Used only where resolution leaves a name
+    /// undecided, and then a note says so (`undecided`), or for the text of an effect label.
+    static func spelledAsType(_ text: String) -> Bool {
+        text.split(separator: ".").last?.first?.isUppercase == true
     }
 
     /// A note for a name Swift's rules leave undecided here; the extractor reports them (sorted).

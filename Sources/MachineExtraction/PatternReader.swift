@@ -87,7 +87,7 @@ enum PatternReader {
             case .unknown:
                 let at = index.anchor(callee, else: anchor)
                 let text = SyntaxHelpers.unwrap(callee).trimmedText
-                let isType = text.split(separator: ".").last?.first?.isUppercase == true
+                let isType = SymbolIndex.spelledAsType(text)
                 if let at {
                     index.undecided("`\(text)` is declared neither in the inputs nor as a type they write; the call is read as \(isType ? "an initializer (a value with no name)" : "a function (a run-time value)") by its spelling", at: at)
                 }
