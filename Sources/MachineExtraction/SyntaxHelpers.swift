@@ -196,16 +196,35 @@ enum SyntaxHelpers {
 
 /// Trees rebuilt from input nodes (operators folded), each with the node it was rebuilt from: a node of
 /// a rebuilt tree has the same text at the same offset as its original, which the index resolves names at.
-/// Read and written from several threads: behind a lock. The rebuilt trees are kept, so their ids stay theirs.
+/// Read and written from several threads: behind a lock. The rebuilt trees are kept while their run
+/// lasts, so their ids stay theirs; `Extractor.extract` forgets its files' trees when it ends, so a
+/// long-lived process (tests, the fuzz target, a library user) does not keep every tree it ever folded.
 final class Rebuilt: @unchecked Sendable {
     static let shared = Rebuilt()
     private let lock = NSLock()
-    private var byRoot: [SyntaxIdentifier: (rebuilt: Syntax, original: Syntax)] = [:]
+    /// rebuilt root → the tree, the node it was rebuilt from, and the input file's root under both
+    private var byRoot: [SyntaxIdentifier: (rebuilt: Syntax, original: Syntax, file: SyntaxIdentifier)] = [:]
 
     func record(_ rebuilt: Syntax, from original: Syntax) {
         lock.lock()
-        byRoot[rebuilt.root.id] = (rebuilt, original)
+        // a tree folded from a rebuilt tree belongs to the same input file
+        let file = byRoot[original.root.id]?.file ?? original.root.id
+        byRoot[rebuilt.root.id] = (rebuilt, original, file)
         lock.unlock()
+    }
+
+    /// Drops the trees rebuilt from the files with these roots (the end of an extraction run).
+    func forget(files roots: Set<SyntaxIdentifier>) {
+        lock.lock()
+        byRoot = byRoot.filter { !roots.contains($0.value.file) }
+        lock.unlock()
+    }
+
+    /// How many rebuilt trees are kept (tests).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return byRoot.count
     }
 
     /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for

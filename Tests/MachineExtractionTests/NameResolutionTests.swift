@@ -1,3 +1,4 @@
+@testable import MachineExtraction
 import MachineModel
 import XCTest
 
@@ -268,5 +269,34 @@ final class NameResolutionTests: XCTestCase {
         XCTAssertEqual(m.states, ["cold", "warm", "hot", "lukewarm"])
         XCTAssertEqual(result.diagnosticLines.filter { $0.contains("declares every name") },
                        ["note 3: no written type declares every name used as a case here; read as Phase, which does not declare `lukewarm`"])
+    }
+
+    /// A folded expression is resolved where it is written (`Rebuilt`), and the trees folded in a run
+    /// are let go when the run ends: a long-lived process does not keep every file it ever read.
+    func testFoldedTreesAreResolvedInPlaceAndForgottenAfterTheRun() throws {
+        let before = Rebuilt.shared.count
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer struct Sluice {
+            struct State { var gate: Gate = .shut }
+            enum Gate { case shut, open }
+            typealias gateway = Gate
+            enum Action { case flip, idle }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .flip:
+                        state.gate = state.gate == .shut ? gateway.open : gateway.shut
+                        return .none
+                    case .idle:
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Sluice.gate")
+        XCTAssertEqual(m.moves, ["shut -flip-> open", "open -flip-> shut"])
+        XCTAssertEqual(Rebuilt.shared.count, before, "the folded trees of a finished run are still kept")
     }
 }
