@@ -122,7 +122,7 @@ enum CandidatePass {
 
         override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
             guard case .elements(let list) = node.content, !list.isEmpty else { return .visitChildren }
-            if list.contains(where: { DictionaryTableRecogniser.entries($0).count > 0 }) {
+            if list.contains(where: { DictionaryTableRecogniser.entries($0, context.index).count > 0 }) {
                 found.append(Found(shape: "dictionary keyed by state and event", name: SyntaxHelpers.enclosingBindingName(node) ?? "table",
                                    file: file, node: Syntax(node), ranges: [Syntax(node)], reason: "none of its entries could be read"))
                 return .skipChildren

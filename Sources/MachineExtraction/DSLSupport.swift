@@ -130,27 +130,37 @@ enum DSLSupport {
     }
 
     /// Names of functions a closure or block calls, in order, each once (for effect labels).
-    static func calledNames(in node: some SyntaxProtocol, limit: Int = 3) -> [String] {
-        let finder = CallNameFinder()
+    /// Initializer calls are left out (`Lamp(…)`, `Outer.Inner(…)`, a type the inputs write): the index
+    /// says which callees are types. A callee nobody declares or writes as a type (`String(…)`, `log(…)`
+    /// from a dependency) is told by its spelling, without a note: the names only label an effect.
+    static func calledNames(in node: some SyntaxProtocol, index: SymbolIndex, limit: Int = 3) -> [String] {
+        let finder = CallNameFinder(index: index)
         finder.walk(node)
         return Array(finder.names.uniqued().prefix(limit))
     }
 
     final class CallNameFinder: SyntaxVisitor {
+        let index: SymbolIndex
         var names: [String] = []
-        init() { super.init(viewMode: .sourceAccurate) }
+        init(index: SymbolIndex) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let name = DSLSupport.calleeName(node), !name.isEmpty, name.first?.isUppercase == false {
-                names.append(name)
+            guard let name = DSLSupport.calleeName(node), !name.isEmpty else { return .visitChildren }
+            switch index.meaning(ofCallee: node.calledExpression, at: nil) {
+            case .function: names.append(name)
+            case .initializer: break
+            case .unknown: if !SymbolIndex.spelledAsType(name) { names.append(name) }
             }
             return .visitChildren
         }
     }
 
     /// A state-like literal: `.x`, `T.x`, `.x(…)`, `"x"`, `3`.
-    static func literalName(_ expr: ExprSyntax) -> String? {
+    static func literalName(_ expr: ExprSyntax, _ index: SymbolIndex) -> String? {
         let e = SyntaxHelpers.unwrap(expr)
-        if let ref = SyntaxHelpers.caseReference(e) { return ref.name }
+        if let ref = SyntaxHelpers.caseReference(e, index) { return ref.name }
         if let s = e.as(StringLiteralExprSyntax.self), s.segments.count == 1,
            let seg = s.segments.first?.as(StringSegmentSyntax.self) { return seg.content.text }
         if let i = e.as(IntegerLiteralExprSyntax.self) { return i.literal.text }

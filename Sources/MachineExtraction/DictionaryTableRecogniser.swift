@@ -20,7 +20,7 @@ struct DictionaryTableRecogniser: Recogniser {
 
     func recognise(in context: ExtractionContext) {
         for file in context.files {
-            let finder = Finder()
+            let finder = Finder(index: context.index)
             file.events.replay(finder)
             for dict in finder.dictionaries { build(dict, file: file, context: context) }
         }
@@ -28,10 +28,14 @@ struct DictionaryTableRecogniser: Recogniser {
 
     final class Finder: SyntaxVisitor {
         var dictionaries: [DictionaryExprSyntax] = []
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex
+        init(index: SymbolIndex) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
         override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
             guard case .elements(let list) = node.content, !list.isEmpty else { return .visitChildren }
-            if list.contains(where: { DictionaryTableRecogniser.entries($0).count > 0 }) {
+            if list.contains(where: { DictionaryTableRecogniser.entries($0, index).count > 0 }) {
                 dictionaries.append(node)
                 return .skipChildren
             }
@@ -40,19 +44,19 @@ struct DictionaryTableRecogniser: Recogniser {
     }
 
     /// The (state, event) entries one dictionary element stands for (several when nested).
-    static func entries(_ element: DictionaryElementSyntax) -> [Entry] {
+    static func entries(_ element: DictionaryElementSyntax, _ index: SymbolIndex) -> [Entry] {
         let key = SyntaxHelpers.unwrap(element.key)
         // nested: `.a: [.e: .b, …]`
-        if let inner = SyntaxHelpers.unwrap(element.value).as(DictionaryExprSyntax.self), let outer = SyntaxHelpers.caseReference(key),
+        if let inner = SyntaxHelpers.unwrap(element.value).as(DictionaryExprSyntax.self), let outer = SyntaxHelpers.caseReference(key, index),
            case .elements(let list) = inner.content {
             var result: [Entry] = []
             for e in list {
-                guard let event = SyntaxHelpers.caseReference(e.key), target(e.value) != nil else { return [] }
+                guard let event = SyntaxHelpers.caseReference(e.key, index), target(e.value, index) != nil else { return [] }
                 result.append(Entry(components: [(nil, outer.name), (nil, event.name)], target: e.value, node: Syntax(e)))
             }
             return result
         }
-        guard target(element.value) != nil else { return [] }
+        guard target(element.value, index) != nil else { return [] }
         var args: [(String?, ExprSyntax)] = []
         if let call = key.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
             args = call.arguments.map { ($0.label?.text, $0.expression) }
@@ -62,19 +66,19 @@ struct DictionaryTableRecogniser: Recogniser {
         guard args.count == 2 else { return [] }
         var components: [(label: String?, name: String)] = []
         for (label, expr) in args {
-            guard let ref = SyntaxHelpers.caseReference(expr) else { return [] }
+            guard let ref = SyntaxHelpers.caseReference(expr, index) else { return [] }
             components.append((label, ref.name))
         }
         return [Entry(components: components, target: element.value, node: Syntax(element))]
     }
 
     /// The state a value names: `.b`, `T.b`, `.b(…)`, or the first element of `(.b, effect)`.
-    static func target(_ value: ExprSyntax) -> (name: String, effect: ExprSyntax?)? {
+    static func target(_ value: ExprSyntax, _ index: SymbolIndex) -> (name: String, effect: ExprSyntax?)? {
         let v = SyntaxHelpers.unwrap(value)
-        if let t = v.as(TupleExprSyntax.self), t.elements.count == 2, let ref = SyntaxHelpers.caseReference(t.elements.first!.expression) {
+        if let t = v.as(TupleExprSyntax.self), t.elements.count == 2, let ref = SyntaxHelpers.caseReference(t.elements.first!.expression, index) {
             return (ref.name, t.elements.last!.expression)
         }
-        if let ref = SyntaxHelpers.caseReference(v) { return (ref.name, nil) }
+        if let ref = SyntaxHelpers.caseReference(v, index) { return (ref.name, nil) }
         return nil
     }
 
@@ -83,7 +87,7 @@ struct DictionaryTableRecogniser: Recogniser {
         var entries: [Entry] = []
         var unreadable: [DictionaryElementSyntax] = []
         for element in list {
-            let e = Self.entries(element)
+            let e = Self.entries(element, context.index)
             if e.isEmpty { unreadable.append(element) } else { entries += e }
         }
         // Mostly unreadable: not a transition table.
@@ -111,7 +115,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 }
             }
         }
-        let valueNames = entries.compactMap { Self.target($0.target)?.name }
+        let valueNames = entries.compactMap { Self.target($0.target, context.index)?.name }
         let position0 = Set(entries.map { $0.components[0].name })
         let position1 = Set(entries.map { $0.components[1].name })
         var statePosition: Int?
@@ -120,10 +124,14 @@ struct DictionaryTableRecogniser: Recogniser {
             else if enum1?.key == v.key, enum0?.key != v.key { statePosition = 1 }
         }
         if statePosition == nil {
-            // no types to tell: the position whose names the values use
+            // no types to tell: the position whose names the values use, and a note that says so
             if !Set(valueNames).isDisjoint(with: position0) && Set(valueNames).isDisjoint(with: position1) { statePosition = 0 }
             else if !Set(valueNames).isDisjoint(with: position1) && Set(valueNames).isDisjoint(with: position0) { statePosition = 1 }
             else if Set(valueNames).isSubset(of: position0) { statePosition = 0 }
+            if let sp = statePosition {
+                context.warn("no written type says which part of the key is the state; the \(sp == 0 ? "first" : "second") is read as the state because the values name its cases",
+                             at: file.location(of: dict), severity: .note)
+            }
         }
         guard let sp = statePosition else { return }
         let ip = 1 - sp
@@ -145,7 +153,7 @@ struct DictionaryTableRecogniser: Recogniser {
         for entry in entries {
             let location = file.location(of: entry.node)
             let pair = Pair(from: entry.components[sp].name, input: entry.components[ip].name)
-            guard let t = Self.target(entry.target) else { continue }
+            guard let t = Self.target(entry.target, context.index) else { continue }
             let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputKey: nil).shortLabel($0)) }
             if let first = seen[pair] {
                 findings.append(Finding(
@@ -177,7 +185,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 let f = SyntaxHelpers.unwrap(fallback)
                 if let v = variable, DSLSupport.variable(f, index: context.index)?.node.id == v.node.id {
                     target = .stay
-                } else if let ref = SyntaxHelpers.caseReference(f), states.contains(ref.name) {
+                } else if let ref = SyntaxHelpers.caseReference(f, context.index, accepting: states.contains) {
                     target = .state(ref.name)
                 } else if let p = SyntaxHelpers.path(f), parameter == p {
                     target = .stay

@@ -75,10 +75,9 @@ struct EffectReader {
         let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
             ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
         let base = callee.as(MemberAccessExprSyntax.self)?.base
-        // `.cancel(…)`, `Effect.cancel(…)`, `EffectTask<Action>.cancel(…)`: a static member, not a value's method
-        let baseIsType = base.map { b in
-            !b.is(FunctionCallExprSyntax.self) && SyntaxHelpers.unwrap(b).trimmedText.first?.isUppercase == true
-        } ?? true
+        // `.cancel(…)`, `Effect.cancel(…)`, `EffectTask<Action>.cancel(…)`: a static member, not a value's
+        // method (`task.cancel()`): the base names a type where it is written
+        let baseIsType = base.map { index.isTypeReference($0, at: origin) } ?? true
 
         // Cancellation: .cancel(id:), Effect.cancel(id:), .cancel(ids:), Harvest .cancel(x)
         if name == "cancel", baseIsType {
@@ -141,8 +140,8 @@ struct EffectReader {
         }
         var effect = Effect(label: shortLabel(call))
         // `Effect(loginPublisher, queue: .request)`: the publisher names the effect better than the type
-        if name.first?.isUppercase == true, let first = call.arguments.first, first.label == nil,
-           let ref = first.expression.as(DeclReferenceExprSyntax.self) {
+        if let first = call.arguments.first, first.label == nil, let ref = first.expression.as(DeclReferenceExprSyntax.self),
+           isInitializer(callee) {
             effect.label = ref.baseName.text
             if let at = index.anchor(ref, else: origin), let initializer = index.binding(named: ref.baseName.text, at: at)?.initializer,
                isStream(Syntax(initializer)) {
@@ -294,9 +293,9 @@ struct EffectReader {
     }
 
     /// `CancelID.timer` stays; `UploadID()` → `UploadID`; `SocketID.self` → `SocketID`; `.timer` → `timer`.
-    func cancelID(_ expr: ExprSyntax) -> String { Self.idText(expr) }
+    func cancelID(_ expr: ExprSyntax) -> String { Self.idText(expr, index, at: origin) }
 
-    static func idText(_ expr: ExprSyntax) -> String {
+    static func idText(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil) -> String {
         var e = SyntaxHelpers.unwrap(expr)
         // `.cancel(ids: { $0 is PingID })`: every id of that type
         if let closure = e.as(ClosureExprSyntax.self), let only = closure.statements.first, closure.statements.count == 1 {
@@ -307,7 +306,7 @@ struct EffectReader {
             return text
         }
         // runtime values (`state.id`, `id`: a path that is no case or static member) are not stable names: say so
-        if SyntaxHelpers.caseReference(e) == nil, let path = SyntaxHelpers.path(e) {
+        if SyntaxHelpers.caseReference(e, index, at: anchor) == nil, let path = SyntaxHelpers.path(e) {
             return "\(path) (runtime value)"
         }
         if let call = e.as(FunctionCallExprSyntax.self) {
@@ -322,6 +321,23 @@ struct EffectReader {
     }
 
     func queueName(_ expr: ExprSyntax) -> String { cancelID(expr) }
+
+    /// Whether a callee builds a value (`Effect(…)`, `Outer.Effect(…)`) rather than calling a function
+    /// (`send(…)`, `Send(…)` declared as a function): by the index; a name the inputs neither declare
+    /// nor write as a type is read by its spelling, with a note.
+    func isInitializer(_ callee: ExprSyntax) -> Bool {
+        switch index.meaning(ofCallee: callee, at: origin) {
+        case .initializer: return true
+        case .function: return false
+        case .unknown:
+            let text = SyntaxHelpers.unwrap(callee).trimmedText
+            let guess = SymbolIndex.spelledAsType(text)
+            if let at = index.anchor(callee, else: origin) {
+                index.undecided("`\(text)` is declared neither in the inputs nor as a type they write; the call is read as \(guess ? "an initializer" : "a function") by its spelling", at: at)
+            }
+            return guess
+        }
+    }
 
     /// The policy of a queue: a Harvest queue enum's `flattenStrategy`, or an Actomaton queue type's protocol.
     func policy(ofQueue queue: String, written: ExprSyntax) -> String? {
@@ -357,7 +373,7 @@ struct EffectReader {
         }
         guard let type, type.enumInfo?.caseNames.contains(caseName) == true,
               let strategy = index.properties(named: "flattenStrategy", of: type).first else { return nil }
-        let finder = CaseReturnFinder(caseName: caseName)
+        let finder = CaseReturnFinder(caseName: caseName, index: index)
         finder.walk(strategy.node)
         return finder.result
     }
@@ -395,7 +411,7 @@ struct EffectReader {
     }
 
     func isInputReference(_ expr: ExprSyntax) -> String? {
-        guard let (name, type) = SyntaxHelpers.caseReference(expr), inputs.contains(name) else { return nil }
+        guard let (name, type) = SyntaxHelpers.caseReference(expr, index, at: origin, accepting: inputs.contains), inputs.contains(name) else { return nil }
         if let type {
             guard let scope = scope(of: expr) else { return nil }
             let resolved = index.resolveType(type, in: scope)
@@ -427,7 +443,7 @@ struct EffectReader {
         func record(_ name: String, _ node: some ExprSyntaxProtocol) {
             if !found.contains(name) { found.append(name) }
             let value: InputPattern
-            if case .named(let pattern) = PatternReader.value(ExprSyntax(node)), pattern.name == name { value = pattern } else { value = .member(name) }
+            if case .named(let pattern) = PatternReader.value(ExprSyntax(node), reader.index, at: reader.origin), pattern.name == name { value = pattern } else { value = .member(name) }
             if !values.contains(value) { values.append(value) }
         }
 
@@ -471,10 +487,12 @@ struct EffectReader {
     /// Finds, in a `switch self`, what the case named `caseName` returns (`.latest` → `latest`).
     final class CaseReturnFinder: SyntaxVisitor {
         let caseName: String
+        let index: SymbolIndex
         var result: String?
 
-        init(caseName: String) {
+        init(caseName: String, index: SymbolIndex) {
             self.caseName = caseName
+            self.index = index
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -484,7 +502,7 @@ struct EffectReader {
             switch node.label {
             case .case(let label):
                 matches = label.caseItems.contains { item in
-                    item.pattern.as(ExpressionPatternSyntax.self).flatMap { SyntaxHelpers.caseReference($0.expression) }?.name == caseName
+                    item.pattern.as(ExpressionPatternSyntax.self).flatMap { SyntaxHelpers.caseReference($0.expression, index) }?.name == caseName
                 }
             case .default:
                 matches = true
@@ -494,7 +512,7 @@ struct EffectReader {
                 var expr: ExprSyntax?
                 if let ret = item.item.as(ReturnStmtSyntax.self) { expr = ret.expression }
                 else if let e = item.item.as(ExprSyntax.self) { expr = e }
-                if let e = expr, let (name, _) = SyntaxHelpers.caseReference(e) { result = name; break }
+                if let e = expr, let (name, _) = SyntaxHelpers.caseReference(e, index) { result = name; break }
             }
             return .skipChildren
         }

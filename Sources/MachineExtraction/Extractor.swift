@@ -22,6 +22,7 @@ public enum Extractor {
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         var timer = StageTimer()
         func stage(_ name: String) { timer.stage(name) }
+        defer { Rebuilt.shared.forget(files: Set(sources.files.map { $0.tree.id })) }
         let context = ExtractionContext(files: sources.files, jobs: jobs)
         stage("SymbolIndex")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
@@ -50,6 +51,12 @@ public enum Extractor {
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
         let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
                                                built: context.constructionMachines, diagnostics: &diagnostics)
+        // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
+        // explain no candidate (a machine not read for another reason keeps its own explanation)
+        diagnostics += context.index.undecidedNotes.uniqued().sorted {
+            ($0.location?.file ?? "", $0.location?.line ?? 0, $0.location?.column ?? 0, $0.message)
+                < ($1.location?.file ?? "", $1.location?.line ?? 0, $1.location?.column ?? 0, $1.message)
+        }
         var result = ExtractionResult(machines: machines, diagnostics: diagnostics)
         result.candidates = candidates
         result.diagnostics += commands.diagnostics
@@ -295,15 +302,19 @@ final class ExtractionContext {
         }
     }
 
-    /// Among the enums the code's written types name, the one declaring the most of the case names used
-    /// at one position (the type arguments say which types take part, the cases say which argument is
-    /// which). No written type, or a tie between two enums: nil, and the caller uses the names themselves.
+    /// Among the enums the code's written types name, the one the case names used at one position belong
+    /// to, as the type checker finds the contextual type of `.x`: the one written type that declares every
+    /// name used there. When none declares them all (a wildcard the dialect spells as a case, a name of
+    /// another type), the one declaring the most is taken and a note says so; a tie between two enums is
+    /// a warning and nil (the caller uses the names themselves). No written type: nil.
     func enumDeclaring(_ names: Set<String>, among candidates: [EnumInfo], excluding: EnumInfo? = nil,
                        role: String, at location: SourceLocation) -> EnumInfo? {
         guard !names.isEmpty else { return nil }
         var seen = Set<String>()
-        let scored = candidates.filter { $0.key != excluding?.key && seen.insert($0.key).inserted }
-            .map { e in (e, names.intersection(e.caseNames).count) }.filter { $0.1 > 0 }
+        let distinct = candidates.filter { $0.key != excluding?.key && seen.insert($0.key).inserted }
+        let complete = distinct.filter { names.isSubset(of: $0.caseNames) }
+        if complete.count == 1 { return complete[0] }
+        let scored = distinct.map { e in (e, names.intersection(e.caseNames).count) }.filter { $0.1 > 0 }
         guard let best = scored.map(\.1).max() else { return nil }
         let top = scored.filter { $0.1 == best }.map(\.0)
         if top.count > 1 {
@@ -311,6 +322,9 @@ final class ExtractionContext {
                  at: location)
             return nil
         }
+        let missing = names.subtracting(top[0].caseNames).sorted()
+        warn("no written type declares every name used as a \(role) here; read as \(top[0].qualifiedName), which does not declare \(missing.map { "`\($0)`" }.joined(separator: ", "))",
+             at: location, severity: .note)
         return top[0]
     }
 
@@ -468,7 +482,7 @@ final class ExtractionContext {
     lazy var facts: ProjectFacts = {
         let merged = ProjectFacts()
         for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
-            let scan = ProjectFacts()
+            let scan = ProjectFacts(index: self.index)
             scan.module = file.module
             file.events.replay(scan)
             return scan
@@ -497,7 +511,11 @@ final class ExtractionContext {
         /// cancellable, an Actomaton effect built with an id, TCA's timer.
         static let idGivingCalls: Set<String> = ["send", "cancellable", "Effect", "sequence", "fireAndForget", "timer"]
 
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex?
+        init(index: SymbolIndex? = nil) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
@@ -509,8 +527,8 @@ final class ExtractionContext {
                 let callee = node.calledExpression
                 let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
                     ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
-                if Self.idGivingCalls.contains(name) {
-                    givenIDs[module, default: []].insert(EffectReader.idText(id))
+                if Self.idGivingCalls.contains(name), let index {
+                    givenIDs[module, default: []].insert(EffectReader.idText(id, index))
                 }
             }
             if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) { inoutCalls.append(node) }
@@ -584,7 +602,7 @@ final class ExtractionContext {
     /// The state named by an initial-state expression, if it is one of `states`.
     func initialState(_ expr: ExprSyntax?, states: [String]) -> String? {
         guard let expr else { return nil }
-        if let ref = SyntaxHelpers.caseReference(expr), states.contains(ref.name) { return ref.name }
+        if let ref = SyntaxHelpers.caseReference(expr, index, accepting: states.contains) { return ref.name }
         if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
         return nil
     }

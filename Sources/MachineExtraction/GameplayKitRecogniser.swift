@@ -369,7 +369,7 @@ struct GameplayKitRecogniser: Recogniser {
                     }
                     continue
                 }
-                let called = DSLSupport.calledNames(in: item, limit: 8).filter { !["didEnter", "willExit", "print"].contains($0) }
+                let called = DSLSupport.calledNames(in: item, index: context.index, limit: 8).filter { !["didEnter", "willExit", "print"].contains($0) }
                 names += called
             }
             return true

@@ -61,9 +61,9 @@ struct OperatorTableRecogniser: Recogniser {
         var stateNames: [String] = []
         var inputNames: [String] = []
         for row in rows {
-            if let r = SyntaxHelpers.caseReference(row.input) { inputNames.append(r.name) }
-            if let r = SyntaxHelpers.caseReference(row.from) { stateNames.append(r.name) }
-            if let r = SyntaxHelpers.caseReference(row.to) { stateNames.append(r.name) }
+            if let r = SyntaxHelpers.caseReference(row.input, context.index) { inputNames.append(r.name) }
+            if let r = SyntaxHelpers.caseReference(row.from, context.index) { stateNames.append(r.name) }
+            if let r = SyntaxHelpers.caseReference(row.to, context.index) { stateNames.append(r.name) }
             stateNames += predicateCaseNames(row.from, context: context)
         }
         let bindingName = SyntaxHelpers.enclosingBindingName(table)
@@ -88,7 +88,7 @@ struct OperatorTableRecogniser: Recogniser {
             if isAny(row.input) {
                 rowInputs = inputs
                 catchAll = true
-            } else if let r = SyntaxHelpers.caseReference(row.input) {
+            } else if let r = SyntaxHelpers.caseReference(row.input, context.index) {
                 rowInputs = [r.name]
             } else {
                 context.warn("cannot read the input of this row: \(row.input.compactText); row left out", at: location)
@@ -105,7 +105,7 @@ struct OperatorTableRecogniser: Recogniser {
                 guardText = row.from.compactText
             }
             let target: Target
-            if let r = SyntaxHelpers.caseReference(row.to), domain.stateIndex[r.name] != nil {
+            if let r = SyntaxHelpers.caseReference(row.to, context.index, accepting: { domain.stateIndex[$0] != nil }) {
                 target = .state(r.name)
             } else {
                 target = .unknown(row.to.compactText)
@@ -121,7 +121,7 @@ struct OperatorTableRecogniser: Recogniser {
         guard !rules.isEmpty else { return }
         let built = context.construction(referencing: bindingName, around: Syntax(table))
         // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
-        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), SyntaxHelpers.caseReference(strategy)?.name == "latest" {
+        if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), SyntaxHelpers.caseReference(strategy, context.index, accepting: { $0 == "latest" }) != nil {
             for i in rules.indices {
                 for k in rules[i].outcomes.indices where rules[i].outcomes[k].effect != nil {
                     if rules[i].outcomes[k].effect!.queue == nil { rules[i].outcomes[k].effect!.policy = "latest" }
@@ -134,7 +134,7 @@ struct OperatorTableRecogniser: Recogniser {
         }
         // `.reduce(.all, rows)`: every matching row applies (the API's `.all` case among the arguments)
         let order: RuleOrder = (built?.call.arguments.contains { a in
-            DSLSupport.calls(in: a.expression).contains { call in call.arguments.contains { SyntaxHelpers.caseReference($0.expression)?.name == "all" } }
+            DSLSupport.calls(in: a.expression).contains { call in call.arguments.contains { SyntaxHelpers.caseReference($0.expression, context.index, accepting: { $0 == "all" }) != nil } }
         } ?? false) ? .allMatch : .firstMatch
         let name = built?.binding ?? bindingName ?? "table@\(file.location(of: table).line)"
         let machine = Machine(
@@ -173,7 +173,7 @@ struct OperatorTableRecogniser: Recogniser {
     /// can only partly read gives every state it may accept, with its text as the guard.
     func fromSet(_ expr: ExprSyntax, domain: Domain, context: ExtractionContext, file: ParsedFile, guardText: inout String?) -> [String]? {
         if isAny(expr) { return domain.states }
-        if let r = SyntaxHelpers.caseReference(expr), domain.stateIndex[r.name] != nil { return [r.name] }
+        if let r = SyntaxHelpers.caseReference(expr, context.index, accepting: { domain.stateIndex[$0] != nil }) { return [r.name] }
         let evaluator = context.predicateEvaluator(values: domain.states, subjects: [], file: file)
         guard let verdict = evaluator.predicate(expr) else { return nil }
         if !verdict.maybe.isEmpty {

@@ -44,7 +44,7 @@ final class PredicateEvaluator {
     /// Paths that denote the subject (`state`, `self.mode` written `mode`, `$0`).
     var subjects: Set<String>
     let file: ParsedFile
-    let index: SymbolIndex?
+    let index: SymbolIndex
     /// A dialect's own literals (`X.self` for GameplayKit classes), tried before enum cases.
     var literal: ((ExprSyntax) -> String?)?
     /// `is T`, `case is T`, `as? T` (T's text): the values of type T, when the dialect knows them.
@@ -62,7 +62,7 @@ final class PredicateEvaluator {
     /// expressions are looked up from there.
     var origin: Syntax?
 
-    init(values: [String], subjects: Set<String>, file: ParsedFile, index: SymbolIndex?) {
+    init(values: [String], subjects: Set<String>, file: ParsedFile, index: SymbolIndex) {
         self.values = values
         self.all = Set(values)
         self.subjects = subjects
@@ -104,7 +104,7 @@ final class PredicateEvaluator {
         if let hook = literal, let v = hook(e) { return v }
         if e.is(NilLiteralExprSyntax.self) { return "nil" }
         if let b = e.as(BooleanLiteralExprSyntax.self) { return b.literal.text }
-        return DSLSupport.literalName(e)
+        return DSLSupport.literalName(e, index)
     }
 
     /// The values an array or set literal holds (`[.a, T.b]`, `Set([...])`, `Set<T>(arrayLiteral: …)`,
@@ -147,7 +147,7 @@ final class PredicateEvaluator {
 
     /// The values for which a Boolean expression holds.
     func eval(_ raw: ExprSyntax) -> Verdict {
-        if origin == nil, index?.file(of: raw) != nil { origin = Syntax(raw) }
+        if origin == nil, index.file(of: raw) != nil { origin = Syntax(raw) }
         let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
         if let infix = e.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
@@ -270,19 +270,18 @@ final class PredicateEvaluator {
     /// variable or property the index resolves it to (`isDark`, `Self.isDark`, `Lamp.isDark`,
     /// `self.isDark`); a value's member (`lamp.isDark`) is not followed.
     func resolveValue(_ e: ExprSyntax) -> ExprSyntax? {
-        let at = index?.anchor(e, else: origin) ?? Syntax(e)
+        let at = index.anchor(e, else: origin) ?? Syntax(e)
         if let ref = e.as(DeclReferenceExprSyntax.self) {
             guard !subjects.contains(ref.baseName.text) else { return nil }
             return DSLSupport.value(of: ref.baseName.text, around: at, index: index)
         }
-        guard e.is(MemberAccessExprSyntax.self), let index else { return nil }
+        guard e.is(MemberAccessExprSyntax.self) else { return nil }
         return index.binding(referencedBy: e, at: at, where: { $0.initializer != nil })?.initializer
     }
 
     /// The one-parameter function a name refers to, resolved where it is written, with its parameter's
     /// name and its body. Overloads with one parameter each: not read.
     func resolveFunction(_ e: ExprSyntax) -> (String, CodeBlockItemListSyntax)? {
-        guard let index else { return nil }
         if let ref = e.as(DeclReferenceExprSyntax.self), subjects.contains(ref.baseName.text) { return nil }
         let candidates = index.functions(referencedBy: e, at: index.anchor(e, else: origin)).filter { $0.signature.parameterClause.parameters.count == 1 }
         guard candidates.count == 1, let function = candidates.first, let body = function.body,
@@ -380,7 +379,7 @@ final class PredicateEvaluator {
             note(names, b)
             return .all(names.intersection(all))
         }
-        switch PatternAtom(pattern) {
+        switch PatternAtom(pattern, index) {
         case .any: return .all(all)
         case .cases(let names, let refutable, _):
             let known = names.intersection(all)

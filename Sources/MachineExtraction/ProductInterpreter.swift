@@ -187,7 +187,7 @@ final class ProductInterpreter {
         if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "contains", let array = member.base?.as(ArrayExprSyntax.self),
            let arg = call.arguments.first?.expression, let f = field(arg) {
-            let names = Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name })
+            let names = Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, effects.index)?.name })
             return restrict(c, f, Set(names.map { normalized($0, f) }))
         }
         return unknown(c, expr.compactText)
@@ -198,7 +198,7 @@ final class ProductInterpreter {
         var name: String?
         if r.is(NilLiteralExprSyntax.self) { name = "nil" }
         else if let b = r.as(BooleanLiteralExprSyntax.self) { name = b.literal.text }
-        else if let ref = SyntaxHelpers.caseReference(r) { name = ref.name }
+        else if let ref = SyntaxHelpers.caseReference(r, effects.index) { name = ref.name }
         guard let name else { return nil }
         if let f = field(lhs) {
             guard f.kind != .optional || name == "nil" || name == "none" else { return nil }
@@ -218,7 +218,7 @@ final class ProductInterpreter {
                 case .expression(let e):
                     r = try split(e, y)
                 case .matchingPattern(let m):
-                    r = match(PatternAtom(m.pattern), m.pattern.compactText, m.initializer.value, y)
+                    r = match(PatternAtom(m.pattern, effects.index), m.pattern.compactText, m.initializer.value, y)
                 case .optionalBinding(let b):
                     if let value = b.initializer?.value, let f = field(value), f.kind == .optional {
                         r = restrict(y, f, ["some"])
@@ -419,7 +419,7 @@ final class ProductInterpreter {
                 for item in label.caseItems {
                     var next: [Ctx] = []
                     for l in left {
-                        let r = match(PatternAtom(item.pattern), item.pattern.compactText, sw.subject, l)
+                        let r = match(PatternAtom(item.pattern, effects.index), item.pattern.compactText, sw.subject, l)
                         var taken = r.yes
                         if let w = item.whereClause {
                             var whereTaken: [Ctx] = []
@@ -486,7 +486,7 @@ final class ProductInterpreter {
         switch f.kind {
         case .optional:
             if expr.is(NilLiteralExprSyntax.self) { return [(c, "nil")] }
-            if let ref = SyntaxHelpers.caseReference(expr), ref.name == "none", ref.type == nil { return [(c, "nil")] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { $0 == "none" }), ref.type == nil { return [(c, "nil")] }
             return [(c, "some")]
         case .bool:
             if let b = expr.as(BooleanLiteralExprSyntax.self) { return [(c, b.literal.text)] }
@@ -500,7 +500,7 @@ final class ProductInterpreter {
             let r = try split(expr, c)
             return r.yes.map { ($0, "true") } + r.no.map { ($0, "false") }
         case .enumeration:
-            if let ref = SyntaxHelpers.caseReference(expr), f.states.contains(ref.name) { return [(c, ref.name)] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: f.states.contains) { return [(c, ref.name)] }
             // a value the code computes: any of the field's states, each on a path of its own
             let text = expr.compactText
             return f.states.map { s in

@@ -421,7 +421,7 @@ final class ReducerInterpreter {
         return body()
     }
 
-    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom { readings.patternAtom(pattern) }
+    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom { readings.patternAtom(pattern, index: effects.index) }
     func text(_ node: some SyntaxProtocol) -> String { readings.text(node) }
     func fold(_ expr: ExprSyntax) -> ExprSyntax { readings.fold(expr) }
     func inoutFunctions(_ call: FunctionCallExprSyntax) -> [FunctionDeclSyntax] { readings.inoutFunctions(call, index: effects.index) }
@@ -527,7 +527,7 @@ final class ReducerInterpreter {
                     var tree: InputPattern?
                     var bindingPaths: [String: [Int]] = [:]
                     if let bound = boundSubject {
-                        let read = PatternReader.read(item.pattern)
+                        let read = PatternReader.read(item.pattern, effects.index)
                         let full = PatternReader.substitute(read.tree, into: bound.pattern, at: bound.path)
                         p = read.tree == .any ? .always(d) : Pred(yes: d.none, maybe: bound.pairs.intersection(arrivals(full)))
                         tree = full
@@ -536,7 +536,7 @@ final class ReducerInterpreter {
                         p = atomPred(atom, subject, ctx)
                         tree = inputTree(atom, subject)
                         if let tree { p = p.and(Pred(yes: arrivals(tree), maybe: d.none)) }
-                        if case .input = subject, label.caseItems.count == 1 { bindingPaths = PatternReader.read(item.pattern).bindings }
+                        if case .input = subject, label.caseItems.count == 1 { bindingPaths = PatternReader.read(item.pattern, effects.index).bindings }
                     }
                     if !p.maybe.isEmpty { patternTexts.append(text(item.pattern)) }
                     if let w = item.whereClause {
@@ -650,7 +650,7 @@ final class ReducerInterpreter {
         for element in conditions {
             guard case .matchingPattern(let m) = element.condition else { continue }
             let value = SyntaxHelpers.unwrap(m.initializer.value)
-            let read = PatternReader.read(m.pattern)
+            let read = PatternReader.read(m.pattern, effects.index)
             var full = read.tree
             var base: [Int] = []
             if let ref = value.as(DeclReferenceExprSyntax.self), let bound = c.bound[ref.baseName.text] {
@@ -725,7 +725,7 @@ final class ReducerInterpreter {
         if let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "contains", let array = member.base?.as(ArrayExprSyntax.self),
            let arg = call.arguments.first?.expression, case .input = classify(arg) {
-            return inputAtom(Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }), refutable: false)
+            return inputAtom(Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, effects.index)?.name }), refutable: false)
         }
         // a condition on the state alone: `[.a, .b].contains(state)`, `isIdle(state)`, `state.canPause`
         return statePredicate(expr, ctx) ?? .unknown(d)
@@ -763,7 +763,7 @@ final class ReducerInterpreter {
         var name: String?
         if r.is(NilLiteralExprSyntax.self) { name = "nil" }
         else if let b = r.as(BooleanLiteralExprSyntax.self) { name = b.literal.text }
-        else if let ref = SyntaxHelpers.caseReference(r) { name = ref.name }
+        else if let ref = SyntaxHelpers.caseReference(r, effects.index) { name = ref.name }
         guard let name else { return nil }
         switch subject {
         case .state: return stateAtom([normalizeState(name)], refutable: false, ctx)
@@ -897,15 +897,15 @@ final class ReducerInterpreter {
             return [(t, .state("true")), (f, .state("false"))]
         case .optional:
             if expr.is(NilLiteralExprSyntax.self) { return [(ctx, .state("nil"))] }
-            if let ref = SyntaxHelpers.caseReference(expr), ref.name == "none", ref.type == nil { return [(ctx, .state("nil"))] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { $0 == "none" }), ref.type == nil { return [(ctx, .state("nil"))] }
             guard !spec.valueStates.isEmpty else { return [(ctx, .state("some"))] }
-            switch PatternReader.value(expr) {
+            switch PatternReader.value(expr, effects.index) {
             case .named(let value) where d.stateIndex[value.stateName] != nil: return [(ctx, .state(value.stateName))]
             case .unnamed where d.stateIndex["some"] != nil: return [(ctx, .state("some"))]
             default: return [(ctx, .unknown(expr.compactText))]
             }
         case .enumeration:
-            if let ref = SyntaxHelpers.caseReference(expr), d.stateIndex[ref.name] != nil { return [(ctx, .state(ref.name))] }
+            if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { d.stateIndex[$0] != nil }) { return [(ctx, .state(ref.name))] }
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge
@@ -1017,10 +1017,10 @@ final class NodeReadings {
         texts = [:]
     }
 
-    /// `PatternAtom(pattern)`.
-    func patternAtom(_ pattern: PatternSyntax) -> PatternAtom {
+    /// `PatternAtom(pattern, index)`.
+    func patternAtom(_ pattern: PatternSyntax, index: SymbolIndex) -> PatternAtom {
         if let hit = atoms[pattern.id] { return hit.atom }
-        let atom = PatternAtom(pattern)
+        let atom = PatternAtom(pattern, index)
         atoms[pattern.id] = (pattern, atom)
         return atom
     }
@@ -1059,23 +1059,23 @@ indirect enum PatternAtom {
     case tuple([PatternAtom])
     case unknown
 
-    init(_ pattern: PatternSyntax) {
-        if let b = pattern.as(ValueBindingPatternSyntax.self) { self = PatternAtom(b.pattern); return }
-        if let e = pattern.as(ExpressionPatternSyntax.self) { self = PatternAtom(expr: e.expression); return }
+    init(_ pattern: PatternSyntax, _ index: SymbolIndex) {
+        if let b = pattern.as(ValueBindingPatternSyntax.self) { self = PatternAtom(b.pattern, index); return }
+        if let e = pattern.as(ExpressionPatternSyntax.self) { self = PatternAtom(expr: e.expression, index); return }
         if let t = pattern.as(TuplePatternSyntax.self), t.elements.count > 1 {
-            self = .tuple(t.elements.map { PatternAtom($0.pattern) })
+            self = .tuple(t.elements.map { PatternAtom($0.pattern, index) })
             return
         }
-        self = PatternAtom(tree: PatternReader.read(pattern).tree)
+        self = PatternAtom(tree: PatternReader.read(pattern, index).tree)
     }
 
-    init(expr: ExprSyntax) {
-        if let p = expr.as(PatternExprSyntax.self) { self = PatternAtom(p.pattern); return }
+    init(expr: ExprSyntax, _ index: SymbolIndex) {
+        if let p = expr.as(PatternExprSyntax.self) { self = PatternAtom(p.pattern, index); return }
         if let t = expr.as(TupleExprSyntax.self), t.elements.count > 1 || t.elements.first?.label != nil {
-            self = .tuple(t.elements.map { PatternAtom(expr: $0.expression) })
+            self = .tuple(t.elements.map { PatternAtom(expr: $0.expression, index) })
             return
         }
-        self = PatternAtom(tree: PatternReader.read(expr: expr).tree)
+        self = PatternAtom(tree: PatternReader.read(expr: expr, index).tree)
     }
 
     init(tree: InputPattern) {

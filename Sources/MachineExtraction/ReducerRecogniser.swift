@@ -373,7 +373,7 @@ struct ReducerRecogniser: Recogniser {
         let featureIsTest = ExtractionContext.isTestOrPreview(feature.decl, index: index)
         var starts: [String] = []
         for argument in context.facts.initialStateArguments {
-            guard let ref = SyntaxHelpers.caseReference(argument), states.contains(ref.name), let typeText = ref.type,
+            guard let ref = SyntaxHelpers.caseReference(argument, index, accepting: states.contains), let typeText = ref.type,
                   featureIsTest || !ExtractionContext.isTestOrPreview(argument, index: index) else { continue }
             let parts = typeText.split(separator: ".")
             let base = parts.last == "State" && parts.count > 1 ? parts.dropLast().joined(separator: ".") : typeText
@@ -482,7 +482,7 @@ struct ReducerRecogniser: Recogniser {
                     if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
                 }
             }
-            payloadCalls = PayloadFinder.calls(in: c.body)
+            payloadCalls = PayloadFinder.calls(in: c.body, index: context.index)
         }
     }
 
@@ -519,7 +519,7 @@ struct ReducerRecogniser: Recogniser {
                     collect(ternary.elseExpression)
                     return
                 }
-                switch PatternReader.value(expr) {
+                switch PatternReader.value(expr, context.index) {
                 case .named(.literal("nil")), .runtime: return
                 case .named(let value):
                     found.append(value.stateName)
@@ -618,7 +618,7 @@ struct ReducerRecogniser: Recogniser {
         }
         guard let initializer = field.initializer.map(SyntaxHelpers.unwrap) else { return nil }
         if initializer.is(BooleanLiteralExprSyntax.self) { return (.bool, ["false", "true"], nil) }
-        if let ref = SyntaxHelpers.caseReference(initializer), let type = ref.type,
+        if let ref = SyntaxHelpers.caseReference(initializer, context.index), let type = ref.type,
            let e = context.resolve(type, at: field.node)?.enumInfo, e.caseNames.contains(ref.name) {
             return (.enumeration, e.caseNames, e)
         }
@@ -635,13 +635,13 @@ struct ReducerRecogniser: Recogniser {
             switch kind {
             case .bool: return u.as(BooleanLiteralExprSyntax.self)?.literal.text
             case .optional where named:
-                switch PatternReader.value(u) {
+                switch PatternReader.value(u, context.index) {
                 case .named(let v): return v.stateName
                 case .unnamed: return "some"
                 case .runtime: return nil
                 }
             case .optional: return u.is(NilLiteralExprSyntax.self) ? "nil" : "some"
-            case .enumeration: return SyntaxHelpers.caseReference(u)?.name
+            case .enumeration: return SyntaxHelpers.caseReference(u, context.index)?.name
             }
         }
         // every place the program creates the store gives a start: the value it passes, else the default
@@ -737,10 +737,10 @@ struct ReducerRecogniser: Recogniser {
         var names: [String] = []
         var unread = sources.isEmpty
         for expr in sources {
-            let inline = ButtonFinder.actions(in: expr)
+            let inline = ButtonFinder.actions(in: expr, index: context.index)
             if !inline.isEmpty { names += inline; continue }
             let value: InputPattern
-            switch PatternReader.value(expr) {
+            switch PatternReader.value(expr, context.index) {
             case .named(let v): value = v
             case .unnamed: continue          // an inline alert without action buttons
             case .runtime: unread = true; continue
@@ -755,7 +755,7 @@ struct ReducerRecogniser: Recogniser {
                     }.compactMap { f in f.body.map { Syntax($0) } }
                 }
             }
-            let found = builders.flatMap { ButtonFinder.actions(in: $0) }
+            let found = builders.flatMap { ButtonFinder.actions(in: $0, index: context.index) }
                 .filter { fallback == nil || fallback!.caseNames.contains($0) }
             if builders.isEmpty { unread = true }
             names += found
@@ -793,10 +793,14 @@ struct ReducerRecogniser: Recogniser {
     /// `ButtonState(role: .destructive, action: .confirmDelete) { … }`, `action: .send(.x, animation: …)`.
     final class ButtonFinder: SyntaxVisitor {
         var names: [String] = []
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex
+        init(index: SymbolIndex) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
 
-        static func actions(in node: some SyntaxProtocol) -> [String] {
-            let finder = ButtonFinder()
+        static func actions(in node: some SyntaxProtocol, index: SymbolIndex) -> [String] {
+            let finder = ButtonFinder(index: index)
             finder.walk(node)
             return finder.names
         }
@@ -804,11 +808,11 @@ struct ReducerRecogniser: Recogniser {
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard CandidateFinder.leadingName(node.calledExpression) == "ButtonState",
                   var action = SyntaxHelpers.argument(node, "action") else { return .visitChildren }
-            if let call = action.as(FunctionCallExprSyntax.self), SyntaxHelpers.caseReference(call.calledExpression)?.name == "send",
+            if let call = action.as(FunctionCallExprSyntax.self), SyntaxHelpers.caseReference(call.calledExpression, index, accepting: { $0 == "send" }) != nil,
                let first = call.arguments.first?.expression {
                 action = first
             }
-            if let ref = SyntaxHelpers.caseReference(action) { names.append(ref.name) }
+            if let ref = SyntaxHelpers.caseReference(action, index) { names.append(ref.name) }
             return .visitChildren
         }
     }
@@ -882,7 +886,7 @@ struct ReducerRecogniser: Recogniser {
     /// Setter actions whose payload is the next state (`.send(.setStatus(.done))`): for each input, the
     /// state cases the reducer sends it with.
     func payloadTargets(_ c: Candidate, domain: Domain, reader: EffectReader) -> [String: [String]] {
-        payloadTargets(PayloadFinder.calls(in: c.body), domain: domain)
+        payloadTargets(PayloadFinder.calls(in: c.body, index: reader.index), domain: domain)
     }
 
     /// The same from calls found once per reducer (`PayloadFinder.calls`), for each field's domain.
@@ -897,17 +901,21 @@ struct ReducerRecogniser: Recogniser {
     /// Calls `.input(.case)` given as an argument, in source order.
     final class PayloadFinder: SyntaxVisitor {
         var calls: [(input: String, argument: String)] = []
-        init() { super.init(viewMode: .sourceAccurate) }
+        let index: SymbolIndex
+        init(index: SymbolIndex) {
+            self.index = index
+            super.init(viewMode: .sourceAccurate)
+        }
 
-        static func calls(in body: CodeBlockItemListSyntax) -> [(input: String, argument: String)] {
-            let finder = PayloadFinder()
+        static func calls(in body: CodeBlockItemListSyntax, index: SymbolIndex) -> [(input: String, argument: String)] {
+            let finder = PayloadFinder(index: index)
             finder.walk(body)
             return finder.calls
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let ref = SyntaxHelpers.caseReference(node.calledExpression), node.arguments.count == 1,
-               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression),
+            if let ref = SyntaxHelpers.caseReference(node.calledExpression, index), node.arguments.count == 1,
+               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression, index),
                node.parent?.is(LabeledExprSyntax.self) == true || node.parent?.parent?.is(LabeledExprListSyntax.self) == true {
                 calls.append((ref.name, arg.name))
             }

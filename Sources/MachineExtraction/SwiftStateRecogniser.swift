@@ -219,12 +219,12 @@ struct SwiftStateRecogniser: Recogniser {
     }
 
     /// `.a => .b`, `[.a, .b] => .c`, `.a => .b => .c`, `Transition(fromState:toState:)`.
-    static func chain(_ raw: ExprSyntax) -> [Side]? {
+    static func chain(_ raw: ExprSyntax, _ index: SymbolIndex) -> [Side]? {
         let expr = SyntaxHelpers.unwrap(raw)
         if let call = expr.as(FunctionCallExprSyntax.self), DSLSupport.calleeName(call) == "Transition",
            let f = SyntaxHelpers.argument(call, "fromState") ?? call.arguments.first?.expression,
            let t = SyntaxHelpers.argument(call, "toState") ?? call.arguments.dropFirst().first?.expression,
-           let a = side(f), let b = side(t) {
+           let a = side(f, index), let b = side(t, index) {
             return [a, b]
         }
         guard let seq = expr.as(SequenceExprSyntax.self) else { return nil }
@@ -239,23 +239,23 @@ struct SwiftStateRecogniser: Recogniser {
         guard parts.count >= 2, parts.allSatisfy({ $0.count == 1 }) else { return nil }
         var sides: [Side] = []
         for p in parts {
-            guard let s = side(p[0]) else { return nil }
+            guard let s = side(p[0], index) else { return nil }
             sides.append(s)
         }
         return sides
     }
 
-    static func side(_ raw: ExprSyntax) -> Side? {
+    static func side(_ raw: ExprSyntax, _ index: SymbolIndex) -> Side? {
         let expr = SyntaxHelpers.unwrap(raw)
         if let array = expr.as(ArrayExprSyntax.self) {
             var names: [String] = []
             for element in array.elements {
-                guard let n = DSLSupport.literalName(element.expression), n != "any" else { return nil }
+                guard let n = DSLSupport.literalName(element.expression, index), n != "any" else { return nil }
                 names.append(n)
             }
             return .states(names)
         }
-        guard let name = DSLSupport.literalName(expr) else { return nil }
+        guard let name = DSLSupport.literalName(expr, index) else { return nil }
         return name == "any" ? .any : .states([name])
     }
 
@@ -292,15 +292,15 @@ struct SwiftStateRecogniser: Recogniser {
         var eventNames: [String] = []
         for r in registrations {
             if Self.routeCalls.contains(r.name) {
-                for expr in routeExpressions(r) {
+                for expr in routeExpressions(r, index: context.index) {
                     var e = SyntaxHelpers.unwrap(expr)
                     if let c = e.as(FunctionCallExprSyntax.self), DSLSupport.calleeName(c) == "Route",
                        let t = SyntaxHelpers.argument(c, "transition") ?? c.arguments.first?.expression { e = t }
-                    for side in Self.chain(e) ?? [] { if case .states(let names) = side { stateNames += names } }
+                    for side in Self.chain(e, context.index) ?? [] { if case .states(let names) = side { stateNames += names } }
                 }
             }
             let legacy = (r.name == "addRouteEvent" || r.name == "addEventRoute") ? r.call.arguments.first?.expression : nil
-            if let e = SyntaxHelpers.argument(r.call, "event") ?? legacy, let n = DSLSupport.literalName(e) { eventNames.append(n) }
+            if let e = SyntaxHelpers.argument(r.call, "event") ?? legacy, let n = DSLSupport.literalName(e, context.index) { eventNames.append(n) }
         }
         stateNames = stateNames.filter { $0 != "any" }
         eventNames = eventNames.filter { $0 != "any" }
@@ -350,7 +350,7 @@ struct SwiftStateRecogniser: Recogniser {
                          at: location, severity: .note)
         }
         let initialState = context.initialState(initial, states: states)
-            ?? initial.flatMap { DSLSupport.literalName($0) }.flatMap { states.contains($0) ? $0 : nil }
+            ?? initial.flatMap { DSLSupport.literalName($0, context.index) }.flatMap { states.contains($0) ? $0 : nil }
         let machine = Machine(name: name, dialect: .swiftstate, location: location, states: states, inputs: events,
                               initial: initialState, rules: rules, order: .allMatch,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(eventEnum))
@@ -365,7 +365,7 @@ struct SwiftStateRecogniser: Recogniser {
         // SwiftState 3: `addRouteEvent(.e, transitions: […])` names the event first, unlabelled
         let legacyEvent = r.name == "addRouteEvent" || r.name == "addEventRoute"
         if let e = SyntaxHelpers.argument(call, "event") ?? (legacyEvent ? call.arguments.first?.expression : nil) {
-            guard let n = DSLSupport.literalName(e) else {
+            guard let n = DSLSupport.literalName(e, context.index) else {
                 context.warn("cannot tell which event `\(e.compactText)` is; routes of `\(r.name)` left out", at: location)
                 return []
             }
@@ -378,7 +378,7 @@ struct SwiftStateRecogniser: Recogniser {
         let handlerEffect = (SyntaxHelpers.argument(call, "handler") ?? call.trailingClosure.map(ExprSyntax.init))
             .map { effect(of: $0, context: context, events: []) }
         var result: [Route] = []
-        for raw in routeExpressions(r) {
+        for raw in routeExpressions(r, index: context.index) {
             var expr = SyntaxHelpers.unwrap(raw)
             var routeGuard = guardText
             // Route(transition: .a => .b, condition: …)
@@ -389,7 +389,7 @@ struct SwiftStateRecogniser: Recogniser {
                     routeGuard = [routeGuard, conditionText(cond)].compactMap { $0 }.joined(separator: " && ")
                 }
             }
-            guard let sides = Self.chain(expr) else {
+            guard let sides = Self.chain(expr, context.index) else {
                 context.warn("cannot read the route `\(expr.compactText.prefix(60))`; it is left out of the machine", at: r.file.location(of: raw))
                 continue
             }
@@ -407,12 +407,12 @@ struct SwiftStateRecogniser: Recogniser {
     }
 
     /// The route expressions of a registration call, array literals flattened.
-    func routeExpressions(_ r: Registration) -> [ExprSyntax] {
+    func routeExpressions(_ r: Registration, index: SymbolIndex) -> [ExprSyntax] {
         let legacyEvent = r.name == "addRouteEvent" || r.name == "addEventRoute"
         var expressions: [ExprSyntax] = []
         for (i, arg) in r.call.arguments.enumerated() where ["transitions", "transition", "routes", "route", nil].contains(arg.label?.text) {
             if arg.expression.is(ClosureExprSyntax.self) || (legacyEvent && i == 0) { continue }
-            if let array = SyntaxHelpers.unwrap(arg.expression).as(ArrayExprSyntax.self), Self.side(arg.expression) == nil {
+            if let array = SyntaxHelpers.unwrap(arg.expression).as(ArrayExprSyntax.self), Self.side(arg.expression, index) == nil {
                 expressions += array.elements.map(\.expression)
             } else {
                 expressions.append(arg.expression)
@@ -469,16 +469,16 @@ struct SwiftStateRecogniser: Recogniser {
     func handler(_ r: Registration, events: [String], reader: EffectReader, context: ExtractionContext) -> Handler? {
         let call = r.call
         guard let body = SyntaxHelpers.argument(call, "handler") ?? call.trailingClosure.map(ExprSyntax.init)
-                ?? call.arguments.last(where: { $0.label == nil && Self.chain($0.expression) == nil })?.expression else { return nil }
+                ?? call.arguments.last(where: { $0.label == nil && Self.chain($0.expression, context.index) == nil })?.expression else { return nil }
         let effect = effect(of: body, context: context, events: events)
         if let e = SyntaxHelpers.argument(call, "event") {
-            guard let n = DSLSupport.literalName(e) else {
+            guard let n = DSLSupport.literalName(e, context.index) else {
                 context.warn("cannot tell which event `\(e.compactText)` this handler is for; it is left out", at: r.file.location(of: call))
                 return nil
             }
             return Handler(kind: .event(n), effect: effect)
         }
-        guard let first = call.arguments.first?.expression, let sides = Self.chain(first) else {
+        guard let first = call.arguments.first?.expression, let sides = Self.chain(first, context.index) else {
             if r.name == "addAnyHandler" || call.arguments.first?.label?.text == "any" {
                 return Handler(kind: .transition(.any, .any, anyTrigger: true), effect: effect)
             }
@@ -493,9 +493,9 @@ struct SwiftStateRecogniser: Recogniser {
         var emits: [String] = []
         var label = "handler"
         if let closure = e.as(ClosureExprSyntax.self) {
-            let names = DSLSupport.calledNames(in: closure.statements).filter { $0 != "tryEvent" && $0 != "tryState" }
+            let names = DSLSupport.calledNames(in: closure.statements, index: context.index).filter { $0 != "tryEvent" && $0 != "tryState" }
             if !names.isEmpty { label = names.joined(separator: ", ") }
-            emits = sentEvents(in: Syntax(closure), events: Set(events))
+            emits = sentEvents(in: Syntax(closure), events: Set(events), index: context.index)
         } else if let p = SyntaxHelpers.path(e) {
             label = p
         }
@@ -503,7 +503,7 @@ struct SwiftStateRecogniser: Recogniser {
     }
 
     /// Events a handler sends back: `machine <-! .e`, `machine.tryEvent(.e)`.
-    func sentEvents(in node: Syntax, events: Set<String>) -> [String] {
+    func sentEvents(in node: Syntax, events: Set<String>, index: SymbolIndex) -> [String] {
         var result: [String] = []
         final class V: SyntaxVisitor {
             var found: [ExprSyntax] = []
@@ -525,7 +525,7 @@ struct SwiftStateRecogniser: Recogniser {
         for e in v.found {
             var x = SyntaxHelpers.unwrap(e)
             if let t = x.as(TupleExprSyntax.self), let first = t.elements.first { x = first.expression }
-            if let n = DSLSupport.literalName(x), events.contains(n) { result.append(n) }
+            if let n = DSLSupport.literalName(x, index), events.contains(n) { result.append(n) }
         }
         return result.uniqued()
     }
@@ -644,7 +644,7 @@ struct SwiftStateRecogniser: Recogniser {
         let af = ArrayFinder()
         af.walk(body)
         for a in af.arrays {
-            let names = a.elements.compactMap { DSLSupport.literalName($0.expression) }
+            let names = a.elements.compactMap { DSLSupport.literalName($0.expression, context.index) }
             if names.count == a.elements.count { arrays[a.compactText] = names }
         }
         var rules: [Rule] = []

@@ -50,12 +50,12 @@ final class SwitchFinder: SyntaxVisitor {
 
 enum PatternNames {
     /// Case names a pattern names at each position of a tuple subject of `arity` elements.
-    static func byPosition(_ sw: SwitchExprSyntax, arity: Int) -> [[String]] {
+    static func byPosition(_ sw: SwitchExprSyntax, arity: Int, index: SymbolIndex) -> [[String]] {
         var names = Array(repeating: [String](), count: arity)
         for sc in SyntaxHelpers.cases(of: sw) {
             guard case .case(let label) = sc.label else { continue }
             for item in label.caseItems {
-                let atom = PatternAtom(item.pattern)
+                let atom = PatternAtom(item.pattern, index)
                 if arity == 1 { names[0] += caseNames(atom) }
                 else if case .tuple(let atoms) = atom, atoms.count == arity {
                     for (i, a) in atoms.enumerated() { names[i] += caseNames(a) }
@@ -135,13 +135,13 @@ struct MappingFunctionRecogniser: Recogniser {
             guard let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self), tuple.elements.count == 2 else { continue }
             let paths = tuple.elements.map { SyntaxHelpers.path($0.expression) }
             guard paths.allSatisfy({ p in p.map { c.parameters.contains(String($0.split(separator: ".").first!)) } ?? false }) else { continue }
-            let names = PatternNames.byPosition(sw, arity: 2)
+            let names = PatternNames.byPosition(sw, arity: 2, index: context.index)
             let returned = scan.returns.compactMap { r -> String? in
                 guard let e = r.expression else { return nil }
                 if let t = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self), t.elements.count == 2 {
-                    return SyntaxHelpers.caseReference(t.elements.first!.expression)?.name
+                    return SyntaxHelpers.caseReference(t.elements.first!.expression, context.index)?.name
                 }
-                return SyntaxHelpers.caseReference(e)?.name
+                return SyntaxHelpers.caseReference(e, context.index)?.name
             }
             let assigned = scan.assignments.compactMap { SyntaxHelpers.path($0.lhs) }
             let inoutForm = paths.contains { p in assigned.contains(p!) }
@@ -178,6 +178,10 @@ struct MappingFunctionRecogniser: Recogniser {
             guard !states.isEmpty, !inputs.isEmpty else { continue }
             // a closure returning cases of some other type (a comparator's `.orderedAscending`) is no mapping
             if !inoutForm, let s = stateEnum, !Set(returned).isSubset(of: Set(s.caseNames)) { continue }
+            if !inoutForm, stateEnum == nil {
+                context.warn("no written type says which switched value is the state; `\(paths[statePosition]!)` is read as the state because the returned values name its cases",
+                             at: location, severity: .note)
+            }
             let domain = Domain(states: states, inputs: inputs)
             let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
             // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
@@ -279,7 +283,7 @@ struct SwitchMethodRecogniser: Recogniser {
             if let e = context.resolve(t, at: property.node)?.enumInfo, !e.cases.isEmpty { return (e, .enumeration) }
             return nil
         }
-        if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i), let type = ref.type,
+        if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i, context.index), let type = ref.type,
            let e = context.resolve(type, at: property.node)?.enumInfo, e.caseNames.contains(ref.name) {
             return (e, .enumeration)
         }

@@ -196,6 +196,14 @@ final class SymbolIndex {
     /// that declares them. Methods are kept on their types (`TypeInfo.methods`).
     private var moduleFunctions: [String: [String: [FunctionDeclSyntax]]] = [:]
     private var localFunctions: [SyntaxIdentifier: [String: [FunctionDeclSyntax]]] = [:]
+    /// Simple names written in type position anywhere in the inputs (annotations, signatures,
+    /// inheritance clauses, typealias targets): a name the inputs do not declare but write as a type
+    /// is a type of a dependency (NameResolution.swift).
+    private(set) var writtenTypeNames = Set<String>()
+    /// Notes for names whose meaning (type or value) Swift's rules leave open here; read by the
+    /// extractor at the end of the run. Candidates are built on several threads: behind a lock.
+    var undecidedNotes: [Diagnostic] = []
+    let undecidedLock = NSLock()
 
     /// Each file's declarations are collected on its own (on `jobs` threads, replaying the file's one
     /// walk), then registered in file order: keys and lookups do not depend on the job count.
@@ -213,6 +221,7 @@ final class SymbolIndex {
             for registration in collector.registrations { apply(registration) }
             extensions += collector.extensions
             importsByFile[ObjectIdentifier(file)] = collector.imports
+            writtenTypeNames.formUnion(collector.writtenTypeNames)
         }
         resolve(extensions)
         for file in files { importCache[ObjectIdentifier(file)] = visibleModules(of: file) }
@@ -349,8 +358,7 @@ final class SymbolIndex {
     /// The lexical scope around a node: local types of the bodies it sits in, the types it is
     /// declared in (innermost first) and their generic parameters.
     func scope(of node: some SyntaxProtocol) -> LookupScope? {
-        let syntax = Syntax(node)
-        guard let file = fileByRoot[syntax.root.id] else { return nil }
+        guard let syntax = inputNode(Syntax(node)), let file = fileByRoot[syntax.root.id] else { return nil }
         var levels: [LookupScope.Level] = []
         var current: Syntax? = syntax
         while let c = current {
@@ -658,7 +666,19 @@ final class SymbolIndex {
     }
 
     /// The file a node belongs to.
-    func file(of node: some SyntaxProtocol) -> ParsedFile? { fileByRoot[Syntax(node).root.id] }
+    func file(of node: some SyntaxProtocol) -> ParsedFile? { inputNode(Syntax(node)).flatMap { fileByRoot[$0.root.id] } }
+
+    /// The node itself when it is part of an input file; for a node of a rebuilt tree (operators
+    /// folded), the input node it was copied from (`Rebuilt`); else nil.
+    func inputNode(_ node: Syntax) -> Syntax? {
+        var n = node
+        for _ in 0..<4 {
+            if fileByRoot[n.root.id] != nil { return n }
+            guard let original = Rebuilt.shared.original(of: n) else { return nil }
+            n = original
+        }
+        return nil
+    }
 
     /// Methods named `name` of a type (extensions merged), then of its superclasses and protocols the
     /// inputs declare.
@@ -698,8 +718,8 @@ final class SymbolIndex {
     /// first level that declares the name wins; overloads of that level all come back.
     func functions(named rawName: String, at node: some SyntaxProtocol) -> [FunctionDeclSyntax] {
         let name = rawName.withoutBackticks
-        guard let file = file(of: node) else { return [] }
-        var current: Syntax? = Syntax(node)
+        guard let start = inputNode(Syntax(node)), let file = file(of: start) else { return [] }
+        var current: Syntax? = start
         while let c = current {
             if let list = c.as(CodeBlockItemListSyntax.self), let found = localFunctions[list.id]?[name], !found.isEmpty { return found }
             if let t = typeByNode[c.id] {
@@ -777,9 +797,9 @@ final class SymbolIndex {
         }
     }
 
-    /// `node` when it is part of an input file, else `fallback` (for rebuilt nodes).
+    /// `node` when it is part of an input file (or the input node a rebuilt one was copied from), else `fallback`.
     func anchor(_ node: some SyntaxProtocol, else fallback: Syntax?) -> Syntax? {
-        file(of: node) != nil ? Syntax(node) : fallback
+        inputNode(Syntax(node)) ?? fallback
     }
 
     static func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {
@@ -809,6 +829,7 @@ final class SymbolIndex {
         var stack: [Frame] = []
         var extensions: [Extension] = []
         var imports = Set<String>()
+        var writtenTypeNames = Set<String>()
         /// What the index registers from this file, in walk order (SymbolIndex.init).
         var registrations: [Registration] = []
 
@@ -860,7 +881,15 @@ final class SymbolIndex {
         }
 
         func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
-            clause?.inheritedTypes.map { $0.type.trimmedText } ?? []
+            if let clause { written(clause) }
+            return clause?.inheritedTypes.map { $0.type.trimmedText } ?? []
+        }
+
+        /// Records the type names written under a node (types only, not expressions).
+        func written(_ node: some SyntaxProtocol) {
+            let finder = TypeNameFinder()
+            finder.walk(node)
+            writtenTypeNames.formUnion(finder.names)
         }
 
         func open(_ name: String, kind: String, modifiers: DeclModifierListSyntax, inherited: [String],
@@ -958,10 +987,12 @@ final class SymbolIndex {
                                   target: node.initializer.value, file: file, module: file.module,
                                   isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: node)
             registrations.append(.declaration(.alias(alias), alias.name, container(for: node)))
+            written(node.initializer.value)
             return .skipChildren
         }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            written(node.signature)
             if let owner = currentType {
                 owner.methods.append((node, file))
             } else {
@@ -973,6 +1004,7 @@ final class SymbolIndex {
         override func visitPost(_ node: FunctionDeclSyntax) { stack.removeLast() }
 
         override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+            written(node.signature)
             stack.append(.function("init", node.body?.statements))
             return .visitChildren
         }
@@ -991,6 +1023,7 @@ final class SymbolIndex {
         override func visitPost(_ node: ClosureExprSyntax) { stack.removeLast() }
 
         override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+            for binding in node.bindings { if let t = binding.typeAnnotation { written(t) } }
             if case .function? = stack.last { return .visitChildren }
             let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
             let owner = currentType
@@ -1013,6 +1046,24 @@ final class SymbolIndex {
             return .visitChildren
         }
     }
+}
+
+/// Names of the types written under a node: `Foo`, `Outer.Inner` (Inner), generic arguments too.
+/// Expressions inside types (rare: `[Int](repeating:)` is not a type position) are not entered.
+final class TypeNameFinder: SyntaxVisitor {
+    var names = Set<String>()
+    init() { super.init(viewMode: .sourceAccurate) }
+    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text.replacingOccurrences(of: "`", with: ""))
+        return .visitChildren
+    }
+    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+        names.insert(node.name.text.replacingOccurrences(of: "`", with: ""))
+        return .visitChildren
+    }
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: InitializerClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }
 
 extension ParsedFile {

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftOperators
 import SwiftSyntax
 
@@ -61,11 +62,14 @@ enum SyntaxHelpers {
         return flatten(sw.cases)
     }
 
-    /// Operators folded with the standard precedence table; custom operators stay unfolded.
+    /// Operators folded with the standard precedence table; custom operators stay unfolded. The folded
+    /// tree is a new tree: `Rebuilt` remembers where it was written, so names in it are looked up there.
     static func fold(_ expr: ExprSyntax) -> ExprSyntax {
         guard expr.is(SequenceExprSyntax.self) || expr.syntaxTextBytes.contains(UInt8(ascii: "?")) else { return expr }
         let folded = OperatorTable.standardOperators.foldAll(expr) { _ in }
-        return folded.as(ExprSyntax.self) ?? expr
+        guard let result = folded.as(ExprSyntax.self) else { return expr }
+        if result.root.id != expr.root.id { Rebuilt.shared.record(Syntax(result), from: Syntax(expr)) }
+        return result
     }
 
     /// Strips `try`, `await`, parentheses around one element, `!` force unwraps.
@@ -82,17 +86,24 @@ enum SyntaxHelpers {
         }
     }
 
-    /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix.
-    static func caseReference(_ expr: ExprSyntax) -> (name: String, type: String?)? {
+    /// `.x`, `T.x`, `.x(...)`, `T.x(...)`: the case name and the written type prefix. `T.x` counts only
+    /// when `T` names a type where it is written (`index.isTypeReference`), not a value (`state.x`).
+    /// `anchor`: where the expression is written when it is a rebuilt node outside the input trees.
+    /// `accepting`: the names the caller looks for; another name gives nil before anything is looked up.
+    static func caseReference(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil,
+                              accepting: (String) -> Bool = { _ in true }) -> (name: String, type: String?)? {
         let e = unwrap(expr)
-        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression) }
+        if let call = e.as(FunctionCallExprSyntax.self) { return caseReference(call.calledExpression, index, at: anchor, accepting: accepting) }
         if let member = e.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text.withoutBackticks
+            guard accepting(name) else { return nil }
             if let base = member.base {
-                // `T.x` where T is a type name (starts upper-case), not `state.x`
-                let baseText = base.trimmedText
-                guard let first = baseText.split(separator: ".").last?.first, first.isUppercase else { return nil }
-                return (name, baseText)
+                // `T.self` is `T` itself whether `T` is a type or a value: only a value known as one is left out
+                if name == "self" {
+                    return index.meaning(ofBase: base, at: anchor) == .value ? nil : (name, base.trimmedText)
+                }
+                guard index.isTypeReference(base, at: anchor) else { return nil }
+                return (name, base.trimmedText)
             }
             return (name, nil)
         }
@@ -187,4 +198,56 @@ extension String {
     /// The name with its backticks removed (`` `default` `` is `default`); most names have none, and
     /// are returned as they are without Foundation's search.
     var withoutBackticks: String { utf8.contains(UInt8(ascii: "`")) ? replacingOccurrences(of: "`", with: "") : self }
+}
+
+/// Trees rebuilt from input nodes (operators folded), each with the node it was rebuilt from: a node of
+/// a rebuilt tree has the same text at the same offset as its original, which the index resolves names at.
+/// Read and written from several threads: behind a lock. The rebuilt trees are kept while their run
+/// lasts, so their ids stay theirs; `Extractor.extract` forgets its files' trees when it ends, so a
+/// long-lived process (tests, the fuzz target, a library user) does not keep every tree it ever folded.
+final class Rebuilt: @unchecked Sendable {
+    static let shared = Rebuilt()
+    private let lock = NSLock()
+    /// rebuilt root → the tree, the node it was rebuilt from, and the input file's root under both
+    private var byRoot: [SyntaxIdentifier: (rebuilt: Syntax, original: Syntax, file: SyntaxIdentifier)] = [:]
+
+    func record(_ rebuilt: Syntax, from original: Syntax) {
+        lock.lock()
+        // a tree folded from a rebuilt tree belongs to the same input file
+        let file = byRoot[original.root.id]?.file ?? original.root.id
+        byRoot[rebuilt.root.id] = (rebuilt, original, file)
+        lock.unlock()
+    }
+
+    /// Drops the trees rebuilt from the files with these roots (the end of an extraction run).
+    func forget(files roots: Set<SyntaxIdentifier>) {
+        lock.lock()
+        byRoot = byRoot.filter { !roots.contains($0.value.file) }
+        lock.unlock()
+    }
+
+    /// How many rebuilt trees are kept (tests).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return byRoot.count
+    }
+
+    /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
+    /// nodes of other trees.
+    func original(of node: Syntax) -> Syntax? {
+        lock.lock()
+        let entry = byRoot[node.root.id]
+        lock.unlock()
+        guard let entry else { return nil }
+        let offset = node.position.utf8Offset - entry.rebuilt.position.utf8Offset
+        let target = AbsolutePosition(utf8Offset: entry.original.position.utf8Offset + offset)
+        guard offset >= 0, let token = entry.original.token(at: target) else { return nil }
+        var current: Syntax? = Syntax(token)
+        while let c = current, c.position >= entry.original.position {
+            if c.kind == node.kind, c.position == target, c.totalLength == node.totalLength { return c }
+            current = c.parent
+        }
+        return nil
+    }
 }

@@ -83,7 +83,7 @@ struct TinderRecogniser: Recogniser {
         var eventNames: [String] = []
         var blocks: [(FunctionCallExprSyntax, [String])] = []
         for c in top where DSLSupport.calleeName(c) == "state" {
-            let names = c.arguments.compactMap { SyntaxHelpers.caseReference($0.expression)?.name }
+            let names = c.arguments.compactMap { SyntaxHelpers.caseReference($0.expression, context.index)?.name }
             if names.count != c.arguments.count || names.isEmpty {
                 context.warn("cannot read the state of `\(c.arguments.compactText.prefix(40))`; its block is left out", at: file.location(of: c))
                 continue
@@ -91,12 +91,12 @@ struct TinderRecogniser: Recogniser {
             stateNames += names
             blocks.append((c, names))
             for on in c.trailingClosure.map({ Self.topCalls($0.statements) }) ?? [] where DSLSupport.calleeName(on) == "on" {
-                eventNames += on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression)?.name }
+                eventNames += on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression, context.index)?.name }
             }
         }
         // targets, for type inference
         for c in DSLSupport.calls(in: closure) where DSLSupport.calleeName(c) == "transition" {
-            if let t = SyntaxHelpers.argument(c, "to"), let r = SyntaxHelpers.caseReference(t) { stateNames.append(r.name) }
+            if let t = SyntaxHelpers.argument(c, "to"), let r = SyntaxHelpers.caseReference(t, context.index) { stateNames.append(r.name) }
         }
         // StateMachine<State, Event, SideEffect>: the type arguments say which enum is which
         let stateEnum = args.first?.enumInfo
@@ -109,7 +109,7 @@ struct TinderRecogniser: Recogniser {
         for (block, from) in blocks {
             for on in block.trailingClosure.map({ Self.topCalls($0.statements) }) ?? [] where DSLSupport.calleeName(on) == "on" {
                 let location = file.location(of: on)
-                let events = on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression)?.name }
+                let events = on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression, context.index)?.name }
                 guard !events.isEmpty else {
                     context.warn("cannot read the event of `on(\(on.arguments.compactText.prefix(40)))`; it is left out", at: location)
                     continue
@@ -132,7 +132,7 @@ struct TinderRecogniser: Recogniser {
                 for b in branches {
                     var target: Target = .stay
                     if let t = b.target {
-                        if let r = SyntaxHelpers.caseReference(t), states.contains(r.name) {
+                        if let r = SyntaxHelpers.caseReference(t, context.index, accepting: states.contains) {
                             target = .state(r.name)
                         } else if let p = SyntaxHelpers.path(t), p == statePath {
                             target = .stay
@@ -143,7 +143,7 @@ struct TinderRecogniser: Recogniser {
                         }
                     }
                     let effect = b.emit.map { e -> Effect in
-                        let label = SyntaxHelpers.caseReference(e)?.name ?? e.compactText
+                        let label = SyntaxHelpers.caseReference(e, context.index)?.name ?? e.compactText
                         return Effect(label: label)
                     }
                     outcomes.append(Outcome(pairs: pairs, target: target, effect: effect,

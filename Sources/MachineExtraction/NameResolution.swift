@@ -1,0 +1,228 @@
+import MachineModel
+import SwiftSyntax
+
+/// Whether a name written in an expression is a type or a value, decided as Swift decides it: by
+/// looking the name up where it is written (locals and parameters, the enclosing types' members,
+/// the module and the modules it imports), never by how the name is spelt.
+enum NameMeaning: Equatable {
+    /// A nominal type, typealias, generic parameter, `Self`, or a module name used as a qualifier.
+    case type
+    /// A local, parameter, property, enum case, function or method.
+    case value
+    /// Nothing the inputs declare: a name from a dependency.
+    case unknown
+}
+
+/// What a called expression builds: an initializer call (`Lamp(…)`, `Outer.Inner(…)`, `.init(…)`)
+/// or a call of a function, method or enum case.
+enum CalleeMeaning: Equatable {
+    case initializer
+    case function
+    case unknown
+}
+
+extension SymbolIndex {
+    /// What a simple name means where `anchor` is written. `anchor` nil (a node rebuilt outside the
+    /// input trees) knows no scope: only `Self`/`self` are decided.
+    func meaning(ofName rawName: String, at anchor: Syntax?) -> NameMeaning {
+        let name = rawName.replacingOccurrences(of: "`", with: "")
+        if name == "Self" { return .type }
+        if name == "self" || name == "super" { return .value }
+        guard let anchor = anchor.flatMap(inputNode), let scope = scope(of: anchor) else { return .unknown }
+        if Self.declaresLocalValue(name, around: anchor) { return .value }
+        for level in scope.levels {
+            switch level {
+            case .local(let decls):
+                if let d = decls[name], !d.isEmpty { return .type }
+            case .generic(let names):
+                if names.contains(name) { return .type }
+            case .type(let t):
+                if t.genericParameters.contains(name) || !members(named: name, of: t, from: scope.file).isEmpty { return .type }
+                if !properties(named: name, of: t).isEmpty || !methods(named: name, of: t).isEmpty
+                    || caseNames(of: t).contains(name) { return .value }
+            }
+        }
+        if !lookup(name, in: scope).found.isEmpty { return .type }
+        if binding(named: name, in: scope) != nil || !functions(named: name, at: anchor).isEmpty { return .value }
+        if modules.contains(name) { return .type }
+        if writtenTypeNames.contains(name) { return .type }
+        return .unknown
+    }
+
+    /// What an expression used as the base of a member access (`base.x`) means.
+    func meaning(ofBase raw: ExprSyntax, at anchor: Syntax?) -> NameMeaning {
+        let base = SyntaxHelpers.unwrap(raw)
+        let at = self.anchor(base, else: anchor)
+        if base.is(GenericSpecializationExprSyntax.self) || base.is(TypeExprSyntax.self) { return .type }
+        if let ref = base.as(DeclReferenceExprSyntax.self) { return meaning(ofName: ref.baseName.text, at: at) }
+        guard let member = base.as(MemberAccessExprSyntax.self), let inner = member.base else { return .value }
+        let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        switch meaning(ofBase: inner, at: at) {
+        case .value: return .value
+        case .unknown: return writtenTypeNames.contains(name) ? .type : .unknown
+        case .type:
+            guard let at, let scope = scope(of: at) else { return writtenTypeNames.contains(name) ? .type : .unknown }
+            switch resolveType(base.trimmedText, in: scope) {
+            case .declared, .ambiguous: return .type
+            default: break
+            }
+            if let t = typeExpression(inner, at: at) {
+                if !properties(named: name, of: t).isEmpty || !methods(named: name, of: t).isEmpty || caseNames(of: t).contains(name) {
+                    return .value
+                }
+            }
+            return writtenTypeNames.contains(name) ? .type : .unknown
+        }
+    }
+
+    /// Whether `base` in `base.x` names a type (so `base.x` is a case or static member of it). A simple
+    /// name the inputs do not declare is a type when no value of that name is in scope (a local,
+    /// parameter or property would shadow it): that is Swift's rule, and it decides unless an enclosing
+    /// class inherits from a class the inputs do not declare, whose members could be that value. A
+    /// member of an undeclared type (`Framework.x`) may be a nested type or a static member. Where the
+    /// rules leave it open, the spelling decides (types are UpperCamelCase by Swift's API guidelines)
+    /// and a note says so.
+    func isTypeReference(_ base: ExprSyntax, at anchor: Syntax?) -> Bool {
+        switch meaning(ofBase: base, at: anchor) {
+        case .type: return true
+        case .value: return false
+        case .unknown:
+            let unwrapped = SyntaxHelpers.unwrap(base)
+            let at = self.anchor(unwrapped, else: anchor)
+            let simple = unwrapped.is(DeclReferenceExprSyntax.self)
+            guard let at, !simple || inheritsUndeclaredClass(at) else { return true }
+            let text = unwrapped.trimmedText
+            let guess = Self.spelledAsType(text)
+            let why = simple ? "an enclosing class inherits members the inputs do not declare"
+                : "a member of a type the inputs do not declare may be a nested type or a static member"
+            undecided("`\(text)` is declared neither in the inputs nor as a type they write, and \(why); it is read as \(guess ? "a type" : "a value") by its spelling", at: at)
+            return guess
+        }
+    }
+
+    /// What a called expression builds. A name the inputs neither declare nor write as a type (a
+    /// function or type of a dependency: `compute(…)` or `Builder(…)`) gives `.unknown`.
+    func meaning(ofCallee raw: ExprSyntax, at anchor: Syntax?) -> CalleeMeaning {
+        let callee = SyntaxHelpers.unwrap(raw)
+        let at = self.anchor(callee, else: anchor)
+        if callee.is(GenericSpecializationExprSyntax.self) || callee.is(TypeExprSyntax.self) { return .initializer }
+        if let ref = callee.as(DeclReferenceExprSyntax.self) {
+            switch meaning(ofName: ref.baseName.text, at: at) {
+            case .type: return .initializer
+            case .value: return .function
+            case .unknown: return .unknown
+            }
+        }
+        guard let member = callee.as(MemberAccessExprSyntax.self) else { return .function }
+        let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        if name == "init" { return .initializer }
+        // `.x(…)`: an implicit member is a case or static member, never a type
+        guard let base = member.base else { return .function }
+        switch meaning(ofBase: ExprSyntax(member), at: at) {
+        case .type: return .initializer
+        case .value: return .function
+        case .unknown:
+            // `value.method(…)` has an unknown member only when the base is known to be a value
+            return meaning(ofBase: base, at: at) == .value ? .function : .unknown
+        }
+    }
+
+    /// The naming convention (Swift's API guidelines: types are UpperCamelCase, everything else
+    /// lowerCamelCase), for the last component of a name. Used only where resolution leaves a name
+    /// undecided, and then a note says so (`undecided`), or for the text of an effect label.
+    static func spelledAsType(_ text: String) -> Bool {
+        text.split(separator: ".").last?.first?.isUppercase == true
+    }
+
+    /// A note for a name Swift's rules leave undecided here; the extractor reports them (sorted).
+    func undecided(_ message: String, at node: Syntax) {
+        let location = file(of: node)?.location(of: node)
+        undecidedLock.lock()
+        undecidedNotes.append(Diagnostic(severity: .note, message: message, location: location))
+        undecidedLock.unlock()
+    }
+
+    /// Case names of a declared enum (cases are not properties in the index).
+    func caseNames(of t: TypeInfo) -> [String] {
+        guard let e = t.node.as(EnumDeclSyntax.self) else { return [] }
+        return e.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
+            .flatMap { $0.elements.map { $0.name.text.replacingOccurrences(of: "`", with: "") } }
+    }
+
+    /// Whether a class around `node` inherits from a class the inputs do not declare (a framework class
+    /// such as a view controller), whose members the index cannot list.
+    func inheritsUndeclaredClass(_ node: Syntax) -> Bool {
+        guard let scope = scope(of: node) else { return false }
+        for case .type(let t) in scope.levels where t.kind == "class" {
+            guard let first = t.inherited.first else { continue }
+            if case .external = resolveType(first, in: self.scope(inside: t.parent ?? t)) { return true }
+        }
+        return false
+    }
+
+    /// Whether `name` is a local value visible at `node`: a parameter of an enclosing function,
+    /// initializer, subscript or closure, a `let`/`var`/`func` declared earlier in an enclosing body, a
+    /// name bound by an enclosing `if`/`guard`/`while` condition, `for` loop, `case` pattern or `catch`.
+    static func declaresLocalValue(_ name: String, around node: Syntax) -> Bool {
+        var child = node
+        var current = node.parent
+        while let c = current {
+            defer { child = c; current = c.parent }
+            if c.is(MemberBlockSyntax.self) || c.is(SourceFileSyntax.self) { return false }
+            if let list = c.as(CodeBlockItemListSyntax.self) {
+                for item in list where item.position < child.position {
+                    if let v = item.item.as(VariableDeclSyntax.self),
+                       v.bindings.contains(where: { binds(name, $0.pattern) }) { return true }
+                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.replacingOccurrences(of: "`", with: "") == name { return true }
+                    if let g = item.item.as(GuardStmtSyntax.self), binds(name, g.conditions) { return true }
+                }
+            }
+            if let f = c.as(FunctionDeclSyntax.self), hasParameter(name, f.signature.parameterClause) { return true }
+            if let i = c.as(InitializerDeclSyntax.self), hasParameter(name, i.signature.parameterClause) { return true }
+            if let s = c.as(SubscriptDeclSyntax.self), hasParameter(name, s.parameterClause) { return true }
+            if let a = c.as(AccessorDeclSyntax.self) {
+                let implicit = a.accessorSpecifier.text == "set" ? "newValue" : a.accessorSpecifier.text == "didSet" ? "oldValue"
+                    : a.accessorSpecifier.text == "willSet" ? "newValue" : nil
+                if (a.parameters?.name.text ?? implicit) == name { return true }
+            }
+            if let closure = c.as(ClosureExprSyntax.self) {
+                if SyntaxHelpers.closureParameterNames(closure).contains(name) { return true }
+                if closure.signature == nil, name.hasPrefix("$") { return true }
+            }
+            if let i = c.as(IfExprSyntax.self), child.id != i.conditions.id, binds(name, i.conditions) { return true }
+            if let w = c.as(WhileStmtSyntax.self), child.id != w.conditions.id, binds(name, w.conditions) { return true }
+            if let f = c.as(ForStmtSyntax.self), child.id != f.sequence.id, binds(name, f.pattern) { return true }
+            if let s = c.as(SwitchCaseSyntax.self), case .case(let label) = s.label, binds(name, label) { return true }
+            if let k = c.as(CatchClauseSyntax.self) {
+                if k.catchItems.isEmpty ? name == "error" : binds(name, k.catchItems) { return true }
+            }
+        }
+        return false
+    }
+
+    private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax) -> Bool {
+        clause.parameters.contains { ($0.secondName ?? $0.firstName).text.replacingOccurrences(of: "`", with: "") == name }
+    }
+
+    private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax?) -> Bool {
+        clause.map { hasParameter(name, $0) } ?? false
+    }
+
+    /// Whether a pattern or condition binds `name` (`let name`, `case .x(let name)`, `if let name`).
+    private static func binds(_ name: String, _ node: some SyntaxProtocol) -> Bool {
+        let finder = BoundNameFinder()
+        finder.walk(node)
+        return finder.names.contains(name)
+    }
+
+    final class BoundNameFinder: SyntaxVisitor {
+        var names = Set<String>()
+        init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+            names.insert(node.identifier.text.replacingOccurrences(of: "`", with: ""))
+            return .skipChildren
+        }
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        override func visit(_ node: InitializerClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    }
+}
