@@ -180,7 +180,8 @@ public struct SourceSet: Sendable {
         var depth: Int
     }
 
-    /// The `[` … `]` pairs that open deeper than `limit` (outside string literals and comments): for
+    /// The `[` … `]` pairs that open deeper than `limit` (outside string literals and comments, but
+    /// inside their interpolations, which are code): for
     /// each outermost one, its bytes from the bracket to its match, both included, so that blanking
     /// them leaves the nesting at `limit` at most. An unclosed one runs to the end of the file.
     ///
@@ -197,8 +198,35 @@ public struct SourceSet: Sendable {
         let base = data.startIndex
         let bytes = [UInt8](data)
         func at(_ k: Int) -> UInt8 { k < end ? bytes[k - base] : 0 }
+        // what the scanner is inside: a string literal, or the code of an interpolation `\( … )` in one
+        // (its brackets count: the parser reads them as code), with the parentheses open in it and the
+        // brackets open before it (the parser ends the interpolation at its `)`, and with it any bracket
+        // left open inside)
+        enum Frame { case string(triple: Bool), interpolation(parens: Int, brackets: Int) }
+        var frames: [Frame] = []
         while i < end {
             let c = bytes[i - base]
+            if case .string(let triple)? = frames.last {
+                if c == UInt8(ascii: "\\") {
+                    // `\(` and raw `\#(`: code until the matching `)`; any other escape: two bytes
+                    var j = i + 1
+                    while at(j) == UInt8(ascii: "#") { j += 1 }
+                    if at(j) == UInt8(ascii: "(") {
+                        frames.append(.interpolation(parens: 0, brackets: stack.count))
+                        i = j + 1
+                    } else {
+                        i += 2
+                    }
+                    continue
+                }
+                if c == UInt8(ascii: "\"") {
+                    if !triple { frames.removeLast(); i += 1; continue }
+                    if at(i + 1) == UInt8(ascii: "\""), at(i + 2) == UInt8(ascii: "\"") { frames.removeLast(); i += 3; continue }
+                }
+                if !triple && c == UInt8(ascii: "\n") { frames.removeLast() }
+                i += 1
+                continue
+            }
             if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
                 while i < end, bytes[i - base] != UInt8(ascii: "\n") { i += 1 }
                 continue
@@ -211,18 +239,21 @@ public struct SourceSet: Sendable {
             }
             if c == UInt8(ascii: "\"") {
                 let triple = at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")
+                frames.append(.string(triple: triple))
                 i += triple ? 3 : 1
-                while i < end {
-                    if bytes[i - base] == UInt8(ascii: "\\") { i += 2; continue }
-                    if bytes[i - base] == UInt8(ascii: "\"") {
-                        if !triple { break }
-                        if at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"") { i += 2; break }
-                    }
-                    if !triple && bytes[i - base] == UInt8(ascii: "\n") { break }
-                    i += 1
-                }
-                i += 1
                 continue
+            }
+            if case .interpolation(let parens, let brackets)? = frames.last {
+                if c == UInt8(ascii: "(") {
+                    frames[frames.count - 1] = .interpolation(parens: parens + 1, brackets: brackets)
+                } else if c == UInt8(ascii: ")") {
+                    if parens > 0 {
+                        frames[frames.count - 1] = .interpolation(parens: parens - 1, brackets: brackets)
+                    } else {
+                        frames.removeLast()
+                        while stack.count > brackets, let top = stack.popLast() { opens[top].close = i - 1 }
+                    }
+                }
             }
             if c == UInt8(ascii: "[") {
                 opens.append(Open(position: i, depth: stack.count + 1, parent: stack.last, close: nil))

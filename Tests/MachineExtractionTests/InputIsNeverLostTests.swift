@@ -57,6 +57,28 @@ final class InputIsNeverLostTests: XCTestCase {
         XCTAssertEqual(SourceSet.tooDeepRegions(Data("let ok = \(String(repeating: "[", count: limit))1\(String(repeating: "]", count: limit))".utf8), limit: limit), [])
     }
 
+    /// An interpolation in a string literal is code: brackets in it count (the fuzzer found a file whose
+    /// 40 brackets inside `"\\( … )"` made the parser's lookahead run for minutes), while brackets in
+    /// the string's text, after escaped quotes and backslashes, in raw and multi-line strings do not.
+    func testBracketsInAnInterpolationCountAndTheStringsTextDoesNot() {
+        let limit = SourceSet.maximumBracketDepth
+        let deep = String(repeating: "[", count: limit + 30), shut = String(repeating: "]", count: limit + 30)
+        let text = #"let a = "x \" \\ [[[[[[[[[[[[[[[[[[ \(f(g(1)) + h[\#(deep)T\#(shut)]) y"; let b = 1"# + "\n"
+            + "let r = #\"raw \(deep)\"#\n"
+            + "let m = \"\"\"\n\(deep)\n\"\"\"\n"
+        let data = Data(text.utf8)
+        let regions = SourceSet.tooDeepRegions(data, limit: limit)
+        XCTAssertEqual(regions.count, 1, "only the interpolation's brackets count: \(regions)")
+        let blanked = String(decoding: SourceSet.blank(data, regions), as: UTF8.self)
+        XCTAssertTrue(blanked.hasPrefix(#"let a = "x \" \\ [[[[[[[[[[[[[[[[[[ \(f(g(1)) + h"#), blanked)
+        XCTAssertTrue(blanked.contains(#") y"; let b = 1"#), blanked)
+        XCTAssertEqual(blanked.count, text.count)
+        // brackets left open in an interpolation end with it, not at the end of the file
+        let unclosed = Data((#"let s = "at \#(deep)x)" + f[1]"# + "\nlet t = [[1]]\n").utf8)
+        let kept = String(decoding: SourceSet.blank(unclosed, SourceSet.tooDeepRegions(unclosed, limit: limit)), as: UTF8.self)
+        XCTAssertTrue(kept.hasSuffix(#")" + f[1]"# + "\nlet t = [[1]]\n"), kept)
+    }
+
     func testInvalidUTF8IsReadWithReplacementAndAWarning() throws {
         var bytes = Data("// caf".utf8)
         bytes.append(0xE9)   // Latin-1 é: not UTF-8
