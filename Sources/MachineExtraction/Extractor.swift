@@ -666,7 +666,7 @@ final class ExtractionContext {
     /// `SyntaxHelpers.caseReference` and `SymbolIndex`, which drop the backticks; this catches any
     /// other path, so no state is declared twice and reported unreachable in one spelling.
     static func withoutBackticks(_ machine: Machine) -> Machine {
-        func clean(_ s: String) -> String { s.contains("`") ? s.replacingOccurrences(of: "`", with: "") : s }
+        func clean(_ s: String) -> String { s.withoutBackticks }
         guard machine.states.contains(where: { $0.contains("`") }) || machine.inputs.contains(where: { $0.contains("`") })
                 || machine.rules.contains(where: { r in r.pairs.contains { $0.from.contains("`") || $0.input.contains("`") } || r.targets.contains { $0.contains("`") } })
         else { return machine }

@@ -25,7 +25,7 @@ extension SymbolIndex {
     /// What a simple name means where `anchor` is written. `anchor` nil (a node rebuilt outside the
     /// input trees) knows no scope: only `Self`/`self` are decided.
     func meaning(ofName rawName: String, at anchor: Syntax?) -> NameMeaning {
-        let name = rawName.replacingOccurrences(of: "`", with: "")
+        let name = rawName.withoutBackticks
         if name == "Self" { return .type }
         if name == "self" || name == "super" { return .value }
         guard let anchor = anchor.flatMap(inputNode), let scope = scope(of: anchor) else { return .unknown }
@@ -56,7 +56,7 @@ extension SymbolIndex {
         if base.is(GenericSpecializationExprSyntax.self) || base.is(TypeExprSyntax.self) { return .type }
         if let ref = base.as(DeclReferenceExprSyntax.self) { return meaning(ofName: ref.baseName.text, at: at) }
         guard let member = base.as(MemberAccessExprSyntax.self), let inner = member.base else { return .value }
-        let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        let name = member.declName.baseName.text.withoutBackticks
         switch meaning(ofBase: inner, at: at) {
         case .value: return .value
         case .unknown: return writtenTypeNames.contains(name) ? .type : .unknown
@@ -114,7 +114,7 @@ extension SymbolIndex {
             }
         }
         guard let member = callee.as(MemberAccessExprSyntax.self) else { return .function }
-        let name = member.declName.baseName.text.replacingOccurrences(of: "`", with: "")
+        let name = member.declName.baseName.text.withoutBackticks
         if name == "init" { return .initializer }
         // `.x(…)`: an implicit member is a case or static member, never a type
         guard let base = member.base else { return .function }
@@ -146,7 +146,7 @@ extension SymbolIndex {
     func caseNames(of t: TypeInfo) -> [String] {
         guard let e = t.node.as(EnumDeclSyntax.self) else { return [] }
         return e.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
-            .flatMap { $0.elements.map { $0.name.text.replacingOccurrences(of: "`", with: "") } }
+            .flatMap { $0.elements.map { $0.name.text.withoutBackticks } }
     }
 
     /// Whether a class around `node` inherits from a class the inputs do not declare (a framework class
@@ -173,7 +173,7 @@ extension SymbolIndex {
                 for item in list where item.position < child.position {
                     if let v = item.item.as(VariableDeclSyntax.self),
                        v.bindings.contains(where: { binds(name, $0.pattern) }) { return true }
-                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.replacingOccurrences(of: "`", with: "") == name { return true }
+                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.withoutBackticks == name { return true }
                     if let g = item.item.as(GuardStmtSyntax.self), binds(name, g.conditions) { return true }
                 }
             }
@@ -201,7 +201,7 @@ extension SymbolIndex {
     }
 
     private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax) -> Bool {
-        clause.parameters.contains { ($0.secondName ?? $0.firstName).text.replacingOccurrences(of: "`", with: "") == name }
+        clause.parameters.contains { ($0.secondName ?? $0.firstName).text.withoutBackticks == name }
     }
 
     private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax?) -> Bool {
@@ -219,7 +219,7 @@ extension SymbolIndex {
         var names = Set<String>()
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
-            names.insert(node.identifier.text.replacingOccurrences(of: "`", with: ""))
+            names.insert(node.identifier.text.withoutBackticks)
             return .skipChildren
         }
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }

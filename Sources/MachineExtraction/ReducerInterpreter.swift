@@ -743,17 +743,16 @@ final class ReducerInterpreter {
 
     /// What the predicate evaluator says of a condition on the state, once per node (it does not depend
     /// on the path); nil when it says nothing.
-    var verdicts: [SyntaxIdentifier: (node: ExprSyntax, verdict: Verdict?)] = [:]
+    var verdicts = NodeMemo<Verdict?>()
 
     func stateVerdict(_ expr: ExprSyntax) -> Verdict? {
-        if let hit = verdicts[expr.id] { return hit.verdict }
-        let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
-        let properties = spec.enumPredicates
-        evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
-        let verdict = evaluator.eval(expr)
-        let known = verdict != .unknown(evaluator.all) ? verdict : nil
-        verdicts[expr.id] = (expr, known)
-        return known
+        verdicts.value(for: expr) {
+            let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
+            let properties = spec.enumPredicates
+            evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+            let verdict = evaluator.eval(expr)
+            return verdict != .unknown(evaluator.all) ? verdict : nil
+        }
     }
 
     /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.
@@ -1004,49 +1003,50 @@ final class ReducerInterpreter {
 /// Not thread-safe: one per extraction context (forked contexts have their own). Each entry keeps its
 /// node, so no other tree can reuse the node's identifier while the entry exists.
 final class NodeReadings {
-    private var folds: [SyntaxIdentifier: (node: ExprSyntax, folded: ExprSyntax)] = [:]
-    private var inoutCandidates: [SyntaxIdentifier: (node: FunctionCallExprSyntax, functions: [FunctionDeclSyntax])] = [:]
-    private var atoms: [SyntaxIdentifier: (node: PatternSyntax, atom: PatternAtom)] = [:]
-    private var texts: [SyntaxIdentifier: (node: Syntax, text: String)] = [:]
+    private var folds = NodeMemo<ExprSyntax>()
+    private var inoutCandidates = NodeMemo<[FunctionDeclSyntax]>()
+    private var atoms = NodeMemo<PatternAtom>()
+    private var texts = NodeMemo<String>()
 
     /// Drops every reading (once a reducer or a type is built: memory is not held for the whole run).
     func forget() {
-        folds = [:]
-        inoutCandidates = [:]
-        atoms = [:]
-        texts = [:]
+        folds = NodeMemo()
+        inoutCandidates = NodeMemo()
+        atoms = NodeMemo()
+        texts = NodeMemo()
     }
 
     /// `PatternAtom(pattern, index)`.
     func patternAtom(_ pattern: PatternSyntax, index: SymbolIndex) -> PatternAtom {
-        if let hit = atoms[pattern.id] { return hit.atom }
-        let atom = PatternAtom(pattern, index)
-        atoms[pattern.id] = (pattern, atom)
-        return atom
+        atoms.value(for: pattern) { PatternAtom(pattern, index) }
     }
 
     /// `node.compactText`.
     func text(_ node: some SyntaxProtocol) -> String {
-        if let hit = texts[node.id] { return hit.text }
-        let text = node.compactText
-        texts[node.id] = (Syntax(node), text)
-        return text
+        texts.value(for: node) { node.compactText }
     }
 
     /// `SyntaxHelpers.fold`.
     func fold(_ expr: ExprSyntax) -> ExprSyntax {
-        if let hit = folds[expr.id] { return hit.folded }
-        let folded = SyntaxHelpers.fold(expr)
-        folds[expr.id] = (expr, folded)
-        return folded
+        folds.value(for: expr) { SyntaxHelpers.fold(expr) }
     }
 
     /// The functions taking an `inout` parameter that a call's callee names where it is written.
     func inoutFunctions(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> [FunctionDeclSyntax] {
-        if let hit = inoutCandidates[call.id] { return hit.functions }
-        let functions = index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout)
-        inoutCandidates[call.id] = (call, functions)
-        return functions
+        inoutCandidates.value(for: call) { index.functions(referencedBy: call.calledExpression).filter(SyntaxHelpers.takesInout) }
+    }
+}
+
+/// Values computed once per syntax node. Each entry keeps its node, so no other tree can reuse the
+/// node's identifier while the entry exists.
+struct NodeMemo<Value> {
+    private var table: [SyntaxIdentifier: (node: Syntax, value: Value)] = [:]
+
+    mutating func value(for node: some SyntaxProtocol, _ make: () -> Value) -> Value {
+        if let hit = table[node.id] { return hit.value }
+        let value = make()
+        table[node.id] = (Syntax(node), value)
+        return value
     }
 }
 

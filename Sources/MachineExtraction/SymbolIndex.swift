@@ -1054,11 +1054,11 @@ final class TypeNameFinder: SyntaxVisitor {
     var names = Set<String>()
     init() { super.init(viewMode: .sourceAccurate) }
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
-        names.insert(node.name.text.replacingOccurrences(of: "`", with: ""))
+        names.insert(node.name.text.withoutBackticks)
         return .visitChildren
     }
     override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
-        names.insert(node.name.text.replacingOccurrences(of: "`", with: ""))
+        names.insert(node.name.text.withoutBackticks)
         return .visitChildren
     }
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
