@@ -176,25 +176,36 @@ enum CandidatePass {
     static func explain(_ found: [Found], machines: [Machine], built: [SyntaxIdentifier: [SourceLocation]],
                         diagnostics: inout [Diagnostic]) -> [Candidate] {
         var result: [Candidate] = []
+        // the lines of machines and their rules, and the diagnostics, by file: a candidate looks at its
+        // own file's only (a code base has thousands of each)
+        var machineLines: [String: [(machine: Int, line: Int)]] = [:]
+        var machinesAt: [SourceLocation: [Int]] = [:]
+        for (k, m) in machines.enumerated() {
+            machineLines[m.location.file, default: []].append((k, m.location.line))
+            for rule in m.rules { machineLines[rule.location.file, default: []].append((k, rule.location.line)) }
+            machinesAt[m.location, default: []].append(k)
+        }
+        var diagnosticsIn: [String: [Int]] = [:]
+        for (k, d) in diagnostics.enumerated() { if let file = d.location?.file { diagnosticsIn[file, default: []].append(k) } }
         for f in found {
-            let spans = f.ranges.map { node -> (String, Int, Int) in
-                (f.file.path, f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
+            let spans = f.ranges.map { node -> (Int, Int) in
+                (f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
             }
-            func inside(_ l: SourceLocation) -> Bool { spans.contains { l.file == $0.0 && l.line >= $0.1 && l.line <= $0.2 } }
+            func inside(_ line: Int) -> Bool { spans.contains { line >= $0.0 && line <= $0.1 } }
             let location = f.file.location(of: f.node)
-            let builtHere = Set(built[f.node.id] ?? [])
-            let covered = machines.filter { m in
-                inside(m.location) || m.rules.contains { inside($0.location) } || builtHere.contains(m.location)
-            }
-            if !covered.isEmpty {
-                result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .machine, machines: covered.map(\.id).uniqued()))
+            var covering = Set((machineLines[f.file.path] ?? []).filter { inside($0.line) }.map(\.machine))
+            for l in Set(built[f.node.id] ?? []) { covering.formUnion(machinesAt[l] ?? []) }
+            if !covering.isEmpty {
+                result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .machine,
+                                        machines: covering.sorted().map { machines[$0].id }.uniqued()))
                 continue
             }
-            if let d = diagnostics.first(where: { $0.location.map(inside) ?? false }) {
-                result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .diagnostic, reason: d.message))
+            if let k = diagnosticsIn[f.file.path]?.first(where: { inside(diagnostics[$0].location!.line) }) {
+                result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .diagnostic, reason: diagnostics[k].message))
                 continue
             }
             let message = "`\(f.name)` is shaped like a state machine (\(f.shape)) but none was read from it: \(f.reason)"
+            diagnosticsIn[location.file, default: []].append(diagnostics.count)
             diagnostics.append(Diagnostic(severity: .note, message: message, location: location))
             result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .diagnostic, reason: message))
         }

@@ -18,10 +18,10 @@ struct DictionaryTableRecogniser: Recogniser {
         var node: Syntax
     }
 
-    func recognise(in context: ExtractionContext) {
-        for file in context.files {
-            let finder = Finder(index: context.index)
-            file.events.replay(finder)
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index) }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        for (file, finder) in self.found(found, in: context, as: Finder.self) {
             for dict in finder.dictionaries { build(dict, file: file, context: context) }
         }
     }

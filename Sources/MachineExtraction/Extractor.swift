@@ -36,8 +36,15 @@ public enum Extractor {
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
         ]
-        for recogniser in recognisers {
-            recogniser.recognise(in: context)
+        // one replay per file for every recogniser's finder, files on `jobs` threads
+        let found = Parallel.map(context.files, jobs: jobs) { file -> [SyntaxVisitor?] in
+            let finders = recognisers.map { $0.finder(for: file, index: context.index) }
+            file.events.replay(finders.compactMap { $0 })
+            return finders
+        }
+        stage("finders")
+        for (k, recogniser) in recognisers.enumerated() {
+            recogniser.recognise(in: context, found: found.map { $0[k] })
             stage("\(type(of: recogniser))")
         }
         var machines = context.machines.map { m -> Machine in
@@ -163,8 +170,27 @@ func withoutRepeatedImplicitRules(_ rules: [Rule]) -> [Rule] {
     }
 }
 
+/// One dialect's recogniser. Finding is per file: every recogniser's finder for a file is replayed on
+/// the file's events in one pass (`SyntaxEvents.replay(_:)` with all of them), files on `jobs`
+/// threads, before any recogniser builds; so a finder reads its file and the symbol index and nothing
+/// another recogniser builds. Building then runs recogniser after recogniser, in the extractor's order
+/// (a node one claims is not another's).
 protocol Recogniser {
-    func recognise(in context: ExtractionContext)
+    /// The visitor that finds this recogniser's candidates in one file; nil for a recogniser that finds
+    /// its own way (from the index, or from what others built).
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor?
+    /// Builds the machines: `found` holds, per file of `context.files` in order, what `finder` gave
+    /// for it after the replay.
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?])
+}
+
+extension Recogniser {
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { nil }
+
+    /// The files with their finders, as the type `finder(for:index:)` made them.
+    func found<Finder: SyntaxVisitor>(_ found: [SyntaxVisitor?], in context: ExtractionContext, as type: Finder.Type) -> [(file: ParsedFile, finder: Finder)] {
+        zip(context.files, found).map { ($0, $1 as! Finder) }
+    }
 }
 
 /// Shared state of one extraction run.
@@ -469,7 +495,9 @@ final class ExtractionContext {
         while let c = current {
             if let m = c.as(MacroExpansionExprSyntax.self), m.macroName.text == "Preview" { return true }
             if let m = c.as(MacroExpansionDeclSyntax.self), m.macroName.text == "Preview" { return true }
-            if let d = c.asProtocol(DeclGroupSyntax.self),
+            // (the kind first: a cast to a protocol asks the runtime, on every node of the way up)
+            if [.structDecl, .classDecl, .enumDecl, .extensionDecl, .actorDecl, .protocolDecl].contains(c.kind),
+               let d = c.asProtocol(DeclGroupSyntax.self),
                d.inheritanceClause?.inheritedTypes.contains(where: { SymbolIndex.bareTypeName($0.type.trimmedText).split(separator: ".").last == "PreviewProvider" }) == true {
                 return true
             }
@@ -518,12 +546,22 @@ final class ExtractionContext {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if ["state", "initialState", "initial"].contains(where: { SyntaxHelpers.argument(node, $0) != nil }) {
+            // one look at the arguments (this runs for every call of the code base)
+            var startsMachine = false, takesInout = false
+            var id: ExprSyntax?
+            for argument in node.arguments {
+                if let label = argument.label?.text {
+                    if label == "state" || label == "initialState" || label == "initial" { startsMachine = true }
+                    if label == "id", id == nil { id = argument.expression }
+                }
+                if argument.expression.is(InOutExprSyntax.self) { takesInout = true }
+            }
+            if startsMachine {
                 let names = ReferenceFinder()
                 for argument in node.arguments { names.walk(argument.expression) }
                 for name in Set(names.names) { constructions[name, default: []].append(node) }
             }
-            if let id = SyntaxHelpers.argument(node, "id") {
+            if let id {
                 let callee = node.calledExpression
                 let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
                     ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
@@ -531,7 +569,7 @@ final class ExtractionContext {
                     givenIDs[module, default: []].insert(EffectReader.idText(id, index))
                 }
             }
-            if node.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) { inoutCalls.append(node) }
+            if takesInout { inoutCalls.append(node) }
             return .visitChildren
         }
 
@@ -553,7 +591,7 @@ final class ExtractionContext {
         let fileByPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         for i in machines.indices {
             guard let file = fileByPath[machines[i].location.file] else { continue }
-            let modules = [file.module] + index.imports(of: file).sorted()
+            let modules = [file.module] + index.sortedImports(of: file)
             machines[i].givenIDs = modules.flatMap { given[$0].map { $0.sorted() } ?? [] }.uniqued()
         }
     }

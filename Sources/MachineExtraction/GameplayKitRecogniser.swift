@@ -43,7 +43,7 @@ struct GameplayKitRecogniser: Recogniser {
         var file: ParsedFile
     }
 
-    func recognise(in context: ExtractionContext) {
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         let classes = stateClasses(context)
         guard !classes.isEmpty else { return }
         let machineTypes = Self.machineClasses(context).union(["GKStateMachine"])

@@ -19,6 +19,20 @@ struct ModuleMap {
 
     /// The module of `file`, found from the argument path `root` it was listed under.
     mutating func module(of file: String, root: String) -> String {
+        // outside documentation catalogs the module is the folder's (the same for every file in it):
+        // found once per folder and argument path (a code base has thousands of files in hundreds of
+        // folders, and finding it asks the file system)
+        let folder = (file as NSString).deletingLastPathComponent
+        let key = folder + "\u{0}" + root
+        let inCatalog = file.split(separator: "/").dropLast().contains { $0.hasSuffix(".docc") }
+        if !inCatalog, let known = folderModules[key] { return known }
+        let module = find(file, root: root)
+        if !inCatalog { folderModules[key] = module }
+        return module
+    }
+    private var folderModules: [String: String] = [:]
+
+    private mutating func find(_ file: String, root: String) -> String {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
         let components = absolute.split(separator: "/")
         if let catalog = components.dropLast().last(where: { $0.hasSuffix(".docc") }) {

@@ -12,10 +12,10 @@ struct OperatorTableRecogniser: Recogniser {
         var node: ExprSyntax
     }
 
-    func recognise(in context: ExtractionContext) {
-        for file in context.files {
-            let finder = TableFinder()
-            file.events.replay(finder)
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { TableFinder() }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        for (file, finder) in self.found(found, in: context, as: TableFinder.self) {
             for table in finder.tables { build(table, file: file, context: context) }
         }
     }

@@ -21,18 +21,14 @@ struct ReducerRecogniser: Recogniser {
         var ifLetCalls = IfLetCalls()
     }
 
-    func recognise(in context: ExtractionContext) {
-        // finding candidates is per file, building them reads the whole index: both on `jobs` threads,
-        // each candidate built in a forked context, merged in candidate order
-        let index = context.index
-        let found = Parallel.map(context.files, jobs: context.jobs) { file -> [Candidate] in
-            let finder = CandidateFinder(file: file, index: index)
-            file.events.replay(finder)
-            return finder.candidates
-        }
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { CandidateFinder(file: file, index: index) }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        // building reads the whole index: on `jobs` threads, each candidate built in a forked context,
+        // merged in candidate order
         var chosen: [Candidate] = []
-        for candidates in found {
-            for candidate in candidates where !context.claimed.contains(candidate.node.id) {
+        for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
+            for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }

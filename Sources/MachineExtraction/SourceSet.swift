@@ -8,7 +8,18 @@ import SwiftSyntax
 public final class ParsedFile: @unchecked Sendable {
     public let path: String
     public let tree: SourceFileSyntax
-    let converter: SourceLocationConverter
+    /// Line table, made the first time a location in the file is asked for (most files of a code base
+    /// hold no machine and are never asked); threads share the file, so it is made under the lock.
+    private var lines: SourceLocationConverter?
+    private let linesLock = NSLock()
+    var converter: SourceLocationConverter {
+        linesLock.lock()
+        defer { linesLock.unlock() }
+        if let lines { return lines }
+        let made = SourceLocationConverter(fileName: path, tree: tree)
+        lines = made
+        return made
+    }
     /// Modules the file imports (`import Actomaton` tells Actomaton's reducer from TCA's).
     public let imports: Set<String>
     /// Whether the text mentions `machine-viz` anywhere: files that do not hold no comment command,
@@ -22,7 +33,6 @@ public final class ParsedFile: @unchecked Sendable {
     init(path: String, text: String) {
         self.path = path
         self.tree = Parser.parse(source: text)
-        self.converter = SourceLocationConverter(fileName: path, tree: tree)
         self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
         self.mentionsTool = Self.contains(text, "machine-viz")
         self.events = SyntaxEvents(tree)
@@ -352,7 +362,8 @@ public struct SourceSet: Sendable {
                 location: SourceLocation(file: path, line: 1, column: 1)))
             return (nil, diagnostics)
         }
-        if data.contains(0) {
+        // a byte search on the buffer (`Data`'s own `contains` goes through its iterator, byte by byte)
+        if data.withUnsafeBytes({ $0.count > 0 && memchr($0.baseAddress!, 0, $0.count) != nil }) {
             diagnostics.append(Diagnostic(severity: .warning, message: "skipped \(path): binary file (contains NUL bytes), not Swift source",
                                           location: SourceLocation(file: path, line: 1, column: 1)))
             return (nil, diagnostics)

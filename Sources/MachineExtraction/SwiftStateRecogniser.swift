@@ -46,13 +46,13 @@ struct SwiftStateRecogniser: Recogniser {
         var closure: ClosureExprSyntax?
     }
 
-    func recognise(in context: ExtractionContext) {
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index, file: file) }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         var constructions: [Construction] = []
         var registrations: [Registration] = []
         var arrowUses: [(receiver: String, file: ParsedFile)] = []
-        for file in context.files {
-            let finder = Finder(index: context.index, file: file)
-            file.events.replay(finder)
+        for (file, finder) in self.found(found, in: context, as: Finder.self) {
             constructions += finder.constructions
             registrations += finder.registrations.map { r in
                 Registration(call: r.call, file: file, name: r.name, receiver: r.receiver, ownerType: r.ownerType)

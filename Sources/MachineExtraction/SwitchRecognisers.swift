@@ -74,10 +74,10 @@ enum PatternNames {
 /// D2: a closure or function that switches on a tuple of its (input, state) parameters and returns
 /// the next state or `nil`; also the `inout` form that assigns the state and returns an effect.
 struct MappingFunctionRecogniser: Recogniser {
-    func recognise(in context: ExtractionContext) {
-        for file in context.files {
-            let finder = CandidateFinder()
-            file.events.replay(finder)
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { CandidateFinder() }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        for (file, finder) in self.found(found, in: context, as: CandidateFinder.self) {
             for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
                 if build(candidate, file: file, context: context) { context.claimed.insert(candidate.node.id) }
             }
@@ -209,7 +209,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Each type is read on its own: its machines claim only its own methods. With several jobs, each
     /// type is built in a forked context on `jobs` threads and the forks are merged in type order, so
     /// machines and diagnostics come out as they would one type after the other.
-    func recognise(in context: ExtractionContext) {
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         let types = context.index.typeOrder
         var methodIDs = Set<SyntaxIdentifier>()
         let ownMethods = types.allSatisfy { t in t.methods.allSatisfy { methodIDs.insert($0.0.id).inserted } }

@@ -8,8 +8,11 @@ struct EnumInfo {
     public struct Case {
         var name: String
         var hasPayload: Bool
-        var location: SourceLocation
+        var node: EnumCaseElementSyntax
+        var file: ParsedFile
         var leadingComment: String
+        /// (Computed when asked: most declarations' lines are never needed, and a file's line table is made only when one is.)
+        var location: SourceLocation { file.location(of: node) }
     }
     var name: String
     var qualifiedName: String
@@ -17,9 +20,9 @@ struct EnumInfo {
     var key: String
     var cases: [Case]
     var inherited: [String]
-    var location: SourceLocation
     let decl: EnumDeclSyntax
     let file: ParsedFile
+    var location: SourceLocation { file.location(of: decl) }
 
     var caseNames: [String] { cases.map(\.name) }
 }
@@ -29,13 +32,13 @@ struct Binding {
     var name: String
     var typeText: String?
     var initializer: ExprSyntax?
-    var location: SourceLocation
     var owner: String?
     var isStatic: Bool
     var isComputed: Bool
     var isFilePrivate: Bool
     var node: Syntax
     var file: ParsedFile
+    var location: SourceLocation { file.location(of: node) }
 }
 
 /// A struct, class, actor, enum or protocol with its members (extensions merged in), or an
@@ -48,7 +51,7 @@ final class TypeInfo {
     var inherited: [String]
     var properties: [Binding] = []
     var methods: [(FunctionDeclSyntax, ParsedFile)] = []
-    var location: SourceLocation
+    var location: SourceLocation { file.location(of: node) }
     var node: Syntax
     var file: ParsedFile
     var module: String
@@ -61,13 +64,12 @@ final class TypeInfo {
     var enumInfo: EnumInfo?
     var key = ""
 
-    init(name: String, qualifiedName: String, kind: String, inherited: [String], location: SourceLocation, node: Syntax,
+    init(name: String, qualifiedName: String, kind: String, inherited: [String], node: Syntax,
          file: ParsedFile, module: String, isFilePrivate: Bool, genericParameters: [String]) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.kind = kind
         self.inherited = inherited
-        self.location = location
         self.node = node
         self.file = file
         self.module = module
@@ -224,7 +226,11 @@ final class SymbolIndex {
             writtenTypeNames.formUnion(collector.writtenTypeNames)
         }
         resolve(extensions)
-        for file in files { importCache[ObjectIdentifier(file)] = visibleModules(of: file) }
+        for file in files {
+            let visible = visibleModules(of: file)
+            importCache[ObjectIdentifier(file)] = visible
+            sortedImportCache[ObjectIdentifier(file)] = visible.sorted()
+        }
     }
 
     // MARK: Registration
@@ -399,6 +405,12 @@ final class SymbolIndex {
         return result
     }
     private var importCache: [ObjectIdentifier: Set<String>] = [:]
+    private var sortedImportCache: [ObjectIdentifier: [String]] = [:]
+
+    /// `imports(of:)` in name order (the order imported declarations are listed in), sorted once per file.
+    func sortedImports(of file: ParsedFile) -> [String] {
+        sortedImportCache[ObjectIdentifier(file)] ?? visibleModules(of: file).sorted()
+    }
     var exportedImports: [String: Set<String>] = [:]
 
     /// Declarations a simple name means at a scope: the innermost level that declares it wins; at
@@ -419,7 +431,7 @@ final class SymbolIndex {
         let own = (moduleDecls[scope.file.module]?[name] ?? []).filter { !$0.isFilePrivate || $0.file === scope.file }
         if !own.isEmpty { return (own, false) }
         var imported: [Declaration] = []
-        for module in imports(of: scope.file).sorted() where module != scope.file.module {
+        for module in sortedImports(of: scope.file) where module != scope.file.module {
             imported += (moduleDecls[module]?[name] ?? []).filter { !$0.isFilePrivate }
         }
         return (imported, false)
@@ -733,7 +745,7 @@ final class SymbolIndex {
         }
         if !own.isEmpty { return own }
         var imported: [FunctionDeclSyntax] = []
-        for module in imports(of: file).sorted() where module != file.module {
+        for module in sortedImports(of: file) where module != file.module {
             imported += (moduleFunctions[module]?[name] ?? []).filter { !Self.isPrivate($0.modifiers) }
         }
         return imported
@@ -897,7 +909,7 @@ final class SymbolIndex {
             let name = name.withoutBackticks
             let local = { if case .function? = self.stack.last { return true } else { return false } }()
             let info = TypeInfo(name: name, qualifiedName: (path + [name]).joined(separator: "."), kind: kind, inherited: inherited,
-                                location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
+                                node: Syntax(node), file: file, module: file.module,
                                 isFilePrivate: isPrivate(modifiers) || inFilePrivate || local,
                                 genericParameters: generics?.parameters.map(\.name.text) ?? [])
             info.parent = currentType
@@ -929,14 +941,14 @@ final class SymbolIndex {
                 for element in decl.elements {
                     cases.append(.init(name: element.name.text.withoutBackticks,
                                        hasPayload: element.parameterClause != nil,
-                                       location: file.location(of: element), leadingComment: comment))
+                                       node: element, file: file, leadingComment: comment))
                 }
             }
             let info = open(node.name.text, kind: "enum", modifiers: node.modifiers, inherited: inherited(node.inheritanceClause),
                             generics: node.genericParameterClause, node: node)
             // its key and its place in `enums` come when it is registered
             info.enumInfo = EnumInfo(name: info.name, qualifiedName: info.qualifiedName, key: "", cases: cases,
-                                     inherited: info.inherited, location: info.location, decl: node, file: file)
+                                     inherited: info.inherited, decl: node, file: file)
             return .visitChildren
         }
         override func visitPost(_ node: EnumDeclSyntax) { stack.removeLast() }
@@ -974,7 +986,7 @@ final class SymbolIndex {
             let name = SymbolIndex.bareTypeName(node.extendedType.trimmedText)
             let placeholder = TypeInfo(name: String(name.split(separator: ".").last ?? Substring(name)), qualifiedName: name,
                                        kind: "extension", inherited: inherited(node.inheritanceClause),
-                                       location: file.location(of: node), node: Syntax(node), file: file, module: file.module,
+                                       node: Syntax(node), file: file, module: file.module,
                                        isFilePrivate: isPrivate(node.modifiers), genericParameters: [])
             extensions.append(Extension(node: node, file: file, placeholder: placeholder))
             stack.append(.type(placeholder))
@@ -1037,7 +1049,7 @@ final class SymbolIndex {
                     }
                 }
                 let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedText,
-                                initializer: binding.initializer?.value, location: file.location(of: binding),
+                                initializer: binding.initializer?.value,
                                 owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
                                 isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)
                 registrations.append(.binding(b))

@@ -30,25 +30,39 @@ struct SyntaxEvents {
     }
 
     /// Calls `visitor` for every recorded node as `visitor.walk(tree)` would for these kinds.
-    func replay(_ visitor: SyntaxVisitor) {
-        var open: [Int] = []
+    func replay(_ visitor: SyntaxVisitor) { replay([visitor]) }
+
+    /// Replays the events to several visitors at once, each called exactly as `replay(visitor)` alone
+    /// would call it (its own `.skipChildren` skips the subtree for it only): a node is cast to its type
+    /// once for all of them.
+    func replay(_ visitors: [SyntaxVisitor]) {
+        precondition(visitors.count <= 64, "at most 64 visitors per replay")
+        // per visitor, the event index its current `.skipChildren` skips to
+        var skipTo = [Int](repeating: 0, count: visitors.count)
+        // open events, each with the visitors that entered it (they get its `visitPost`)
+        var open: [(event: Int, entered: UInt64)] = []
         var i = 0
         let count = events.count
         while i < count {
-            while let top = open.last, Int(events[top].end) <= i {
-                Self.post(visitor, events[top])
+            while let top = open.last, Int(events[top.event].end) <= i {
+                Self.post(visitors, top.entered, events[top.event])
                 open.removeLast()
             }
-            let e = events[i]
-            if Self.visit(visitor, e) == .skipChildren {
-                Self.post(visitor, e)
-                i = Int(e.end)
-            } else {
-                open.append(i)
-                i += 1
+            var active: UInt64 = 0
+            for k in visitors.indices where skipTo[k] <= i { active |= 1 << UInt64(k) }
+            guard active != 0 else {
+                // every visitor is in a subtree it skips: on to where the first of them comes back
+                i = skipTo.min()!
+                continue
             }
+            let e = events[i]
+            let skipped = Self.visit(visitors, active, e)
+            Self.post(visitors, skipped, e)
+            for k in visitors.indices where skipped & (1 << UInt64(k)) != 0 { skipTo[k] = Int(e.end) }
+            open.append((i, active & ~skipped))
+            i += 1
         }
-        while let top = open.popLast() { Self.post(visitor, events[top]) }
+        while let top = open.popLast() { Self.post(visitors, top.entered, events[top.event]) }
     }
 
     /// Whether some recorded node of `kind` inside `node` (itself included) satisfies `accept`: a
@@ -73,55 +87,68 @@ struct SyntaxEvents {
         events.compactMap { $0.kind == kind ? $0.node.cast(T.self) : nil }
     }
 
-    private static func visit(_ v: SyntaxVisitor, _ e: Event) -> SyntaxVisitorContinueKind {
+    /// Calls `visit` on the visitors in `mask` (bit k: `visitors[k]`); returns those that skip the children.
+    private static func visit(_ visitors: [SyntaxVisitor], _ mask: UInt64, _ e: Event) -> UInt64 {
+        func each(_ call: (SyntaxVisitor) -> SyntaxVisitorContinueKind) -> UInt64 {
+            var skipped: UInt64 = 0
+            for k in visitors.indices where mask & (1 << UInt64(k)) != 0 {
+                if call(visitors[k]) == .skipChildren { skipped |= 1 << UInt64(k) }
+            }
+            return skipped
+        }
         let n = e.node
         switch e.kind {
-        case .importDecl: return v.visit(n.cast(ImportDeclSyntax.self))
-        case .enumDecl: return v.visit(n.cast(EnumDeclSyntax.self))
-        case .structDecl: return v.visit(n.cast(StructDeclSyntax.self))
-        case .classDecl: return v.visit(n.cast(ClassDeclSyntax.self))
-        case .actorDecl: return v.visit(n.cast(ActorDeclSyntax.self))
-        case .protocolDecl: return v.visit(n.cast(ProtocolDeclSyntax.self))
-        case .extensionDecl: return v.visit(n.cast(ExtensionDeclSyntax.self))
-        case .typeAliasDecl: return v.visit(n.cast(TypeAliasDeclSyntax.self))
-        case .functionDecl: return v.visit(n.cast(FunctionDeclSyntax.self))
-        case .initializerDecl: return v.visit(n.cast(InitializerDeclSyntax.self))
-        case .accessorBlock: return v.visit(n.cast(AccessorBlockSyntax.self))
-        case .closureExpr: return v.visit(n.cast(ClosureExprSyntax.self))
-        case .variableDecl: return v.visit(n.cast(VariableDeclSyntax.self))
-        case .functionCallExpr: return v.visit(n.cast(FunctionCallExprSyntax.self))
-        case .labeledExpr: return v.visit(n.cast(LabeledExprSyntax.self))
-        case .arrayExpr: return v.visit(n.cast(ArrayExprSyntax.self))
-        case .dictionaryExpr: return v.visit(n.cast(DictionaryExprSyntax.self))
-        case .switchExpr: return v.visit(n.cast(SwitchExprSyntax.self))
-        case .sequenceExpr: return v.visit(n.cast(SequenceExprSyntax.self))
-        case .subscriptCallExpr: return v.visit(n.cast(SubscriptCallExprSyntax.self))
+        case .importDecl: let t = n.cast(ImportDeclSyntax.self); return each { $0.visit(t) }
+        case .enumDecl: let t = n.cast(EnumDeclSyntax.self); return each { $0.visit(t) }
+        case .structDecl: let t = n.cast(StructDeclSyntax.self); return each { $0.visit(t) }
+        case .classDecl: let t = n.cast(ClassDeclSyntax.self); return each { $0.visit(t) }
+        case .actorDecl: let t = n.cast(ActorDeclSyntax.self); return each { $0.visit(t) }
+        case .protocolDecl: let t = n.cast(ProtocolDeclSyntax.self); return each { $0.visit(t) }
+        case .extensionDecl: let t = n.cast(ExtensionDeclSyntax.self); return each { $0.visit(t) }
+        case .typeAliasDecl: let t = n.cast(TypeAliasDeclSyntax.self); return each { $0.visit(t) }
+        case .functionDecl: let t = n.cast(FunctionDeclSyntax.self); return each { $0.visit(t) }
+        case .initializerDecl: let t = n.cast(InitializerDeclSyntax.self); return each { $0.visit(t) }
+        case .accessorBlock: let t = n.cast(AccessorBlockSyntax.self); return each { $0.visit(t) }
+        case .closureExpr: let t = n.cast(ClosureExprSyntax.self); return each { $0.visit(t) }
+        case .variableDecl: let t = n.cast(VariableDeclSyntax.self); return each { $0.visit(t) }
+        case .functionCallExpr: let t = n.cast(FunctionCallExprSyntax.self); return each { $0.visit(t) }
+        case .labeledExpr: let t = n.cast(LabeledExprSyntax.self); return each { $0.visit(t) }
+        case .arrayExpr: let t = n.cast(ArrayExprSyntax.self); return each { $0.visit(t) }
+        case .dictionaryExpr: let t = n.cast(DictionaryExprSyntax.self); return each { $0.visit(t) }
+        case .switchExpr: let t = n.cast(SwitchExprSyntax.self); return each { $0.visit(t) }
+        case .sequenceExpr: let t = n.cast(SequenceExprSyntax.self); return each { $0.visit(t) }
+        case .subscriptCallExpr: let t = n.cast(SubscriptCallExprSyntax.self); return each { $0.visit(t) }
         }
     }
 
-    private static func post(_ v: SyntaxVisitor, _ e: Event) {
+    /// Calls `visitPost` on the visitors in `mask`.
+    private static func post(_ visitors: [SyntaxVisitor], _ mask: UInt64, _ e: Event) {
+        guard mask != 0 else { return }
+        func each(_ call: (SyntaxVisitor) -> Void) {
+            for k in visitors.indices where mask & (1 << UInt64(k)) != 0 { call(visitors[k]) }
+        }
         let n = e.node
         switch e.kind {
-        case .importDecl: v.visitPost(n.cast(ImportDeclSyntax.self))
-        case .enumDecl: v.visitPost(n.cast(EnumDeclSyntax.self))
-        case .structDecl: v.visitPost(n.cast(StructDeclSyntax.self))
-        case .classDecl: v.visitPost(n.cast(ClassDeclSyntax.self))
-        case .actorDecl: v.visitPost(n.cast(ActorDeclSyntax.self))
-        case .protocolDecl: v.visitPost(n.cast(ProtocolDeclSyntax.self))
-        case .extensionDecl: v.visitPost(n.cast(ExtensionDeclSyntax.self))
-        case .typeAliasDecl: v.visitPost(n.cast(TypeAliasDeclSyntax.self))
-        case .functionDecl: v.visitPost(n.cast(FunctionDeclSyntax.self))
-        case .initializerDecl: v.visitPost(n.cast(InitializerDeclSyntax.self))
-        case .accessorBlock: v.visitPost(n.cast(AccessorBlockSyntax.self))
-        case .closureExpr: v.visitPost(n.cast(ClosureExprSyntax.self))
-        case .variableDecl: v.visitPost(n.cast(VariableDeclSyntax.self))
-        case .functionCallExpr: v.visitPost(n.cast(FunctionCallExprSyntax.self))
-        case .labeledExpr: v.visitPost(n.cast(LabeledExprSyntax.self))
-        case .arrayExpr: v.visitPost(n.cast(ArrayExprSyntax.self))
-        case .dictionaryExpr: v.visitPost(n.cast(DictionaryExprSyntax.self))
-        case .switchExpr: v.visitPost(n.cast(SwitchExprSyntax.self))
-        case .sequenceExpr: v.visitPost(n.cast(SequenceExprSyntax.self))
-        case .subscriptCallExpr: v.visitPost(n.cast(SubscriptCallExprSyntax.self))
+        case .importDecl: let t = n.cast(ImportDeclSyntax.self); each { $0.visitPost(t) }
+        case .enumDecl: let t = n.cast(EnumDeclSyntax.self); each { $0.visitPost(t) }
+        case .structDecl: let t = n.cast(StructDeclSyntax.self); each { $0.visitPost(t) }
+        case .classDecl: let t = n.cast(ClassDeclSyntax.self); each { $0.visitPost(t) }
+        case .actorDecl: let t = n.cast(ActorDeclSyntax.self); each { $0.visitPost(t) }
+        case .protocolDecl: let t = n.cast(ProtocolDeclSyntax.self); each { $0.visitPost(t) }
+        case .extensionDecl: let t = n.cast(ExtensionDeclSyntax.self); each { $0.visitPost(t) }
+        case .typeAliasDecl: let t = n.cast(TypeAliasDeclSyntax.self); each { $0.visitPost(t) }
+        case .functionDecl: let t = n.cast(FunctionDeclSyntax.self); each { $0.visitPost(t) }
+        case .initializerDecl: let t = n.cast(InitializerDeclSyntax.self); each { $0.visitPost(t) }
+        case .accessorBlock: let t = n.cast(AccessorBlockSyntax.self); each { $0.visitPost(t) }
+        case .closureExpr: let t = n.cast(ClosureExprSyntax.self); each { $0.visitPost(t) }
+        case .variableDecl: let t = n.cast(VariableDeclSyntax.self); each { $0.visitPost(t) }
+        case .functionCallExpr: let t = n.cast(FunctionCallExprSyntax.self); each { $0.visitPost(t) }
+        case .labeledExpr: let t = n.cast(LabeledExprSyntax.self); each { $0.visitPost(t) }
+        case .arrayExpr: let t = n.cast(ArrayExprSyntax.self); each { $0.visitPost(t) }
+        case .dictionaryExpr: let t = n.cast(DictionaryExprSyntax.self); each { $0.visitPost(t) }
+        case .switchExpr: let t = n.cast(SwitchExprSyntax.self); each { $0.visitPost(t) }
+        case .sequenceExpr: let t = n.cast(SequenceExprSyntax.self); each { $0.visitPost(t) }
+        case .subscriptCallExpr: let t = n.cast(SubscriptCallExprSyntax.self); each { $0.visitPost(t) }
         }
     }
 

@@ -24,10 +24,10 @@ import SwiftSyntax
 /// - `initialState(x)`: a case, a parameter's default value, or a stored value.
 /// - Unhandled pairs fail with `Transition.Invalid`: no edge.
 struct TinderRecogniser: Recogniser {
-    func recognise(in context: ExtractionContext) {
-        for file in context.files {
-            let finder = Finder(index: context.index)
-            file.events.replay(finder)
+    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index) }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        for (file, finder) in self.found(found, in: context, as: Finder.self) {
             for (call, closure) in finder.builders { build(call, closure, file: file, context: context) }
         }
     }

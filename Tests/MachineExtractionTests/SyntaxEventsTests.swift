@@ -7,7 +7,7 @@ import XCTest
 final class SyntaxEventsTests: XCTestCase {
     /// Logs every visit and visitPost of the recorded kinds; skips the children of calls to `skipMe`
     /// and of dictionary literals, as finders do.
-    final class Logger: SyntaxVisitor {
+    class Logger: SyntaxVisitor {
         var log: [String] = []
         init() { super.init(viewMode: .sourceAccurate) }
         func note(_ what: String, _ node: some SyntaxProtocol) { log.append("\(what) \(node.kind) \(node.position.utf8Offset)") }
@@ -27,8 +27,22 @@ final class SyntaxEventsTests: XCTestCase {
         override func visitPost(_ node: FunctionDeclSyntax) { note("/func", node) }
     }
 
-    func testReplayMatchesWalk() {
-        let source = """
+    /// Skips what `Logger` visits, and the children of every closure and of structs named `Nested`.
+    final class ClosureSkipper: Logger {
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { note("closure", node); return .skipChildren }
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+            note("struct", node)
+            return node.name.text == "Nested" ? .skipChildren : .visitChildren
+        }
+    }
+
+    /// Skips the children of everything it is shown.
+    final class SkipAll: Logger {
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { note("call", node); return .skipChildren }
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { note("struct", node); return .skipChildren }
+    }
+
+    static let source = """
         struct Gadget {
             var table = [Knob.a: [Knob.b: 1]]
             func spin(_ x: Int, _ y: Int) -> Int {
@@ -42,13 +56,36 @@ final class SyntaxEventsTests: XCTestCase {
         }
         func loose() {}
         """
-        let tree = Parser.parse(source: source)
+
+    func testReplayMatchesWalk() {
+        let tree = Parser.parse(source: Self.source)
         let walked = Logger()
         walked.walk(tree)
         let replayed = Logger()
         SyntaxEvents(tree).replay(replayed)
         XCTAssertGreaterThan(walked.log.count, 20)
         XCTAssertEqual(replayed.log, walked.log)
+    }
+
+    /// Several visitors replayed at once each get what their own walk gives them, whatever the others skip.
+    func testReplayToSeveralVisitorsMatchesEachOnesWalk() {
+        let tree = Parser.parse(source: Self.source)
+        let kinds: [() -> Logger] = [{ Logger() }, { ClosureSkipper() }, { SkipAll() }, { Logger() }]
+        let together = kinds.map { $0() }
+        SyntaxEvents(tree).replay(together)
+        for (make, replayed) in zip(kinds, together) {
+            let walked = make()
+            walked.walk(tree)
+            XCTAssertGreaterThan(walked.log.count, 2)
+            XCTAssertEqual(replayed.log, walked.log, "\(type(of: walked))")
+        }
+        // visitors that all skip: the replay jumps over the skipped parts and still closes every node
+        let skippers = [SkipAll(), SkipAll()]
+        SyntaxEvents(tree).replay(skippers)
+        let alone = SkipAll()
+        alone.walk(tree)
+        XCTAssertEqual(skippers[0].log, alone.log)
+        XCTAssertEqual(skippers[1].log, alone.log)
     }
 
     func testContainsFindsNodesInsideANodeOnly() {
