@@ -125,8 +125,8 @@ public struct Analyzer: Sendable {
             if machine.order == .firstMatch, let first = candidates.first {
                 firing = candidates.filter { $0.rule.id == first.rule.id }
             }
-            let ruleIDs = candidates.map(\.rule.id).uniqued()
-            if machine.order != .resolved, ruleIDs.count > 1 {
+            // (overlaps only where rules are read in order: resolved machines have none by construction)
+            if machine.order != .resolved, case let ruleIDs = candidates.map(\.rule.id).uniqued(), ruleIDs.count > 1 {
                 let rules = ruleIDs.compactMap { id in machine.rules.first { $0.id == id } }
                 let targets = Set(rules.map { Set($0.outcomes.map(\.target)) })
                 if targets.count > 1 {
@@ -155,9 +155,10 @@ public struct Analyzer: Sendable {
             }
         }
         // One edge per (from, trigger, to, rule); it is a no-op only if every branch behind it is.
-        var index: [String: Int] = [:]
+        struct EdgeKey: Hashable { var from: String, trigger: String, to: String, rule: Int }
+        var index: [EdgeKey: Int] = [:]
         for edge in edges {
-            let key = "\(edge.from)\u{0}\(edge.trigger)\u{0}\(edge.to)\u{0}\(edge.rule)"
+            let key = EdgeKey(from: edge.from, trigger: edge.trigger, to: edge.to, rule: edge.rule)
             if let i = index[key] {
                 result.edges[i].noop = result.edges[i].noop && edge.noop
             } else {

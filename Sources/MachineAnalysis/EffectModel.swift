@@ -309,7 +309,19 @@ public struct EffectModel: Sendable {
     /// environment is not an assumption: it can really go either way.
     static func readsOtherState(_ guardText: String?) -> Bool {
         guard let text = guardText else { return false }
-        return text.range(of: #"\b(state|self)\."#, options: .regularExpression) != nil
+        // `state.` or `self.` at the start of a word (a scan: a regular expression per rule was a
+        // tenth of the analysis)
+        var previous: Character?
+        var rest = Substring(text)
+        while let first = rest.first {
+            if first == "s", previous.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true,
+               rest.hasPrefix("state.") || rest.hasPrefix("self.") {
+                return true
+            }
+            previous = first
+            rest = rest.dropFirst()
+        }
+        return false
     }
 
     /// Cancel ids match as written, or by suffix (`timer` cancels `CancelID.timer`).

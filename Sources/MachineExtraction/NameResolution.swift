@@ -168,33 +168,48 @@ extension SymbolIndex {
         var current = node.parent
         while let c = current {
             defer { child = c; current = c.parent }
-            if c.is(MemberBlockSyntax.self) || c.is(SourceFileSyntax.self) { return false }
-            if let list = c.as(CodeBlockItemListSyntax.self) {
-                for item in list where item.position < child.position {
+            // one kind per node: a switch instead of a cast per kind on every node of the way up
+            switch c.kind {
+            case .memberBlock, .sourceFile:
+                return false
+            case .codeBlockItemList:
+                for item in c.cast(CodeBlockItemListSyntax.self) where item.position < child.position {
                     if let v = item.item.as(VariableDeclSyntax.self),
                        v.bindings.contains(where: { binds(name, $0.pattern) }) { return true }
                     if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.withoutBackticks == name { return true }
                     if let g = item.item.as(GuardStmtSyntax.self), binds(name, g.conditions) { return true }
                 }
-            }
-            if let f = c.as(FunctionDeclSyntax.self), hasParameter(name, f.signature.parameterClause) { return true }
-            if let i = c.as(InitializerDeclSyntax.self), hasParameter(name, i.signature.parameterClause) { return true }
-            if let s = c.as(SubscriptDeclSyntax.self), hasParameter(name, s.parameterClause) { return true }
-            if let a = c.as(AccessorDeclSyntax.self) {
+            case .functionDecl:
+                if hasParameter(name, c.cast(FunctionDeclSyntax.self).signature.parameterClause) { return true }
+            case .initializerDecl:
+                if hasParameter(name, c.cast(InitializerDeclSyntax.self).signature.parameterClause) { return true }
+            case .subscriptDecl:
+                if hasParameter(name, c.cast(SubscriptDeclSyntax.self).parameterClause) { return true }
+            case .accessorDecl:
+                let a = c.cast(AccessorDeclSyntax.self)
                 let implicit = a.accessorSpecifier.text == "set" ? "newValue" : a.accessorSpecifier.text == "didSet" ? "oldValue"
                     : a.accessorSpecifier.text == "willSet" ? "newValue" : nil
                 if (a.parameters?.name.text ?? implicit) == name { return true }
-            }
-            if let closure = c.as(ClosureExprSyntax.self) {
+            case .closureExpr:
+                let closure = c.cast(ClosureExprSyntax.self)
                 if SyntaxHelpers.closureParameterNames(closure).contains(name) { return true }
                 if closure.signature == nil, name.hasPrefix("$") { return true }
-            }
-            if let i = c.as(IfExprSyntax.self), child.id != i.conditions.id, binds(name, i.conditions) { return true }
-            if let w = c.as(WhileStmtSyntax.self), child.id != w.conditions.id, binds(name, w.conditions) { return true }
-            if let f = c.as(ForStmtSyntax.self), child.id != f.sequence.id, binds(name, f.pattern) { return true }
-            if let s = c.as(SwitchCaseSyntax.self), case .case(let label) = s.label, binds(name, label) { return true }
-            if let k = c.as(CatchClauseSyntax.self) {
+            case .ifExpr:
+                let i = c.cast(IfExprSyntax.self)
+                if child.id != i.conditions.id, binds(name, i.conditions) { return true }
+            case .whileStmt:
+                let w = c.cast(WhileStmtSyntax.self)
+                if child.id != w.conditions.id, binds(name, w.conditions) { return true }
+            case .forStmt:
+                let f = c.cast(ForStmtSyntax.self)
+                if child.id != f.sequence.id, binds(name, f.pattern) { return true }
+            case .switchCase:
+                if case .case(let label) = c.cast(SwitchCaseSyntax.self).label, binds(name, label) { return true }
+            case .catchClause:
+                let k = c.cast(CatchClauseSyntax.self)
                 if k.catchItems.isEmpty ? name == "error" : binds(name, k.catchItems) { return true }
+            default:
+                break
             }
         }
         return false

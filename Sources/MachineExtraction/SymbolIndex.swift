@@ -368,17 +368,26 @@ final class SymbolIndex {
         var levels: [LookupScope.Level] = []
         var current: Syntax? = syntax
         while let c = current {
-            if let list = c.as(CodeBlockItemListSyntax.self), let locals = localDecls[list.id] { levels.append(.local(locals)) }
-            if let f = c.as(FunctionDeclSyntax.self), let g = f.genericParameterClause {
-                levels.append(.generic(Set(g.parameters.map(\.name.text))))
-            }
-            if let t = typeByNode[c.id] {
-                levels.append(.type(t))
+            // by kind first: most nodes on the way up are none of these, and a lookup costs a hash
+            switch c.kind {
+            case .codeBlockItemList:
+                if let locals = localDecls[c.id] { levels.append(.local(locals)) }
+            case .functionDecl:
+                if let g = c.cast(FunctionDeclSyntax.self).genericParameterClause {
+                    levels.append(.generic(Set(g.parameters.map(\.name.text))))
+                }
+            case _ where Self.typeDeclarationKinds.contains(c.kind):
+                if let t = typeByNode[c.id] { levels.append(.type(t)) }
+            default:
+                break
             }
             current = c.parent
         }
         return LookupScope(file: file, levels: levels)
     }
+
+    /// The kinds of node `typeByNode` holds: type declarations and extensions.
+    static let typeDeclarationKinds: Set<SyntaxKind> = [.structDecl, .classDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
 
     /// The scope inside a type's declaration.
     func scope(inside type: TypeInfo) -> LookupScope {
@@ -733,8 +742,8 @@ final class SymbolIndex {
         guard let start = inputNode(Syntax(node)), let file = file(of: start) else { return [] }
         var current: Syntax? = start
         while let c = current {
-            if let list = c.as(CodeBlockItemListSyntax.self), let found = localFunctions[list.id]?[name], !found.isEmpty { return found }
-            if let t = typeByNode[c.id] {
+            if c.kind == .codeBlockItemList, let found = localFunctions[c.id]?[name], !found.isEmpty { return found }
+            if Self.typeDeclarationKinds.contains(c.kind), let t = typeByNode[c.id] {
                 let found = methods(named: name, of: t)
                 if !found.isEmpty { return found }
             }

@@ -1,4 +1,4 @@
-import MachineAnalysis
+@testable import MachineAnalysis
 import MachineModel
 import XCTest
 
@@ -379,5 +379,16 @@ final class EffectExplorerTests: XCTestCase {
         // a value sent both in the loop and last does not end the stream
         XCTAssertFalse(Effect(kind: .stream, outputs: [.init(value: .member("done"), last: true), .init(value: .member("done"), last: false)])
             .endsDelivering(.member("done")))
+    }
+
+    /// A guard reads other state when it names `state.` or `self.` at the start of a word.
+    func testAGuardReadsOtherStateOnlyThroughStateOrSelf() {
+        for text in ["state.phase == .on", "self.isOn", "ready && state.count > 0", "(state.x)", "!self.done", "a.b || state.c"] {
+            XCTAssertTrue(EffectModel.readsOtherState(text), text)
+        }
+        for text in ["phase == .on", "mystate.x", "_state.x", "states.x", "selfish.x", "state", "self", "x.state.y" ] {
+            XCTAssertEqual(EffectModel.readsOtherState(text), text == "x.state.y", text)
+        }
+        XCTAssertFalse(EffectModel.readsOtherState(nil))
     }
 }
