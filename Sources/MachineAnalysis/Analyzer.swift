@@ -49,7 +49,7 @@ public struct Analyzer: Sendable {
         findings += shadowed(machine, resolution)
         findings += dataDependent(machine, graph)
         findings += unusedInputs(machine)
-        let effects = EffectChecks(bounds: bounds).run(machine, product: product)
+        let effects = EffectChecks(bounds: bounds).run(machine, product: product, firing: resolution.firing)
         findings += effects.findings
         machine.findings = findings.uniqued().sorted { ($0.location, $0.check, $0.subject) < ($1.location, $1.check, $1.subject) }
         return (machine, effects.diagnostics)

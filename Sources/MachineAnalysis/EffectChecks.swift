@@ -6,10 +6,12 @@ import MachineModel
 struct EffectChecks {
     var bounds: EffectBounds
 
-    func run(_ machine: Machine, product: ProductView? = nil) -> (findings: [Finding], diagnostics: [Diagnostic]) {
+    /// `firing`: the machine's, when the caller has resolved its rules already.
+    func run(_ machine: Machine, product: ProductView? = nil,
+             firing: [Pair: [(rule: Rule, outcome: Outcome)]]? = nil) -> (findings: [Finding], diagnostics: [Diagnostic]) {
         guard machine.initial != nil else { return ([], []) }
         var findings = unknownCancelIDs(machine)
-        let model = EffectModel(machine: machine, bounds: bounds)
+        let model = EffectModel(machine: machine, bounds: bounds, firing: firing)
         guard !model.definitions.isEmpty || !machine.internalInputs.isEmpty else { return (findings, []) }
         guard model.states.count <= EffectExplorer.maxStates else {
             return (findings, [Diagnostic(severity: .note, message: "\(machine.name): \(model.states.count) states, more than the \(EffectExplorer.maxStates) the effect exploration takes; its effects are not checked", location: machine.location)])

@@ -127,7 +127,9 @@ public struct EffectModel: Sendable {
     /// - Parameter context: with `projection`, each state's values of the other fields: an effect
     ///   started whatever the field's value is (in every state with the same context) and without
     ///   changing it is not started for a value of the field.
-    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil, context: [String]? = nil) {
+    /// - Parameter firing: what `Analyzer.firing(m)` gives, when the caller has it already.
+    public init(machine m: Machine, bounds: EffectBounds = EffectBounds(), projection: [String]? = nil, context: [String]? = nil,
+                firing known: [Pair: [(rule: Rule, outcome: Outcome)]]? = nil) {
         machine = m.name
         self.bounds = bounds
         states = m.states
@@ -154,7 +156,7 @@ public struct EffectModel: Sendable {
         isInternal = inputs.map(internalSet.contains)
         initial = m.initial.flatMap { stateIndex[$0] }
 
-        let firing = Analyzer().firing(m)
+        let firing = known ?? Analyzer().firing(m)
         // Tracked effects, one per (rule, effect value), in rule order.
         var definitions: [Definition] = []
         struct Key: Hashable { var rule: Int; var effect: Effect }

@@ -705,8 +705,12 @@ final class ExtractionContext {
     /// other path, so no state is declared twice and reported unreachable in one spelling.
     static func withoutBackticks(_ machine: Machine) -> Machine {
         func clean(_ s: String) -> String { s.withoutBackticks }
-        guard machine.states.contains(where: { $0.contains("`") }) || machine.inputs.contains(where: { $0.contains("`") })
-                || machine.rules.contains(where: { r in r.pairs.contains { $0.from.contains("`") || $0.input.contains("`") } || r.targets.contains { $0.contains("`") } })
+        // (a byte test: this runs for every machine)
+        func ticked(_ s: String) -> Bool { s.utf8.contains(UInt8(ascii: "`")) }
+        guard machine.states.contains(where: ticked) || machine.inputs.contains(where: ticked)
+                || machine.rules.contains(where: { r in r.outcomes.contains { o in
+                    o.pairs.contains { ticked($0.from) || ticked($0.input) } || { if case .state(let s) = o.target { ticked(s) } else { false } }()
+                } })
         else { return machine }
         var m = machine
         m.states = m.states.map(clean).uniqued()

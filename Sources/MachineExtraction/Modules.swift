@@ -19,30 +19,42 @@ struct ModuleMap {
 
     /// The module of `file`, found from the argument path `root` it was listed under.
     mutating func module(of file: String, root: String) -> String {
-        // outside documentation catalogs the module is the folder's (the same for every file in it):
-        // found once per folder and argument path (a code base has thousands of files in hundreds of
-        // folders, and finding it asks the file system)
-        let folder = (file as NSString).deletingLastPathComponent
+        // the module is the folder's (the same for every file in it), or, in a documentation catalog,
+        // the catalog's with the file's name: found once per folder and argument path (a code base has
+        // thousands of files in hundreds of folders, and finding it asks the file system); byte
+        // operations, as Foundation's path methods cost more than the rest of this together
+        let slash = file.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(file[...$0]) } ?? ""
+        let name = slash.map { String(file[file.index(after: $0)...]) } ?? file
         let key = folder + "\u{0}" + root
-        let inCatalog = file.split(separator: "/").dropLast().contains { $0.hasSuffix(".docc") }
-        if !inCatalog, let known = folderModules[key] { return known }
-        let module = find(file, root: root)
-        if !inCatalog { folderModules[key] = module }
-        return module
+        let found: FolderModule
+        if let known = folderModules[key] { found = known } else { found = find(file, root: root); folderModules[key] = found }
+        switch found {
+        case .module(let module): return module
+        case .catalog(let catalog): return "\(catalog):\(Self.deletingExtension(name))"
+        }
     }
-    private var folderModules: [String: String] = [:]
 
-    private mutating func find(_ file: String, root: String) -> String {
+    enum FolderModule { case module(String), catalog(String) }
+    private var folderModules: [String: FolderModule] = [:]
+
+    /// `Step-1.swift` → `Step-1` (a name that starts with its only dot has no extension).
+    static func deletingExtension(_ name: String) -> String {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    private mutating func find(_ file: String, root: String) -> FolderModule {
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
-        let components = absolute.split(separator: "/")
-        if let catalog = components.dropLast().last(where: { $0.hasSuffix(".docc") }) {
-            return "\(catalog):\(((components.last.map(String.init) ?? "") as NSString).deletingPathExtension)"
+        let folders = absolute.utf8.split(separator: UInt8(ascii: "/")).dropLast()
+        if let catalog = folders.last(where: { $0.count >= 5 && $0.suffix(5).elementsEqual(".docc".utf8) }) {
+            return .catalog(String(decoding: catalog, as: UTF8.self))
         }
         let dir = (absolute as NSString).deletingLastPathComponent
         let project = projectRoot(above: dir)
         if let project, FileManager.default.fileExists(atPath: project + "/Package.swift"),
            let target = targets(ofPackage: project).filter({ absolute.hasPrefix($0.dir + "/") }).max(by: { $0.dir.count < $1.dir.count }) {
-            return target.name
+            return .module(target.name)
         }
         // an Xcode project's folder: its top folders are its targets; outside every package target:
         // the top folder under the given path (or under the package, when the path given is above it)
@@ -52,8 +64,8 @@ struct ModuleMap {
             if !isPackage || !(base + "/").hasPrefix(project + "/") { base = project }
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return "" }
-        return topFolder(of: absolute, under: base)
+        guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return .module("") }
+        return .module(topFolder(of: absolute, under: base))
     }
 
     /// `root/A/B/x.swift` → `A`; `root/x.swift` → `` (the unnamed module of the loose files given).
