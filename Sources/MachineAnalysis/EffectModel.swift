@@ -229,7 +229,7 @@ public struct EffectModel: Sendable {
                     definitions[d].endingTriggers.insert(trigger)
                 }
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
-                let presentedElsewhere = trigger.contains("presented(") && !teardownInputs.contains(pair.input)
+                let presentedElsewhere = trigger.containsBytes("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
                                         assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere,

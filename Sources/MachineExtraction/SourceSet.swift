@@ -34,28 +34,8 @@ public final class ParsedFile: @unchecked Sendable {
         self.path = path
         self.tree = Parser.parse(source: text)
         self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
-        self.mentionsTool = Self.contains(text, "machine-viz")
+        self.mentionsTool = text.containsBytes("machine-viz")
         self.events = SyntaxEvents(tree)
-    }
-
-    /// Byte search (Foundation's `contains` goes through NSString on Linux, slower than parsing).
-    static func contains(_ text: String, _ word: String) -> Bool {
-        let needle = Array(word.utf8)
-        guard let first = needle.first else { return true }
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count >= needle.count else { return false }
-            var i = 0
-            while i <= bytes.count - needle.count {
-                if bytes[i] == first {
-                    var k = 1
-                    while k < needle.count, bytes[i + k] == needle[k] { k += 1 }
-                    if k == needle.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
     }
 
     func location(of node: some SyntaxProtocol) -> SourceLocation {

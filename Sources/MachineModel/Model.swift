@@ -611,6 +611,29 @@ public enum StableJSON {
     }
 }
 
+extension String {
+    /// Whether `part` occurs in the string, compared byte by byte (Foundation's `contains` on Linux
+    /// goes through NSString, which costs more than the search).
+    public func containsBytes(_ part: String) -> Bool {
+        let needle = Array(part.utf8)
+        guard let first = needle.first else { return true }
+        var text = self
+        return text.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            var i = 0
+            while i <= bytes.count - needle.count {
+                if bytes[i] == first {
+                    var k = 1
+                    while k < needle.count, bytes[i + k] == needle[k] { k += 1 }
+                    if k == needle.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+}
+
 extension Array where Element: Hashable {
     /// The elements in first-seen order, each once.
     public func uniqued() -> [Element] {

@@ -6,7 +6,11 @@ public enum XcodeReporter {
     public static func generate(_ report: LintReport) -> String {
         report.violations.map { v in
             let f = v.finding
-            let text = LintReport.text(v).replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            var text = LintReport.text(v)
+            // one line per finding (most texts have no line break: no Foundation replace for them)
+            if text.utf8.contains(UInt8(ascii: "\n")) {
+                text = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+            }
             return "\(f.location.file):\(f.location.line):\(f.location.column): \(f.severity.rawValue): \(text) [\(f.check)]\n"
         }.joined()
     }
