@@ -32,6 +32,14 @@ public enum Graphviz {
     /// libgvc keeps global state (error buffers, plugin tables): one render at a time.
     private static let lock = NSLock()
 
+    /// The one libgvc context of the process, made on the first render and used under `lock` (as the
+    /// `dot` command lays out every graph of its input with one). A context per render leaked: libgvc
+    /// 2.42's `gvFreeContext` does not free the plugin configuration text `gvContext` reads (3.6 KB),
+    /// so a long-lived process (the fuzz target, a library user) grew by that much per diagram.
+    nonisolated(unsafe) private static var sharedContext: OpaquePointer?
+    /// How many libgvc contexts this process made (tests: one).
+    nonisolated(unsafe) private(set) static var contextsMade = 0
+
     /// Lays out and renders `dot`. Graphviz's own error text comes back as `RenderError`.
     public static func render(dot: String, format: Format, layout: Layout = .dot) throws -> Data {
         try self.layout(dot: dot, format: format, layout: layout).data
@@ -61,8 +69,11 @@ public enum Graphviz {
         }
         let previousLevel = agseterr(AGWARN)
         defer { _ = agseterr(previousLevel) }
-        guard let context = gvContext() else { throw RenderError(message: "Graphviz: cannot create a context") }
-        defer { gvFreeContext(context) }
+        if sharedContext == nil {
+            sharedContext = gvContext()
+            contextsMade += 1
+        }
+        guard let context = sharedContext else { throw RenderError(message: "Graphviz: cannot create a context") }
 
         guard let graph = dot.withCString({ agmemread($0) }) else {
             throw RenderError(message: "Graphviz could not read the DOT text: \(trimmedError(or: "syntax error"))")

@@ -22,7 +22,9 @@ public enum Extractor {
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         var timer = StageTimer()
         func stage(_ name: String) { timer.stage(name) }
-        defer { Rebuilt.shared.forget(files: Set(sources.files.map { $0.tree.id })) }
+        let roots = Set(sources.files.map { $0.tree.id })
+        Rebuilt.shared.begin(files: roots)
+        defer { Rebuilt.shared.end(files: roots) }
         let context = ExtractionContext(files: sources.files, jobs: jobs)
         stage("SymbolIndex")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)

@@ -735,6 +735,7 @@ struct SwiftStateRecogniser: Recogniser {
         var bytes = Array(file.tree.description.utf8)
         for o in v.offsets where o < bytes.count && bytes[o] == UInt8(ascii: "?") { bytes[o] = UInt8(ascii: " ") }
         let reparsed = ParsedFile(path: file.path, text: String(decoding: bytes, as: UTF8.self))
+        Rebuilt.shared.reparsed(Syntax(reparsed.tree), from: Syntax(file.tree))
         final class Locate: SyntaxVisitor {
             let position: AbsolutePosition
             var found: ClosureExprSyntax?

@@ -203,34 +203,75 @@ extension String {
 /// Trees rebuilt from input nodes (operators folded), each with the node it was rebuilt from: a node of
 /// a rebuilt tree has the same text at the same offset as its original, which the index resolves names at.
 /// Read and written from several threads: behind a lock. The rebuilt trees are kept while their run
-/// lasts, so their ids stay theirs; `Extractor.extract` forgets its files' trees when it ends, so a
-/// long-lived process (tests, the fuzz target, a library user) does not keep every tree it ever folded.
+/// lasts, so their ids stay theirs; a long-lived process (tests, the fuzz target, a library user) must
+/// not keep every tree it ever folded, so `Extractor.extract` begins and ends a run with its files:
+/// the trees rebuilt from them (also through a file re-parsed from their text, `reparsed`) are let go
+/// at its end, and when no run is left, nothing is kept at all.
 final class Rebuilt: @unchecked Sendable {
     static let shared = Rebuilt()
     private let lock = NSLock()
     /// rebuilt root → the tree, the node it was rebuilt from, and the input file's root under both
     private var byRoot: [SyntaxIdentifier: (rebuilt: Syntax, original: Syntax, file: SyntaxIdentifier)] = [:]
+    /// root of a file parsed again from an input file's text (`?` of patterns blanked) → that tree (kept
+    /// while the run lasts, so its id is not reused) and the input file's root
+    private var reparses: [SyntaxIdentifier: (tree: Syntax, file: SyntaxIdentifier)] = [:]
+    /// input file roots of the runs in progress, with how many runs read each
+    private var running: [SyntaxIdentifier: Int] = [:]
+
+    /// The input file a tree comes from: its own root, unless it was rebuilt or re-parsed from one.
+    private func file(of tree: Syntax) -> SyntaxIdentifier {
+        let root = tree.root.id
+        return byRoot[root]?.file ?? reparses[root]?.file ?? root
+    }
 
     func record(_ rebuilt: Syntax, from original: Syntax) {
         lock.lock()
-        // a tree folded from a rebuilt tree belongs to the same input file
-        let file = byRoot[original.root.id]?.file ?? original.root.id
-        byRoot[rebuilt.root.id] = (rebuilt, original, file)
+        // a tree folded from a rebuilt or re-parsed tree belongs to the same input file
+        byRoot[rebuilt.root.id] = (rebuilt, original, file(of: original))
         lock.unlock()
     }
 
-    /// Drops the trees rebuilt from the files with these roots (the end of an extraction run).
-    func forget(files roots: Set<SyntaxIdentifier>) {
+    /// A tree parsed from the text of `file`'s tree, rewritten: what is folded from it is forgotten with
+    /// `file`. (Before, such trees counted as input files of their own, and no run ever let them go.)
+    func reparsed(_ tree: Syntax, from file: Syntax) {
         lock.lock()
-        byRoot = byRoot.filter { !roots.contains($0.value.file) }
+        reparses[tree.root.id] = (tree, self.file(of: file))
         lock.unlock()
     }
 
-    /// How many rebuilt trees are kept (tests).
+    /// A run over the files with these roots begins.
+    func begin(files roots: Set<SyntaxIdentifier>) {
+        lock.lock()
+        for root in roots { running[root, default: 0] += 1 }
+        lock.unlock()
+    }
+
+    /// A run over the files with these roots ends: drops the trees rebuilt and re-parsed from those no
+    /// other run reads, and everything once no run is in progress (a tree of unknown origin is not
+    /// kept for ever either).
+    func end(files roots: Set<SyntaxIdentifier>) {
+        lock.lock()
+        var done = Set<SyntaxIdentifier>()
+        for root in roots {
+            let left = (running[root] ?? 1) - 1
+            running[root] = left > 0 ? left : nil
+            if left <= 0 { done.insert(root) }
+        }
+        if running.isEmpty {
+            byRoot.removeAll()
+            reparses.removeAll()
+        } else {
+            byRoot = byRoot.filter { !done.contains($0.value.file) }
+            reparses = reparses.filter { !done.contains($0.value.file) }
+        }
+        lock.unlock()
+    }
+
+    /// How many rebuilt and re-parsed trees are kept (tests).
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return byRoot.count
+        return byRoot.count + reparses.count
     }
 
     /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
