@@ -21,9 +21,38 @@ struct DictionaryTableRecogniser: Recogniser {
     func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index) }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        let subscripts = Subscripts(files: context.files)
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
-            for dict in finder.dictionaries { build(dict, file: file, context: context) }
+            for dict in finder.dictionaries { build(dict, file: file, context: context, subscripts: subscripts) }
         }
+    }
+
+    /// Every subscript of the given files by the last name of what it subscripts (`table`, `self.table`),
+    /// in file order: collected once, the first time a table's lookup is looked for (one replay of each
+    /// file for all the tables, instead of one per table).
+    final class Subscripts {
+        let files: [ParsedFile]
+        init(files: [ParsedFile]) { self.files = files }
+
+        lazy var byName: [String: [(file: ParsedFile, node: SubscriptCallExprSyntax)]] = {
+            final class V: SyntaxVisitor {
+                var found: [SubscriptCallExprSyntax] = []
+                override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
+                    found.append(node)
+                    return .visitChildren
+                }
+            }
+            var byName: [String: [(file: ParsedFile, node: SubscriptCallExprSyntax)]] = [:]
+            for file in files {
+                let v = V(viewMode: .sourceAccurate)
+                file.events.replay(v)
+                for node in v.found {
+                    guard let name = SyntaxHelpers.path(node.calledExpression)?.split(separator: ".").last else { continue }
+                    byName[String(name), default: []].append((file, node))
+                }
+            }
+            return byName
+        }()
     }
 
     final class Finder: SyntaxVisitor {
@@ -82,7 +111,7 @@ struct DictionaryTableRecogniser: Recogniser {
         return nil
     }
 
-    func build(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext) {
+    func build(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext, subscripts: Subscripts) {
         guard case .elements(let list) = dict.content else { return }
         var entries: [Entry] = []
         var unreadable: [DictionaryElementSyntax] = []
@@ -170,7 +199,7 @@ struct DictionaryTableRecogniser: Recogniser {
 
         // The lookup: what pairs outside the table do, and where the current state lives.
         var initial: String?
-        if let name, let lookup = findLookup(of: dict, named: name, context: context) {
+        if let name, let lookup = findLookup(of: dict, named: name, in: subscripts, context: context) {
             let stateExpr = lookup.stateExpression(sp)
             // the variable the state is read from, resolved where the lookup is written; a parameter of
             // the lookup's function holds a state given by the caller (no initial state here)
@@ -224,59 +253,44 @@ struct DictionaryTableRecogniser: Recogniser {
 
     /// The first subscript (in file order) of the table's own variable: its base resolves, where it is
     /// written, to the variable this literal initialises (another variable of the same name is another table).
-    func findLookup(of dict: DictionaryExprSyntax, named name: String, context: ExtractionContext) -> Lookup? {
-        for file in context.files {
-            final class V: SyntaxVisitor {
-                let name: String
-                var found: [SubscriptCallExprSyntax] = []
-                init(name: String) {
-                    self.name = name
-                    super.init(viewMode: .sourceAccurate)
-                }
-                override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
-                    // names that cannot be the table are passed over before resolving
-                    if SyntaxHelpers.path(node.calledExpression)?.split(separator: ".").last.map(String.init) == name { found.append(node) }
-                    return .visitChildren
+    func findLookup(of dict: DictionaryExprSyntax, named name: String, in subscripts: Subscripts, context: ExtractionContext) -> Lookup? {
+        for (file, sub) in subscripts.byName[name] ?? [] {
+            // the same name elsewhere may be another variable: the base must resolve to this literal's
+            guard DSLSupport.variable(sub.calledExpression, index: context.index)?.initializer
+                .map({ SyntaxHelpers.unwrap($0).id == dict.id }) == true else { continue }
+            var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
+            if let key = sub.arguments.first?.expression {
+                let k = SyntaxHelpers.unwrap(key)
+                if let call = k.as(FunctionCallExprSyntax.self) {
+                    lookup.keyArguments = call.arguments.map(\.expression)
+                } else if let t = k.as(TupleExprSyntax.self) {
+                    lookup.keyArguments = t.elements.map(\.expression)
+                } else if SyntaxHelpers.path(k) != nil {
+                    lookup.nestedState = k
                 }
             }
-            let v = V(name: name)
-            file.events.replay(v)
-            for sub in v.found where DSLSupport.variable(sub.calledExpression, index: context.index)?.initializer
-                .map({ SyntaxHelpers.unwrap($0).id == dict.id }) == true {
-                var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
-                if let key = sub.arguments.first?.expression {
-                    let k = SyntaxHelpers.unwrap(key)
-                    if let call = k.as(FunctionCallExprSyntax.self) {
-                        lookup.keyArguments = call.arguments.map(\.expression)
-                    } else if let t = k.as(TupleExprSyntax.self) {
-                        lookup.keyArguments = t.elements.map(\.expression)
-                    } else if SyntaxHelpers.path(k) != nil {
-                        lookup.nestedState = k
-                    }
-                }
-                // Walk up through `?[event]`, `?? fallback`, `x = …`.
-                var node: Syntax = Syntax(sub)
-                var steps = 0
-                while let parent = node.parent, steps < 8 {
-                    steps += 1
-                    if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
-                        let elements = Array(list)
-                        if let i = elements.firstIndex(where: { $0.id == node.id }) {
-                            if i + 2 < elements.count, let op = elements[i + 1].as(BinaryOperatorExprSyntax.self), op.operator.text == "??" {
-                                lookup.fallback = elements[i + 2]
-                            }
-                            if i >= 2, elements[i - 1].is(AssignmentExprSyntax.self) { lookup.assignedTo = elements[i - 2] }
+            // Walk up through `?[event]`, `?? fallback`, `x = …`.
+            var node: Syntax = Syntax(sub)
+            var steps = 0
+            while let parent = node.parent, steps < 8 {
+                steps += 1
+                if let list = parent.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true {
+                    let elements = Array(list)
+                    if let i = elements.firstIndex(where: { $0.id == node.id }) {
+                        if i + 2 < elements.count, let op = elements[i + 1].as(BinaryOperatorExprSyntax.self), op.operator.text == "??" {
+                            lookup.fallback = elements[i + 2]
                         }
-                        break
+                        if i >= 2, elements[i - 1].is(AssignmentExprSyntax.self) { lookup.assignedTo = elements[i - 2] }
                     }
-                    if parent.is(CodeBlockItemSyntax.self) || parent.is(ReturnStmtSyntax.self) { break }
-                    node = parent
+                    break
                 }
-                if let f = SyntaxHelpers.enclosingFunction(sub) {
-                    lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
-                }
-                return lookup
+                if parent.is(CodeBlockItemSyntax.self) || parent.is(ReturnStmtSyntax.self) { break }
+                node = parent
             }
+            if let f = SyntaxHelpers.enclosingFunction(sub) {
+                lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
+            }
+            return lookup
         }
         return nil
     }

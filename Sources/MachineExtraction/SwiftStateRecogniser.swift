@@ -52,7 +52,9 @@ struct SwiftStateRecogniser: Recogniser {
         var constructions: [Construction] = []
         var registrations: [Registration] = []
         var arrowUses: [(receiver: String, file: ParsedFile)] = []
+        var disposed = Set<String>()
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
+            disposed.formUnion(finder.disposedNames)
             constructions += finder.constructions
             registrations += finder.registrations.map { r in
                 Registration(call: r.call, file: file, name: r.name, receiver: r.receiver, ownerType: r.ownerType)
@@ -89,7 +91,7 @@ struct SwiftStateRecogniser: Recogniser {
             build(name: construction.name ?? "stateMachine@\(construction.file.location(of: construction.call).line)",
                   location: construction.file.location(of: construction.call), typeText: construction.typeText, typeNode: Syntax(construction.call),
                   initial: SyntaxHelpers.argument(construction.call, "state"), registrations: mine,
-                  arrowUses: arrowUses.filter { $0.receiver == construction.name }.count, context: context)
+                  arrowUses: arrowUses.filter { $0.receiver == construction.name }.count, disposed: disposed, context: context)
         }
         // Registrations whose machine is built elsewhere (or is `self`, in a subclass).
         var groups: [String: [Registration]] = [:]
@@ -132,7 +134,7 @@ struct SwiftStateRecogniser: Recogniser {
             }
             let first = routes.first ?? group[0]
             build(name: name, location: first.file.location(of: first.call), typeText: typeText, typeNode: typeNode ?? Syntax(first.call), initial: initial,
-                  registrations: group, arrowUses: arrowUses.filter { $0.receiver == key }.count, context: context)
+                  registrations: group, arrowUses: arrowUses.filter { $0.receiver == key }.count, disposed: disposed, context: context)
         }
     }
 
@@ -155,6 +157,8 @@ struct SwiftStateRecogniser: Recogniser {
         var constructions: [Construction] = []
         var registrations: [(call: FunctionCallExprSyntax, name: String, receiver: String?, ownerType: String?)] = []
         var arrowReceivers: [String] = []
+        /// The last name of what `dispose()` is called on (`d.dispose()`, `self.d.dispose()`): `d`.
+        var disposedNames: [String] = []
 
         init(index: SymbolIndex, file: ParsedFile) {
             self.index = index
@@ -187,6 +191,7 @@ struct SwiftStateRecogniser: Recogniser {
                     let owner = receiver == nil || receiver == "self" ? SyntaxHelpers.enclosingTypeNames(node).last : nil
                     registrations.append((node, name, receiver, owner))
                 }
+                if name == "dispose", let last = DSLSupport.receiverPath(node)?.split(separator: ".").last { disposedNames.append(String(last)) }
             }
             if SyntaxHelpers.argument(node, "state") != nil, let typeText = DSLSupport.constructedType(node, index: index) {
                 let generic = DSLSupport.genericType(typeText, at: node, index: index)
@@ -281,7 +286,7 @@ struct SwiftStateRecogniser: Recogniser {
     static func request(_ state: String) -> String { "<- .\(state)" }
 
     func build(name: String, location: SourceLocation, typeText: String?, typeNode: Syntax, initial: ExprSyntax?, registrations: [Registration],
-               arrowUses: Int, context: ExtractionContext) {
+               arrowUses: Int, disposed: Set<String>, context: ExtractionContext) {
         let generic = typeText.map { DSLSupport.genericType($0, at: typeNode, index: context.index) }
         let stateType = generic?.arguments.first
         let eventType = generic.flatMap { $0.arguments.count > 1 ? $0.arguments[1] : nil }
@@ -324,7 +329,7 @@ struct SwiftStateRecogniser: Recogniser {
                 rules += mappingRules(r, states: states, events: events, context: context)
                 continue
             }
-            for route in routes(r, context: context) {
+            for route in routes(r, disposed: disposed, context: context) {
                 rules.append(rule(for: route, states: states, events: events))
             }
             _ = loc
@@ -358,7 +363,7 @@ struct SwiftStateRecogniser: Recogniser {
     }
 
     /// The routes one registration call adds.
-    func routes(_ r: Registration, context: ExtractionContext) -> [Route] {
+    func routes(_ r: Registration, disposed: Set<String>, context: ExtractionContext) -> [Route] {
         let call = r.call
         let location = r.file.location(of: call)
         var event: String?
@@ -372,7 +377,8 @@ struct SwiftStateRecogniser: Recogniser {
             event = n
         }
         var guardText = SyntaxHelpers.argument(call, "condition").map(conditionText)
-        if let disposer = disposal(of: call, context: context) {
+        // `let d = machine.addRoute(…)` with `d.dispose()` in any given file: the route holds until then
+        if let disposer = DSLSupport.storageName(call, orFunction: false), disposer != "_", disposed.contains(disposer) {
             guardText = [guardText, "until \(disposer).dispose()"].compactMap { $0 }.joined(separator: " && ")
         }
         let handlerEffect = (SyntaxHelpers.argument(call, "handler") ?? call.trailingClosure.map(ExprSyntax.init))
@@ -451,17 +457,6 @@ struct SwiftStateRecogniser: Recogniser {
             return body.hasPrefix("return ") ? String(body.dropFirst(7)) : body
         }
         return expr.compactText
-    }
-
-    /// `let d = machine.addRoute(…)` with `d.dispose()` somewhere: the name it is disposed through.
-    func disposal(of call: FunctionCallExprSyntax, context: ExtractionContext) -> String? {
-        guard let name = DSLSupport.storageName(call, orFunction: false), name != "_" else { return nil }
-        for file in context.files {
-            for c in file.events.nodes(.functionCallExpr, as: FunctionCallExprSyntax.self) where DSLSupport.calleeName(c) == "dispose" {
-                if let receiver = DSLSupport.receiverPath(c), receiver.split(separator: ".").last.map(String.init) == name { return name }
-            }
-        }
-        return nil
     }
 
     // MARK: Handlers

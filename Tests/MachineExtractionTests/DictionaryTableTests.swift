@@ -68,4 +68,51 @@ final class DictionaryTableTests: XCTestCase {
         """)
         XCTAssertEqual(result.machines.count, 0)
     }
+
+    /// Each table takes the lookup of its own variable, wherever it is: two tables of one name in two
+    /// types, each looked up in a file of its own (found by name once for all tables, then resolved).
+    func testTablesOfOneNameTakeTheLookupOfTheirOwnVariable() throws {
+        let result = Analysed.source([
+            "Tables.swift": """
+            enum Flow { case closed, open, jammed }
+            enum Turn { case left, right }
+            struct ValveKey: Hashable { let state: Flow; let turn: Turn }
+            enum Motor { case idle, running }
+            enum Switch { case on, off }
+            struct PumpKey: Hashable { let state: Motor; let flip: Switch }
+            enum Valve {
+                static let table: [ValveKey: Flow] = [
+                    ValveKey(state: .closed, turn: .left): .open,
+                    ValveKey(state: .open, turn: .right): .closed,
+                ]
+            }
+            enum Pump {
+                static let table: [PumpKey: Motor] = [
+                    PumpKey(state: .idle, flip: .on): .running,
+                    PumpKey(state: .running, flip: .off): .idle,
+                ]
+            }
+            """,
+            "PumpRunner.swift": """
+            func step(_ state: Motor, _ flip: Switch) -> Motor {
+                Pump.table[PumpKey(state: state, flip: flip)] ?? state
+            }
+            """,
+            "ValveRunner.swift": """
+            final class Tap {
+                var flow: Flow = .closed
+                func turn(_ t: Turn) {
+                    flow = Valve.table[ValveKey(state: flow, turn: t)] ?? .jammed
+                }
+            }
+            """,
+        ])
+        let valve = try result.machine("Valve.table")
+        XCTAssertEqual(valve.initial, "closed")
+        XCTAssertEqual(valve.moves, ["closed -left-> open", "open -right-> closed", "closed -right-> jammed", "open -left-> jammed"])
+        let pump = try result.machine("Pump.table")
+        XCTAssertNil(pump.initial)   // its lookup reads the state from a parameter
+        XCTAssertEqual(pump.moves, ["idle -on-> running", "running -off-> idle"])
+        XCTAssertEqual(pump.rules.last?.outcomes.map(\.target), [.stay])
+    }
 }
