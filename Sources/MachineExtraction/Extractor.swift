@@ -374,7 +374,7 @@ final class ExtractionContext {
         // same name is another variable): in the node's function, else in its file, else in this module
         // when only one there does
         guard let name, let mentioning = constructions[name], !mentioning.isEmpty else { return nil }
-        let all = mentioning.filter { call in
+        func resolves(_ call: FunctionCallExprSyntax) -> Bool {
             let finder = ReferenceFinder()
             for argument in call.arguments { finder.walk(argument.expression) }
             return finder.references.contains { ref in
@@ -384,12 +384,22 @@ final class ExtractionContext {
                 return index.functions(referencedBy: ref).contains { Self.contains($0, node) }
             }
         }
+        // resolving is the dear part: the constructions of the node's file first, the module's others
+        // only when none of those is it (where every feature reuses a name, most are elsewhere)
         let file = index.scope(of: node)?.file
-        let here = all.filter { index.scope(of: $0)?.file === file }
-        let module = all.filter { index.scope(of: $0)?.file.module == file?.module }
-        let function = SyntaxHelpers.enclosingFunction(node).map { Syntax($0).id }
-        let inFunction = here.first { c in function != nil && SyntaxHelpers.enclosingFunction(c).map { Syntax($0).id } == function }
-        guard let call = inFunction ?? here.first ?? (module.count == 1 ? module[0] : nil) else { return nil }
+        let here = mentioning.filter { index.scope(of: $0)?.file === file }.filter(resolves)
+        let found: FunctionCallExprSyntax?
+        if !here.isEmpty {
+            let function = SyntaxHelpers.enclosingFunction(node).map { Syntax($0).id }
+            found = here.first { c in function != nil && SyntaxHelpers.enclosingFunction(c).map { Syntax($0).id } == function } ?? here[0]
+        } else {
+            let module = mentioning.filter { c in
+                let other = index.scope(of: c)?.file
+                return other !== file && other?.module == file?.module
+            }.filter(resolves)
+            found = module.count == 1 ? module[0] : nil
+        }
+        guard let call = found else { return nil }
         pendingConstruction = call.id
         return (DSLSupport.storageName(call), initialArgument(call), call)
     }
