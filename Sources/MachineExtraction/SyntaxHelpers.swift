@@ -113,11 +113,15 @@ enum SyntaxHelpers {
     /// Text of an expression as a path, with `self.` removed: `self.state.mode` → `state.mode`.
     static func path(_ expr: ExprSyntax) -> String? {
         let e = unwrap(expr)
-        if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text }
+        // a name the parser found missing (`a.`, `::`) has no text: no path, so every path is names
+        // joined by dots, none of them empty
+        if let ref = e.as(DeclReferenceExprSyntax.self) { return ref.baseName.text.nilIfEmpty }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
-            if let r = base.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return member.declName.baseName.text }
+            let name = member.declName.baseName.text
+            guard !name.isEmpty else { return nil }
+            if let r = base.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return name }
             guard let b = path(base) else { return nil }
-            return b + "." + member.declName.baseName.text
+            return b + "." + name
         }
         if let opt = e.as(OptionalChainingExprSyntax.self) { return path(opt.expression) }
         // an element of a keyed collection, whatever the key: `state.downloads[id]` → `state.downloads[]`

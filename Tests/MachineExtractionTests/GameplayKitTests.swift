@@ -141,4 +141,23 @@ final class GameplayKitTests: XCTestCase {
             "note 7: cannot tell which state `enter(next)` enters; it is not drawn as a trigger",
         ])
     }
+
+    /// Fuzz finding 5: a name the parser found missing (`Broken:::State()`) has no path; it used to be
+    /// an empty one, and taking its last part trapped. The entry is left out with a warning.
+    func testAStateTheParserFoundNoNameForIsLeftOutWithAWarning() throws {
+        let result = Analysed.source("""
+        import GameplayKit
+        class Idle: GKState {}
+        class Busy: GKState {}
+        final class Owner {
+            lazy var machine = GKStateMachine(states: [Idle(), Busy(), Broken:::State()])
+            func start() { machine.enter(Idle.self) }
+        }
+        """)
+        let m = try result.machine("machine")
+        XCTAssertEqual(m.states, ["Idle", "Busy"])
+        XCTAssertEqual(m.initial, "Idle")
+        XCTAssertTrue(result.diagnosticLines.contains("warning 5: cannot tell which GKState class `Broken::` is; it is left out of the machine"),
+                      result.diagnosticLines.joined(separator: "\n"))
+    }
 }
