@@ -384,7 +384,7 @@ final class ExtractionContext {
                 return index.functions(referencedBy: ref).contains { Self.contains($0, node) }
             }
         }
-        // resolving is the dear part: the constructions of the node's file first, the module's others
+        // resolving is the costly part: the constructions of the node's file first, the module's others
         // only when none of those is it (where every feature reuses a name, most are elsewhere)
         let file = index.scope(of: node)?.file
         let here = mentioning.filter { index.scope(of: $0)?.file === file }.filter(resolves)
