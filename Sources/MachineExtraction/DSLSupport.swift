@@ -102,12 +102,12 @@ enum DSLSupport {
             steps += 1
             if let b = c.as(PatternBindingSyntax.self), let id = b.pattern.as(IdentifierPatternSyntax.self) { return id.identifier.text }
             if let infix = c.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-                return SyntaxHelpers.path(infix.leftOperand).map { String($0.split(separator: ".").last!) }
+                return SyntaxHelpers.lastName(infix.leftOperand)
             }
             if let seq = c.as(SequenceExprSyntax.self) {
                 let elements = Array(seq.elements)
                 if elements.count == 3, elements[1].is(AssignmentExprSyntax.self) {
-                    return SyntaxHelpers.path(elements[0]).map { String($0.split(separator: ".").last!) }
+                    return SyntaxHelpers.lastName(elements[0])
                 }
             }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }

@@ -47,8 +47,8 @@ struct DictionaryTableRecogniser: Recogniser {
                 let v = V(viewMode: .sourceAccurate)
                 file.events.replay(v)
                 for node in v.found {
-                    guard let name = SyntaxHelpers.path(node.calledExpression)?.split(separator: ".").last else { continue }
-                    byName[String(name), default: []].append((file, node))
+                    guard let name = SyntaxHelpers.lastName(node.calledExpression) else { continue }
+                    byName[name, default: []].append((file, node))
                 }
             }
             return byName

@@ -194,7 +194,7 @@ struct GameplayKitRecogniser: Recogniser {
             }
             return names
         }
-        if depth < 3, let p = SyntaxHelpers.path(e), let value = valueOf(variable: String(p.split(separator: ".").last!), around: node, context: context) {
+        if depth < 3, let name = SyntaxHelpers.lastName(e), let value = valueOf(variable: name, around: node, context: context) {
             return resolveStates(value, around: node, classes: classes, file: file, context: context, depth: depth + 1)
         }
         context.warn("cannot read the states of this GKStateMachine (`\(e.compactText.prefix(40))`)", at: file.location(of: e))
@@ -209,7 +209,7 @@ struct GameplayKitRecogniser: Recogniser {
             let name = String(callee.split(separator: ".").last ?? "")
             return classes[name] != nil ? name : nil
         }
-        if depth < 3, let p = SyntaxHelpers.path(e), let value = valueOf(variable: String(p.split(separator: ".").last!), around: node, context: context) {
+        if depth < 3, let name = SyntaxHelpers.lastName(e), let value = valueOf(variable: name, around: node, context: context) {
             return stateClassName(value, around: node, classes: classes, context: context, depth: depth + 1)
         }
         return nil

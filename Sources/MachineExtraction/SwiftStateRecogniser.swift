@@ -208,8 +208,8 @@ struct SwiftStateRecogniser: Recogniser {
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             let elements = Array(node.elements)
             for (i, e) in elements.enumerated() where i > 0 {
-                if let op = e.as(BinaryOperatorExprSyntax.self), op.operator.text == "<-", let p = SyntaxHelpers.path(elements[i - 1]) {
-                    arrowReceivers.append(String(p.split(separator: ".").last!))
+                if let op = e.as(BinaryOperatorExprSyntax.self), op.operator.text == "<-", let name = SyntaxHelpers.lastName(elements[i - 1]) {
+                    arrowReceivers.append(name)
                 }
             }
             return .visitChildren

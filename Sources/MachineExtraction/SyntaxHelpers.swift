@@ -110,6 +110,11 @@ enum SyntaxHelpers {
         return nil
     }
 
+    /// The last name of an expression's path: `self.machine.route` → `route`.
+    static func lastName(_ expr: ExprSyntax) -> String? {
+        path(expr).flatMap { $0.split(separator: ".").last.map(String.init) }
+    }
+
     /// Text of an expression as a path, with `self.` removed: `self.state.mode` → `state.mode`.
     static func path(_ expr: ExprSyntax) -> String? {
         let e = unwrap(expr)

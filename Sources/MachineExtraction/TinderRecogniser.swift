@@ -226,8 +226,7 @@ struct TinderRecogniser: Recogniser {
                       context: ExtractionContext) -> String? {
         guard let ic = top.first(where: { DSLSupport.calleeName($0) == "initialState" }), let arg = ic.arguments.first?.expression else { return nil }
         if let r = context.initialState(arg, states: states) { return r }
-        guard let p = SyntaxHelpers.path(arg) else { return nil }
-        let name = String(p.split(separator: ".").last!)
+        guard let name = SyntaxHelpers.lastName(arg) else { return nil }
         // a parameter of the enclosing function or initializer, with a default value
         var current = call.parent
         while let c = current {
