@@ -175,14 +175,10 @@ final class ReducerInterpreter {
         var current = start
         for item in items {
             if current.isEmpty { break }
-            var next: [Ctx] = []
-            for ctx in current {
-                let f = execItem(item, ctx)
-                next += f.next
-                flow.breaks += f.breaks
-                flow.fallthroughs += f.fallthroughs
-            }
-            current = merged(next)
+            let f = execItem(item, current)
+            flow.breaks += f.breaks
+            flow.fallthroughs += f.fallthroughs
+            current = merged(f.next)
         }
         flow.next = current
         return flow
@@ -235,29 +231,31 @@ final class ReducerInterpreter {
         return out
     }
 
-    func execItem(_ item: CodeBlockItemSyntax, _ ctx: Ctx) -> Flow {
-        work += 1
+    /// Each statement is walked once for all the paths reaching it (a helper called after a `switch` is
+    /// walked once, not once per case); only a `switch` forks per path.
+    func execItem(_ item: CodeBlockItemSyntax, _ ctxs: [Ctx]) -> Flow {
+        work += ctxs.count
         guard work < Self.workLimit else { return Flow() }
         switch item.item {
         case .decl(let decl):
             // `let action = self.state.advance()`: the call may change the state
             if let v = decl.as(VariableDeclSyntax.self), v.bindings.count == 1,
                let call = v.bindings.first?.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self) {
-                return Flow(next: execCall(call, ctx))
+                return Flow(next: execCall(call, ctxs))
             }
-            return Flow(next: [ctx])
+            return Flow(next: ctxs)
         case .stmt(let stmt):
-            return execStmt(stmt, ctx)
+            return execStmt(stmt, ctxs)
         case .expr(let expr):
-            return execExpr(expr, ctx)
+            return execExpr(expr, ctxs)
         }
     }
 
-    func execStmt(_ stmt: StmtSyntax, _ ctx: Ctx) -> Flow {
+    func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx]) -> Flow {
         if let ret = stmt.as(ReturnStmtSyntax.self) {
             // inside a function walked for a call used as a statement, `return` goes back to the caller
             if !returnSinks.isEmpty {
-                returnSinks[returnSinks.count - 1].append(ctx)
+                returnSinks[returnSinks.count - 1] += ctxs
                 return Flow()
             }
             // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
@@ -265,71 +263,89 @@ final class ReducerInterpreter {
                let body = callee.body, helperDepth < 4 {
                 helperDepth += 1
                 defer { helperDepth -= 1 }
-                return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next })
+                return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next })
             }
-            finalize(ctx, returning: ret.expression)
+            for ctx in ctxs { finalize(ctx, returning: ret.expression) }
             return Flow()
         }
         if stmt.is(ThrowStmtSyntax.self) {
-            var c = ctx
-            c.target = .failure
-            record(c, target: .failure)
+            for ctx in ctxs {
+                var c = ctx
+                c.target = .failure
+                record(c, target: .failure)
+            }
             return Flow()
         }
         if let g = stmt.as(GuardStmtSyntax.self) {
-            let pred = evalConditions(g.conditions, ctx)
             let text = self.text(g.conditions)
-            let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
-            if !elseCtx.pairs.isEmpty {
-                let f = execBlock(g.body.statements, [elseCtx])
+            var elses: [Ctx] = []
+            var conts: [Ctx] = []
+            for ctx in ctxs {
+                let pred = evalConditions(g.conditions, ctx)
+                let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
+                if !elseCtx.pairs.isEmpty { elses.append(elseCtx) }
+                let cont = refined(restrict(ctx, pred, text: text), g.conditions)
+                if !cont.pairs.isEmpty { conts.append(cont) }
+            }
+            if !elses.isEmpty {
+                let f = execBlock(g.body.statements, elses)
                 // a guard's else must leave; a path that falls off (can't compile) ends here
                 for c in f.next { finalize(c, returning: nil) }
             }
-            let cont = refined(restrict(ctx, pred, text: text), g.conditions)
-            return Flow(next: cont.pairs.isEmpty ? [] : [cont])
+            return Flow(next: conts)
         }
-        if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctx) }
-        if stmt.is(FallThroughStmtSyntax.self) { return Flow(fallthroughs: [ctx]) }
+        if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctxs) }
+        if stmt.is(FallThroughStmtSyntax.self) { return Flow(fallthroughs: ctxs) }
         if let b = stmt.as(BreakStmtSyntax.self) {
-            return b.label == nil ? Flow(breaks: [ctx]) : Flow(next: [ctx])
+            return b.label == nil ? Flow(breaks: ctxs) : Flow(next: ctxs)
         }
-        if stmt.is(ContinueStmtSyntax.self) { return Flow(breaks: [ctx]) }
+        if stmt.is(ContinueStmtSyntax.self) { return Flow(breaks: ctxs) }
         if let d = stmt.as(DoStmtSyntax.self) {
-            let f = execBlock(d.body.statements, [ctx])
+            let f = execBlock(d.body.statements, ctxs)
             return Flow(next: f.next, breaks: f.breaks, fallthroughs: f.fallthroughs)
         }
-        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctx) }
-        if let loop = stmt.as(WhileStmtSyntax.self) { return execLoop(loop.body, ctx) }
-        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctx) }
-        return Flow(next: [ctx])
+        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs) }
+        if let loop = stmt.as(WhileStmtSyntax.self) { return execLoop(loop.body, ctxs) }
+        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctxs) }
+        return Flow(next: ctxs)
     }
 
     /// A loop runs its body zero or more times: both the state before and after the body go on.
-    func execLoop(_ body: CodeBlockSyntax, _ ctx: Ctx) -> Flow {
-        let f = execBlock(body.statements, [ctx])
-        return Flow(next: merged([ctx] + f.next + f.breaks), fallthroughs: f.fallthroughs)
+    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx]) -> Flow {
+        let f = execBlock(body.statements, ctxs)
+        return Flow(next: merged(ctxs + f.next + f.breaks), fallthroughs: f.fallthroughs)
     }
 
-    func execExpr(_ raw: ExprSyntax, _ ctx: Ctx) -> Flow {
+    func execExpr(_ raw: ExprSyntax, _ ctxs: [Ctx]) -> Flow {
         let expr = SyntaxHelpers.unwrap(raw)
-        if let sw = expr.as(SwitchExprSyntax.self) { return execSwitch(sw, ctx) }
-        if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctx) }
+        if let sw = expr.as(SwitchExprSyntax.self) {
+            var flow = Flow()
+            for ctx in ctxs { flow.absorb(execSwitch(sw, ctx)) }
+            return flow
+        }
+        if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
         let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            var written = ctx
-            written.writes = written.writes || writesState(infix.leftOperand)
+            let writes = writesState(infix.leftOperand)
+            let written = ctxs.map { ctx in
+                var c = ctx
+                c.writes = c.writes || writes
+                return c
+            }
             return Flow(next: assign(infix.leftOperand, infix.rightOperand, written))
         }
         // `state.count += 1`
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
            op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text),
            writesState(infix.leftOperand) {
-            var written = ctx
-            written.writes = true
-            return Flow(next: [written])
+            return Flow(next: ctxs.map { ctx in
+                var c = ctx
+                c.writes = true
+                return c
+            })
         }
         if let call = folded.as(FunctionCallExprSyntax.self) {
-            var next = execCall(call, ctx)
+            var next = execCall(call, ctxs)
             // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
             let onState = (call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(writesState) ?? false)
                 || call.arguments.contains { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }
@@ -338,13 +354,13 @@ final class ReducerInterpreter {
             }
             return Flow(next: next)
         }
-        return Flow(next: [ctx])
+        return Flow(next: ctxs)
     }
 
     /// Standard library functions that return `Never`: the path they are on does not happen.
     static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
 
-    func execCall(_ call: FunctionCallExprSyntax, _ ctx: Ctx) -> [Ctx] {
+    func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         // `mutate(&state)`: walk the function with its parameter standing for the state
@@ -352,7 +368,7 @@ final class ReducerInterpreter {
             helperDepth += 1
             defer { helperDepth -= 1 }
             returnSinks.append([])
-            let next = withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next }
+            let next = withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next }
             return merged(next + returnSinks.removeLast())
         }
         // `state.mode.advance()`: a mutating method of the state's enum assigns `self`
@@ -362,12 +378,12 @@ final class ReducerInterpreter {
             defer { helperDepth -= 1 }
             // its `return` goes back to the caller
             returnSinks.append([])
-            let next = withPaths(["self"], inputs: []) { execBlock(body.statements, [ctx]).next }
+            let next = withPaths(["self"], inputs: []) { execBlock(body.statements, ctxs).next }
             return merged(next + returnSinks.removeLast())
         }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
            member.declName.baseName.text == "toggle", spec.stateKind == .bool {
-            return toggle(ctx)
+            return ctxs.flatMap(toggle)
         }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
         var helperName: String?
@@ -391,10 +407,10 @@ final class ReducerInterpreter {
             substitutions.append(bound)
             defer { substitutions.removeLast() }
             returnSinks.append([])
-            let next = withHelperPaths { execBlock(body.statements, [ctx]).next }
+            let next = withHelperPaths { execBlock(body.statements, ctxs).next }
             return merged(next + returnSinks.removeLast())
         }
-        return [ctx]
+        return ctxs
     }
 
     /// Arguments bound to the parameters of the helpers being walked, innermost last.
@@ -625,18 +641,24 @@ final class ReducerInterpreter {
         }
     }
 
-    func execIf(_ node: IfExprSyntax, _ ctx: Ctx) -> Flow {
-        let pred = evalConditions(node.conditions, ctx)
+    func execIf(_ node: IfExprSyntax, _ ctxs: [Ctx]) -> Flow {
         let text = self.text(node.conditions)
+        var thens: [Ctx] = []
+        var elses: [Ctx] = []
+        for ctx in ctxs {
+            let pred = evalConditions(node.conditions, ctx)
+            let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
+            if !thenCtx.pairs.isEmpty { thens.append(thenCtx) }
+            let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
+            if !elseCtx.pairs.isEmpty { elses.append(elseCtx) }
+        }
         var flow = Flow()
-        let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
-        if !thenCtx.pairs.isEmpty { flow.absorb(execBlock(node.body.statements, [thenCtx])) }
-        let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
-        if !elseCtx.pairs.isEmpty {
+        if !thens.isEmpty { flow.absorb(execBlock(node.body.statements, thens)) }
+        if !elses.isEmpty {
             switch node.elseBody {
-            case .ifExpr(let e): flow.absorb(execIf(e, elseCtx))
-            case .codeBlock(let b): flow.absorb(execBlock(b.statements, [elseCtx]))
-            case nil: flow.next.append(elseCtx)
+            case .ifExpr(let e): flow.absorb(execIf(e, elses))
+            case .codeBlock(let b): flow.absorb(execBlock(b.statements, elses))
+            case nil: flow.next += elses
             }
         }
         flow.next = merged(flow.next)
@@ -845,24 +867,28 @@ final class ReducerInterpreter {
 
     // MARK: Assignment and targets
 
-    func assign(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctx: Ctx) -> [Ctx] {
+    func assign(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let path = SyntaxHelpers.path(lhs)
         if isState(path) {
-            return targets(of: rhs, ctx).map { c, t in
-                var n = c
-                n.target = t
-                return n
+            return ctxs.flatMap { ctx in
+                targets(of: rhs, ctx).map { c, t in
+                    var n = c
+                    n.target = t
+                    return n
+                }
             }
         }
         // the whole owner replaced: `state = State()` resets the field to its default
         if let path, spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
-            var n = ctx
-            n.target = spec.resetTarget
-            return [n]
+            return ctxs.map { ctx in
+                var n = ctx
+                n.target = spec.resetTarget
+                return n
+            }
         }
         // `action = self.state.advance()`: the call may change the state
-        if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctx) }
-        return [ctx]
+        if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctxs) }
+        return ctxs
     }
 
     /// The states an expression may denote on a path, forking on `?:`.
