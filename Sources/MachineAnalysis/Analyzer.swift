@@ -178,7 +178,14 @@ public struct Analyzer: Sendable {
 
     func partialNote(_ machine: Machine) -> String {
         guard machine.partial else { return "" }
-        return " (the machine is partial: its state is also written at \(machine.unreadWrites.count) place(s) the tool does not follow)"
+        var why: [String] = []
+        if !machine.unreadWrites.isEmpty {
+            why.append("its state is also written at \(machine.unreadWrites.count) place(s) the tool does not follow")
+        }
+        if !machine.pathsLeftOut.isEmpty {
+            why.append("paths were left out at \(machine.pathsLeftOut.count) statement(s), too many to follow")
+        }
+        return " (the machine is partial: \(why.isEmpty ? "not all of it was read" : why.joined(separator: "; ")))"
     }
 
     func unreachable(_ machine: Machine, _ graph: Graph) -> [Finding] {

@@ -118,6 +118,9 @@ public enum Extractor {
                 merged[i].rules = withoutRepeatedImplicitRules(merged[i].rules)
                 merged[i].initial = merged[i].initial ?? m.initial
                 merged[i].terminal = merged[i].terminal.appendingUnique(m.terminal)
+                merged[i].partial = merged[i].partial || m.partial
+                merged[i].unreadWrites = merged[i].unreadWrites.appendingUnique(m.unreadWrites)
+                merged[i].pathsLeftOut = merged[i].pathsLeftOut.appendingUnique(m.pathsLeftOut)
             } else {
                 byID[m.id] = byID[m.id] ?? merged.count
                 merged.append(m)
@@ -681,9 +684,16 @@ final class ExtractionContext {
     /// `key` gives a whole id instead (a state declaration's index key plus the field). Machines
     /// marked `mergeable` are one machine when they have the same id and name (two `Reduce` blocks
     /// of one feature writing one field). An initial state that is not one of the states is dropped.
+    /// `leftOut` are the statements where the walk of its rules left paths out (`ReducerInterpreter.leftOut`):
+    /// the machine is partial, and each is said.
     func add(_ machine: Machine, stateEnum: EnumInfo?, declaration: String? = nil, key: String? = nil, mergeable: Bool = false,
-             at node: (any SyntaxProtocol)? = nil) {
+             at node: (any SyntaxProtocol)? = nil, leftOut: [SourceLocation?] = []) {
         var m = Self.withoutBackticks(machine)
+        m.pathsLeftOut = leftOut.compactMap { $0 }.uniqued()
+        for location in m.pathsLeftOut {
+            m.partial = true
+            warn(ReducerInterpreter.leftOutMessage("'\(m.name)'") + " and the machine is partial", at: location, severity: .note)
+        }
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
         if let initial = m.initial, !m.states.contains(initial) {

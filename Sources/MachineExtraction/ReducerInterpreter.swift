@@ -128,7 +128,20 @@ final class ReducerInterpreter {
     var work = 0
     /// Bound on the statements walked, so hostile input ends in bounded time.
     static let workLimit = 200_000
+    /// Bound on the paths followed at once: paths with equal conditions are joined, and those beyond it
+    /// are left out.
     static let contextLimit = 256
+    /// The first statement where paths were left out (more than `contextLimit` reached it, or the walk
+    /// reached `workLimit`): the rules read are then only part of the body's.
+    var leftOut: SourceLocation?
+    /// What is said where paths were left out, of `what` (a machine, a mapping).
+    static func leftOutMessage(_ what: String) -> String {
+        "\(what): more paths reach this statement than the tool follows (\(contextLimit) at once, \(workLimit) statements "
+            + "in all); the others are left out"
+    }
+
+    /// `merged` left paths out since the enclosing statement began.
+    private var dropped = false
 
     var d: Domain { spec.domain }
 
@@ -179,6 +192,8 @@ final class ReducerInterpreter {
             flow.breaks += f.breaks
             flow.fallthroughs += f.fallthroughs
             current = merged(f.next)
+            if dropped, leftOut == nil { leftOut = file.location(of: item) }
+            dropped = false
         }
         flow.next = current
         return flow
@@ -226,6 +241,8 @@ final class ReducerInterpreter {
             } else if out.count < Self.contextLimit {
                 index[key] = out.count
                 out.append(c)
+            } else {
+                dropped = true
             }
         }
         return out
@@ -235,7 +252,10 @@ final class ReducerInterpreter {
     /// walked once, not once per case); only a `switch` forks per path.
     func execItem(_ item: CodeBlockItemSyntax, _ ctxs: [Ctx]) -> Flow {
         work += ctxs.count
-        guard work < Self.workLimit else { return Flow() }
+        guard work < Self.workLimit else {
+            if leftOut == nil { leftOut = file.location(of: item) }
+            return Flow()
+        }
         switch item.item {
         case .decl(let decl):
             // `let action = self.state.advance()`: the call may change the state

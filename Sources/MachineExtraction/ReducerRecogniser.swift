@@ -240,7 +240,8 @@ struct ReducerRecogniser: Recogniser {
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum))
-            let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
+            let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
+            let rules = interpreter.run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
             // a TCA feature is named by its type (`var body` says nothing); others by their variable
             let featureName = c.dialect == .tca ? c.ownerTypes.last : nil
@@ -251,7 +252,7 @@ struct ReducerRecogniser: Recogniser {
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: rules, order: .resolved,
                                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
-                        stateEnum: stateEnum, mergeable: true, at: built?.call ?? c.node)
+                        stateEnum: stateEnum, mergeable: true, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
             return
         }
         guard let stateType = stateResolved?.declared else {
@@ -352,13 +353,14 @@ struct ReducerRecogniser: Recogniser {
         let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
         let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                arrivals: arrivals)
-        let rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
+        let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
+        let rules = interpreter.run(c.body, at: location)
         let built = context.construction(referencing: c.bindingName, around: c.node)
         let initial = context.initialState(built?.initial, states: states) ?? enumFeatureStart(feature, states: states, at: location, context: context)
         context.add(Machine(name: feature.name, dialect: .tca, location: location, states: states, inputs: inputs,
                             initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(feature), inputLocations: context.locations(declaredAction ?? feature)),
-                    stateEnum: feature)
+                    stateEnum: feature, leftOut: [interpreter.leftOut])
     }
 
     /// Where the program creates a store of a `@Reducer enum` feature: `initialState: Feature.State.login(…)`
@@ -562,7 +564,8 @@ struct ReducerRecogniser: Recogniser {
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
-        var rules = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings).run(c.body, at: location)
+        let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
+        var rules = interpreter.run(c.body, at: location)
         var implicit: [Outcome] = []
         for input in scopes.filter(\.presentation).map(\.action) {
             // `.dismiss` (the child closed, swiped away, `dismiss()`): back to nil from every presented state
@@ -585,7 +588,8 @@ struct ReducerRecogniser: Recogniser {
         context.add(Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
                             states: states, inputs: inputs, initial: initialValue, rules: rules, order: .resolved,
                             stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
-                    stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true)
+                    stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true,
+                    leftOut: [interpreter.leftOut])
         guard t.suffix.isEmpty else { return nil }
         // the product reads optionals as nil/some
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }

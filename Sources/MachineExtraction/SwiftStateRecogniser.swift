@@ -628,6 +628,9 @@ struct SwiftStateRecogniser: Recogniser {
             raw = interpreter.rules()
         } else {
             raw = interpreter.run(body, at: location)
+            if let at = interpreter.leftOut {
+                context.warn(ReducerInterpreter.leftOutMessage("this route mapping") + ", and so are its routes on them", at: at, severity: .note)
+            }
         }
         // Arrays a state route mapping returns, by their text.
         var arrays: [String: [String]] = [:]

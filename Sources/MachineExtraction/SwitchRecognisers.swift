@@ -197,7 +197,7 @@ struct MappingFunctionRecogniser: Recogniser {
                 location: file.location(of: c.node), states: states, inputs: inputs,
                 initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-            context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node)
+            context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
             return true
         }
         return false
@@ -232,6 +232,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// or `func next(_ e: Event) -> Self? { switch (self, e) { … return .x } }`.
     func buildSelfMachine(type: TypeInfo, stateEnum: EnumInfo, context: ExtractionContext) {
         var rules: [Rule] = []
+        var leftOut: [SourceLocation?] = []
         var location: SourceLocation?
         var inputEnum: EnumInfo?
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
@@ -255,6 +256,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
+            leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
         }
@@ -262,7 +264,7 @@ struct SwitchMethodRecogniser: Recogniser {
         context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                             inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum, key: type.key)
+                    stateEnum: stateEnum, key: type.key, leftOut: leftOut)
     }
 
     /// The event parameter of a method: its first parameter of an enum type other than the state's
@@ -293,6 +295,7 @@ struct SwitchMethodRecogniser: Recogniser {
     func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, context: ExtractionContext) {
         let statePaths: Set<String> = [property.name]
         var rules: [Rule] = []
+        var leftOut: [SourceLocation?] = []
         var inputEnum: EnumInfo?
         var location: SourceLocation?
         var inputNames: [String] = []
@@ -318,6 +321,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    enumPredicates: context.predicates(of: stateEnum))
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
+            leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
         }
@@ -338,6 +342,7 @@ struct SwitchMethodRecogniser: Recogniser {
             // a method that never changes the state adds nothing
             guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
             rules += walked
+            leftOut.append(interpreter.leftOut)
             methodInputs.append(input)
         }
         inputNames += methodInputs
@@ -353,7 +358,7 @@ struct SwitchMethodRecogniser: Recogniser {
                              at: w.location, severity: .note)
             }
         }
-        context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)")
+        context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
     }
 }
 

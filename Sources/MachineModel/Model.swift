@@ -506,6 +506,8 @@ public struct Machine: Codable, Hashable, Sendable {
     public var partial: Bool = false
     /// The writes of the state that were not read (set with `partial`).
     public var unreadWrites: [SourceLocation] = []
+    /// Statements where the walk of its rules left paths out, too many to follow (set with `partial`).
+    public var pathsLeftOut: [SourceLocation] = []
     /// Effect ids given elsewhere in the code its module sees: where actions are sent with an id
     /// (Actomaton's `send(_:id:)`), and on effects outside its rules (a child feature's
     /// `.cancellable(id:)`, TCA cancellation being store-wide). A cancel of one of them is not unknown.
@@ -534,7 +536,7 @@ public struct Machine: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case name, id, dialect, location, states, inputs, internalInputs, initial, rules, edges, findings, order, terminal
-        case partial, unreadWrites
+        case partial, unreadWrites, pathsLeftOut
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -555,6 +557,7 @@ public struct Machine: Codable, Hashable, Sendable {
         if partial {
             try c.encode(true, forKey: .partial)
             try c.encode(unreadWrites, forKey: .unreadWrites)
+            if !pathsLeftOut.isEmpty { try c.encode(pathsLeftOut, forKey: .pathsLeftOut) }
         }
     }
 
@@ -575,6 +578,7 @@ public struct Machine: Codable, Hashable, Sendable {
         terminal = try c.decodeIfPresent([String].self, forKey: .terminal) ?? []
         partial = try c.decodeIfPresent(Bool.self, forKey: .partial) ?? false
         unreadWrites = try c.decodeIfPresent([SourceLocation].self, forKey: .unreadWrites) ?? []
+        pathsLeftOut = try c.decodeIfPresent([SourceLocation].self, forKey: .pathsLeftOut) ?? []
         stateLocations = [:]
         inputLocations = [:]
     }

@@ -124,7 +124,7 @@ public struct DOTRenderer: Sendable {
         out.append("digraph \(Self.id(machine.name)) {")
         var graphAttributes = [
             ("rankdir", "LR"), ("fontname", "Helvetica"), ("charset", "UTF-8"), ("labelloc", "t"),
-            ("label", "\(machine.name) (\(machine.dialect))\(machine.partial ? " — partial: state also written elsewhere" : "")"), ("nodesep", "0.4"), ("ranksep", "0.6"),
+            ("label", "\(machine.name) (\(machine.dialect))\(machine.partial ? (machine.pathsLeftOut.isEmpty ? " — partial: state also written elsewhere" : " — partial: paths left out") : "")"), ("nodesep", "0.4"), ("ranksep", "0.6"),
         ]
         if edges.count > options.hugeEdgeCount {
             graphAttributes += [("layout", "sfdp"), ("overlap", "prism"), ("splines", "false")]

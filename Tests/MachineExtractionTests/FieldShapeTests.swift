@@ -297,6 +297,69 @@ final class PartialMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.location?.line == 12 && $0.message.contains("partial") })
     }
 
+    func testPathsBeyondTheBoundAreLeftOutWithANoteAndTheMachineIsPartial() throws {
+        // nine conditions the tool cannot read, one after the other: 512 paths with different guards before the switch
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Latch { case shut, open }
+        enum Knock { case push, pull }
+        final class Door {
+            private var latch: Latch = .shut
+            var tally = 0
+            var flag1 = false, flag2 = false, flag3 = false, flag4 = false, flag5 = false
+            var flag6 = false, flag7 = false, flag8 = false, flag9 = false
+            func handle(_ k: Knock) {
+                if flag1 { tally += 1 }
+                if flag2 { tally += 2 }
+                if flag3 { tally += 3 }
+                if flag4 { tally += 4 }
+                if flag5 { tally += 5 }
+                if flag6 { tally += 6 }
+                if flag7 { tally += 7 }
+                if flag8 { tally += 8 }
+                if flag9 { tally += 9 }
+                switch (latch, k) {
+                case (.shut, .push): latch = .open
+                case (.open, .pull): latch = .shut
+                default: break
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Door.latch"))
+        XCTAssertTrue(m.transitions.isSuperset(of: ["shut -push-> open", "open -pull-> shut"]))
+        XCTAssertTrue(m.partial)
+        XCTAssertEqual(m.pathsLeftOut.map(\.line), [17])
+        XCTAssertTrue(diagnostics.contains { $0.location?.line == 17 && $0.message.contains("left out") && $0.severity == .note })
+        // six are 64 paths, and 192 after the three cases of the switch: all followed
+        let (whole, quiet) = try Fixture.analyze(source: """
+        enum Latch { case shut, open }
+        enum Knock { case push, pull }
+        final class Door {
+            private var latch: Latch = .shut
+            var tally = 0
+            var flag1 = false, flag2 = false, flag3 = false, flag4 = false, flag5 = false
+            var flag6 = false
+            func handle(_ k: Knock) {
+                if flag1 { tally += 1 }
+                if flag2 { tally += 2 }
+                if flag3 { tally += 3 }
+                if flag4 { tally += 4 }
+                if flag5 { tally += 5 }
+                if flag6 { tally += 6 }
+                switch (latch, k) {
+                case (.shut, .push): latch = .open
+                case (.open, .pull): latch = .shut
+                default: break
+                }
+            }
+        }
+        """)
+        let n = try XCTUnwrap(whole.named("Door.latch"))
+        XCTAssertFalse(n.partial)
+        XCTAssertTrue(n.pathsLeftOut.isEmpty)
+        XCTAssertFalse(quiet.contains { $0.message.contains("left out") })
+    }
+
     func testMutatingMethodOfTheStateEnumIsFollowed() throws {
         let (machines, _) = try Fixture.analyze(source: """
         enum Tide { case low, rising, high
