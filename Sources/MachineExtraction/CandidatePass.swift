@@ -22,16 +22,11 @@ enum CandidatePass {
     /// Machine types the dialects construct, by their last name.
     static let constructedTypes: Set<String> = ["Automaton", "Harvester", "Actomaton", "StateMachine", "GKStateMachine"]
 
-    /// Each file on its own, on `jobs` threads (each with a forked context), in file order.
-    static func find(in context: ExtractionContext) -> [Found] {
-        let machineTypes = constructedTypes.union(GameplayKitRecogniser.machineClasses(context))
-        let contexts = context.jobs > 1 ? context.files.map { _ in context.fork() } : context.files.map { _ in context }
-        return Parallel.map(Array(zip(context.files, contexts)), jobs: context.jobs) { file, fileContext -> [Found] in
-            let finder = Finder(file: file, context: fileContext, machineTypes: machineTypes)
-            file.events.replay(finder)
-            return finder.found
-        }.flatMap { $0 }
+    /// The types whose construction is a candidate: the dialects' and the project's `GKStateMachine` subclasses.
+    static func machineTypes(_ context: ExtractionContext) -> Set<String> {
+        constructedTypes.union(GameplayKitRecogniser.machineClasses(context))
     }
+
 
     final class Finder: SyntaxVisitor {
         let file: ParsedFile

@@ -38,12 +38,18 @@ public enum Extractor {
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
         ]
-        // one replay per file for every recogniser's finder, files on `jobs` threads
-        let found = Parallel.map(context.files, jobs: jobs) { file -> [SyntaxVisitor?] in
+        // one replay per file for every recogniser's finder and the candidate finder, files on `jobs` threads
+        // (the candidate finder reads names in a fork of the context per file: what it says of them,
+        // ambiguities, is the recognisers' to say, and is dropped)
+        let machineTypes = CandidatePass.machineTypes(context)
+        let forks = context.files.map { _ in context.fork() }
+        let replayed = Parallel.map(Array(zip(context.files, forks)), jobs: jobs) { file, fork -> ([SyntaxVisitor?], CandidatePass.Finder) in
             let finders = recognisers.map { $0.finder(for: file, index: context.index) }
-            file.events.replay(finders.compactMap { $0 })
-            return finders
+            let candidates = CandidatePass.Finder(file: file, context: fork, machineTypes: machineTypes)
+            file.events.replay(finders.compactMap { $0 } + [candidates])
+            return (finders, candidates)
         }
+        let found = replayed.map(\.0)
         stage("finders")
         for (k, recogniser) in recognisers.enumerated() {
             recogniser.recognise(in: context, found: found.map { $0[k] })
@@ -58,7 +64,7 @@ public enum Extractor {
         context.addGivenIDs(&machines)
         disambiguate(&machines, mergeable: context.mergeableIDs)
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
-        let candidates = CandidatePass.explain(CandidatePass.find(in: context), machines: machines,
+        let candidates = CandidatePass.explain(replayed.flatMap(\.1.found), machines: machines,
                                                built: context.constructionMachines, diagnostics: &diagnostics)
         // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
         // explain no candidate (a machine not read for another reason keeps its own explanation)
