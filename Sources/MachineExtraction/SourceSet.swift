@@ -8,18 +8,9 @@ import SwiftSyntax
 public final class ParsedFile: @unchecked Sendable {
     public let path: String
     public let tree: SourceFileSyntax
-    /// Line table, made the first time a location in the file is asked for (most files of a code base
-    /// hold no machine and are never asked); threads share the file, so it is made under the lock.
-    private var lines: SourceLocationConverter?
-    private let linesLock = NSLock()
-    var converter: SourceLocationConverter {
-        linesLock.lock()
-        defer { linesLock.unlock() }
-        if let lines { return lines }
-        let made = SourceLocationConverter(fileName: path, tree: tree)
-        lines = made
-        return made
-    }
+    /// Where each line starts (UTF-8 offsets), from the text the tree was parsed from: a scan of its
+    /// bytes (swift-syntax's `SourceLocationConverter` walks the whole tree to the same table).
+    private let lineStarts: [Int32]
     /// Modules the file imports (`import Actomaton` tells Actomaton's reducer from TCA's).
     public let imports: Set<String>
     /// Whether the text mentions `machine-viz` anywhere: files that do not hold no comment command,
@@ -36,16 +27,40 @@ public final class ParsedFile: @unchecked Sendable {
         self.imports = Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text })
         self.mentionsTool = text.containsBytes("machine-viz")
         self.events = SyntaxEvents(tree)
+        self.lineStarts = Self.lineStarts(text)
+    }
+
+    /// Line breaks as Swift counts them (and `SourceLocationConverter`): `\n`, `\r`, `\r\n`.
+    static func lineStarts(_ text: String) -> [Int32] {
+        var text = text
+        text.makeContiguousUTF8()   // (already so for a text read from a file)
+        var starts: [Int32] = [0]
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                if b == 13, i < bytes.count, bytes[i] == 10 { i += 1 }
+                if b == 10 || b == 13 { starts.append(Int32(i)) }
+            }
+        }
+        return starts
     }
 
     func location(of node: some SyntaxProtocol) -> SourceLocation {
-        let l = node.startLocation(converter: converter, afterLeadingTrivia: true)
-        return SourceLocation(file: path, line: l.line, column: l.column)
+        location(at: node.positionAfterSkippingLeadingTrivia)
     }
 
+    /// Line and column (in UTF-8 bytes, from 1) of a position, as `SourceLocationConverter` gives them.
     func location(at position: AbsolutePosition) -> SourceLocation {
-        let l = converter.location(for: position)
-        return SourceLocation(file: path, line: l.line, column: l.column)
+        let offset = position.utf8Offset
+        // the last line starting at or before the offset
+        var low = 0, high = lineStarts.count
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if Int(lineStarts[mid]) <= offset { low = mid } else { high = mid }
+        }
+        return SourceLocation(file: path, line: low + 1, column: offset - Int(lineStarts[low]) + 1)
     }
 }
 
