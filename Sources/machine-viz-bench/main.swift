@@ -249,6 +249,8 @@ func bestChild(of n: Int, _ arguments: [String]) -> ChildRun {
 // MARK: Parse-only mode (the baseline, run as a child like lint)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// the same allocator settings as the tool, so the baseline is not slowed by what lint is spared
+ProcessTuning.growHeapsInLargeSteps()
 if arguments.first == "--parse-only" {
     var ignored: [Diagnostic] = []
     let files = SourceSet.list(paths: Array(arguments.dropFirst()), diagnostics: &ignored)

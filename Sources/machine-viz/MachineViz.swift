@@ -38,6 +38,7 @@ struct MachineViz: ParsableCommand {
     /// Like ArgumentParser's `main()`, but bad usage exits with 2 (the documented status for
     /// unusable arguments) instead of 64, and a `CLIError` prints its one line and no usage.
     static func main() {
+        ProcessTuning.growHeapsInLargeSteps()
         do {
             var command = try parseAsRoot()
             try command.run()
