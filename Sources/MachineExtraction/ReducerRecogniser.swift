@@ -261,9 +261,8 @@ struct ReducerRecogniser: Recogniser {
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
         let helpers = ReducerSpec.helperTable(stateType.methods.map(\.0))
-        let bodyText = c.body.description
         // what every field's check needs, computed once per reducer rather than once per field
-        let facts = CandidateFacts(c, scan: scan, bodyText: bodyText, stateType: stateType, context: context)
+        let facts = CandidateFacts(c, scan: scan, stateType: stateType, context: context)
         // a type declared with one qualified name in several files (targets, copies) has its members
         // merged in the index: each field name once
         var seenFields = Set<String>()
@@ -446,15 +445,15 @@ struct ReducerRecogniser: Recogniser {
     /// Per reducer: its body and the functions it hands `&state` to (scanned once), the state type's
     /// methods it calls (and what they assign), and the setter actions it sends.
     struct CandidateFacts {
-        /// Scan, text and the name the state has there.
-        var bodies: [(scan: SwitchFinder, text: String, stateName: String)]
+        /// Scan and the name the state has there.
+        var bodies: [(scan: SwitchFinder, stateName: String)]
         /// Fields assigned by the state type's methods that the body calls (`state.reset()`).
         var helperAssignedFields: Set<String>
         /// `.input(.case)` calls in the body (setter actions), filtered per field's domain.
         var payloadCalls: [(input: String, argument: String)]
 
-        init(_ c: Candidate, scan: SwitchFinder, bodyText: String, stateType: TypeInfo, context: ExtractionContext) {
-            bodies = [(scan, bodyText, c.stateParam)]
+        init(_ c: Candidate, scan: SwitchFinder, stateType: TypeInfo, context: ExtractionContext) {
+            bodies = [(scan, c.stateParam)]
             var seen = Set<SyntaxIdentifier>()
             for call in scan.calls where call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
                 // the function the call names where it is written
@@ -462,9 +461,8 @@ struct ReducerRecogniser: Recogniser {
                 where seen.insert(f.id).inserted {
                     guard let body = f.body else { continue }
                     let functionScan = SwitchFinder.scan(body)
-                    let text = body.description
                     for p in f.signature.parameterClause.parameters where SyntaxHelpers.isInout(p) {
-                        bodies.append((functionScan, text, (p.secondName ?? p.firstName).text))
+                        bodies.append((functionScan, (p.secondName ?? p.firstName).text))
                     }
                 }
             }
@@ -492,7 +490,7 @@ struct ReducerRecogniser: Recogniser {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
         // the reducer's body and the functions it hands `&state` to, with the names the state has there
-        let bodies = facts.bodies.map { b in (scan: b.scan, text: b.text, path: "\(b.stateName).\(field.name)\(t.suffix)") }
+        let bodies = facts.bodies.map { b in (scan: b.scan, path: "\(b.stateName).\(field.name)\(t.suffix)") }
         let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
         let assigned = bodies.contains { b in
             b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || b.scan.calls.contains { call in
