@@ -51,6 +51,9 @@ final class ProductInterpreter {
     static let workLimit = 50_000
     static let pathLimit = 512
 
+    /// Where a node is: in its own file, which for a helper's node may not be the reducer's.
+    func location(of node: some SyntaxProtocol) -> SourceLocation { effects.index.location(of: node, orIn: file) }
+
     init(fields: [Field], stateParam: String, actionParam: String, effects: EffectReader, file: ParsedFile,
          helpers: [String: FunctionDeclSyntax] = [:]) {
         self.fields = fields
@@ -141,7 +144,7 @@ final class ProductInterpreter {
     func split(_ raw: ExprSyntax, _ c: Ctx) throws -> (yes: [Ctx], no: [Ctx]) {
         let r = try splitUnbounded(raw, c)
         guard r.yes.count + r.no.count <= Self.pathLimit else {
-            throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: file.location(of: raw))
+            throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: location(of: raw))
         }
         return r
     }
@@ -235,7 +238,7 @@ final class ProductInterpreter {
             }
             yes = nextYes
             guard yes.count + no.count <= Self.pathLimit else {
-                throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: file.location(of: list))
+                throw Stop(reason: "more than \(Self.pathLimit) paths through one condition", location: location(of: list))
             }
         }
         return (yes, no)
@@ -283,7 +286,7 @@ final class ProductInterpreter {
             for c in current { next += try statement(item, c) }
             current = next
             guard current.count <= Self.pathLimit else {
-                throw Stop(reason: "more than \(Self.pathLimit) paths through the reducer", location: file.location(of: item))
+                throw Stop(reason: "more than \(Self.pathLimit) paths through the reducer", location: location(of: item))
             }
         }
         return current
@@ -296,7 +299,7 @@ final class ProductInterpreter {
 
     func statement(_ item: CodeBlockItemSyntax, _ c: Ctx) throws -> [Ctx] {
         work += 1
-        guard work < Self.workLimit else { throw Stop(reason: "the reducer is too large to walk as a whole", location: file.location(of: item)) }
+        guard work < Self.workLimit else { throw Stop(reason: "the reducer is too large to walk as a whole", location: location(of: item)) }
         switch item.item {
         case .decl: return [c]
         case .expr(let e): return try expression(e, c)
@@ -378,7 +381,7 @@ final class ProductInterpreter {
             }
             if let path = SyntaxHelpers.path(base), statePaths.contains(path) || byPath[path] != nil {
                 throw Stop(reason: "`\(call.calledExpression.compactText)(…)` may change the state and is not followed",
-                           location: file.location(of: call))
+                           location: location(of: call))
             }
         }
         if call.arguments.contains(where: { arg in
@@ -386,7 +389,7 @@ final class ProductInterpreter {
                 statePaths.contains(p) || statePaths.contains { p.hasPrefix($0 + ".") }
             } ?? false
         }) {
-            throw Stop(reason: "`\(call.calledExpression.compactText)(&…)` changes the state and is not followed", location: file.location(of: call))
+            throw Stop(reason: "`\(call.calledExpression.compactText)(&…)` changes the state and is not followed", location: location(of: call))
         }
         return [c]
     }
@@ -438,8 +441,8 @@ final class ProductInterpreter {
                 rest = left
             }
             if machineSwitch {
-                let location = file.location(of: sc.label)
-                matched = matched.map { var n = $0; n.location = location; return n }
+                let label = location(of: sc.label)
+                matched = matched.map { var n = $0; n.location = label; return n }
             }
             breaks.append([])
             out += try block(sc.statements, matched)
@@ -456,7 +459,7 @@ final class ProductInterpreter {
         if let path = SyntaxHelpers.path(lhs), statePaths.contains(path) {
             // the whole state replaced: `state = State()` puts every field back to its default
             guard fields.allSatisfy({ $0.initial != nil }) else {
-                throw Stop(reason: "`\(lhs.compactText) = …` replaces the state with values not known here", location: file.location(of: lhs))
+                throw Stop(reason: "`\(lhs.compactText) = …` replaces the state with values not known here", location: location(of: lhs))
             }
             var n = c
             for f in fields { n.writes[f.name] = f.initial! }

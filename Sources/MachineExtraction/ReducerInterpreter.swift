@@ -192,7 +192,7 @@ final class ReducerInterpreter {
             flow.breaks += f.breaks
             flow.fallthroughs += f.fallthroughs
             current = merged(f.next)
-            if dropped, leftOut == nil { leftOut = file.location(of: item) }
+            if dropped, leftOut == nil { leftOut = location(of: item) }
             dropped = false
         }
         flow.next = current
@@ -253,7 +253,7 @@ final class ReducerInterpreter {
     func execItem(_ item: CodeBlockItemSyntax, _ ctxs: [Ctx]) -> Flow {
         work += ctxs.count
         guard work < Self.workLimit else {
-            if leftOut == nil { leftOut = file.location(of: item) }
+            if leftOut == nil { leftOut = location(of: item) }
             return Flow()
         }
         switch item.item {
@@ -457,6 +457,9 @@ final class ReducerInterpreter {
         return body()
     }
 
+    /// Where a node is: in its own file, which for a helper's node may not be the reducer's.
+    func location(of node: some SyntaxProtocol) -> SourceLocation { effects.index.location(of: node, orIn: file) }
+
     func patternAtom(_ pattern: PatternSyntax) -> PatternAtom { readings.patternAtom(pattern, index: effects.index) }
     func text(_ node: some SyntaxProtocol) -> String { readings.text(node) }
     func fold(_ expr: ExprSyntax) -> ExprSyntax { readings.fold(expr) }
@@ -607,7 +610,7 @@ final class ReducerInterpreter {
                 caseCtx.bound.merge(bindings) { $1 }
                 let position = sc.positionAfterSkippingLeadingTrivia
                 let index = slots.count
-                slots.append(Slot(location: file.location(of: sc.label), catchAll: catchAll,
+                slots.append(Slot(location: location(of: sc.label), catchAll: catchAll,
                                   shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil))
                 slotByPosition[position] = index
                 caseCtx.slot = index

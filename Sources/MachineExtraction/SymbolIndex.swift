@@ -689,6 +689,13 @@ final class SymbolIndex {
     /// The file a node belongs to.
     func file(of node: some SyntaxProtocol) -> ParsedFile? { inputNode(Syntax(node)).flatMap { fileByRoot[$0.root.id] } }
 
+    /// Where a node is, in its own file (a helper walked for a reducer may be declared in another), at
+    /// the input node a rebuilt one was copied from; in `fallback` when it is in no input file.
+    func location(of node: some SyntaxProtocol, orIn fallback: ParsedFile) -> SourceLocation {
+        guard let input = inputNode(Syntax(node)), let file = fileByRoot[input.root.id] else { return fallback.location(of: node) }
+        return file.location(of: input)
+    }
+
     /// The node itself when it is part of an input file; for a node of a rebuilt tree (operators
     /// folded), the input node it was copied from (`Rebuilt`); else nil.
     func inputNode(_ node: Syntax) -> Syntax? {

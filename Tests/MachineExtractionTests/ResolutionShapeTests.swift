@@ -355,6 +355,44 @@ final class ResolutionShapeTests: XCTestCase {
         XCTAssertEqual(m.moves, ["up -step-> down", "down -reset-> up"])
     }
 
+    /// A reducer hands `&state` to a function declared in another file: the rules read from that
+    /// function's `switch` are located in its file, at its own lines (they were placed in the reducer's
+    /// file, at the lines the other file's offsets fall on there).
+    func testRulesOfAHelperInAnotherFileAreLocatedInThatFile() throws {
+        let padding = String(repeating: "// a line\n", count: 30)
+        let result = try analyzeFolder([
+            "Kettle.swift": """
+            import ComposableArchitecture
+            @Reducer
+            struct Kettle {
+                struct State { var water: Water = .cold }
+                enum Water { case cold, warm, boiling }
+                enum Action { case heat, cool }
+                var body: some Reducer<State, Action> {
+                    Reduce { state, action in
+                        warm(&state, action)
+                        return .none
+                    }
+                }
+            }
+            """,
+            "Warming.swift": padding + """
+            func warm(_ state: inout Kettle.State, _ action: Kettle.Action) {
+                switch action {
+                case .heat:
+                    state.water = .boiling
+                case .cool:
+                    state.water = .cold
+                }
+            }
+            """,
+        ])
+        let m = try result.machine("Kettle.water")
+        XCTAssertTrue(m.transitions.isSuperset(of: ["cold -heat-> boiling", "boiling -cool-> cold"]))
+        let located = m.rules.filter { !$0.outcomes.isEmpty }.map { "\(URL(fileURLWithPath: $0.location.file).lastPathComponent):\($0.location.line)" }
+        XCTAssertEqual(Set(located), ["Warming.swift:33", "Warming.swift:35"])
+    }
+
     /// A feature declared in test code is run by its tests: their store says where it starts.
     func testFeatureDeclaredInATestStartsWhereItsTestSays() throws {
         let result = try analyzeFolder([
