@@ -93,7 +93,7 @@ final class PredicateEvaluator {
     }
 
     private func note(_ names: Set<String>, _ node: some SyntaxProtocol) {
-        for n in names where mentions[n] == nil { mentions[n] = file.location(of: node) }
+        for n in names where mentions[n] == nil { mentions[n] = index.location(of: node, orIn: file) }
     }
 
     // MARK: Values and collections

@@ -27,6 +27,33 @@ final class GameplayKitTests: XCTestCase {
         XCTAssertEqual(m.findingSet, [])
     }
 
+    /// `isValidNextState` asks a function of another file: the rule is located where that function
+    /// names the state, in its own file (it was placed in the state's file, at the other file's offsets).
+    func testARuleReadInAnotherFileIsLocatedThere() throws {
+        let result = Analysed.source([
+            "Lamp.swift": """
+            import GameplayKit
+            final class Dark: GKState {
+                override func isValidNextState(_ stateClass: AnyClass) -> Bool { Wiring.fromDark(stateClass) }
+            }
+            final class Lit: GKState {
+                override func isValidNextState(_ stateClass: AnyClass) -> Bool { stateClass == Dark.self }
+            }
+            final class Lamp { let machine = GKStateMachine(states: [Dark(), Lit()]) }
+            """,
+            "Wiring.swift": String(repeating: "// a line\n", count: 12) + """
+            enum Wiring {
+                static func fromDark(_ c: AnyClass) -> Bool {
+                    return c == Lit.self
+                }
+            }
+            """,
+        ])
+        let m = try result.machine("machine")
+        let located = m.rules.map { "\(URL(fileURLWithPath: $0.location.file).lastPathComponent):\($0.location.line) \($0.outcomes.flatMap(\.pairs).map(\.from))" }
+        XCTAssertEqual(Set(located), ["Wiring.swift:15 [\"Dark\"]", "Lamp.swift:6 [\"Lit\"]"])
+    }
+
     func testUndecidableConditionBecomesAGuard() throws {
         let (m, _) = try game()
         let victory = try XCTUnwrap(m.rules.first { $0.from == ["LevelState"] && $0.targets == ["VictoryState"] })
