@@ -297,26 +297,20 @@ final class PartialMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.location?.line == 12 && $0.message.contains("partial") })
     }
 
-    func testPathsBeyondTheBoundAreLeftOutWithANoteAndTheMachineIsPartial() throws {
-        // nine conditions the tool cannot read, one after the other: 512 paths with different guards before the switch
-        let (machines, diagnostics) = try Fixture.analyze(source: """
+    /// A door whose event method first tests `n` flags the tool cannot read, one after the other: 2ⁿ
+    /// paths with different guards reach its `switch`, which has three cases.
+    func door(conditions n: Int) -> String {
+        let flags = (1...n).map { "var flag\($0) = false" }.joined(separator: "\n    ")
+        let tests = (1...n).map { "if flag\($0) { tally += \($0) }" }.joined(separator: "\n        ")
+        return """
         enum Latch { case shut, open }
         enum Knock { case push, pull }
         final class Door {
             private var latch: Latch = .shut
             var tally = 0
-            var flag1 = false, flag2 = false, flag3 = false, flag4 = false, flag5 = false
-            var flag6 = false, flag7 = false, flag8 = false, flag9 = false
+            \(flags)
             func handle(_ k: Knock) {
-                if flag1 { tally += 1 }
-                if flag2 { tally += 2 }
-                if flag3 { tally += 3 }
-                if flag4 { tally += 4 }
-                if flag5 { tally += 5 }
-                if flag6 { tally += 6 }
-                if flag7 { tally += 7 }
-                if flag8 { tally += 8 }
-                if flag9 { tally += 9 }
+                \(tests)
                 switch (latch, k) {
                 case (.shut, .push): latch = .open
                 case (.open, .pull): latch = .shut
@@ -324,36 +318,19 @@ final class PartialMachineTests: XCTestCase {
                 }
             }
         }
-        """)
+        """
+    }
+
+    func testPathsBeyondTheBoundAreLeftOutWithANoteAndTheMachineIsPartial() throws {
+        // nine conditions: 512 paths, more than the 256 followed at once, from the ninth `if` (line 24)
+        let (machines, diagnostics) = try Fixture.analyze(source: door(conditions: 9))
         let m = try XCTUnwrap(machines.named("Door.latch"))
         XCTAssertTrue(m.transitions.isSuperset(of: ["shut -push-> open", "open -pull-> shut"]))
         XCTAssertTrue(m.partial)
-        XCTAssertEqual(m.pathsLeftOut.map(\.line), [17])
-        XCTAssertTrue(diagnostics.contains { $0.location?.line == 17 && $0.message.contains("left out") && $0.severity == .note })
+        XCTAssertEqual(m.pathsLeftOut.map(\.line), [24])
+        XCTAssertTrue(diagnostics.contains { $0.location?.line == 24 && $0.message.contains("left out") && $0.severity == .note })
         // six are 64 paths, and 192 after the three cases of the switch: all followed
-        let (whole, quiet) = try Fixture.analyze(source: """
-        enum Latch { case shut, open }
-        enum Knock { case push, pull }
-        final class Door {
-            private var latch: Latch = .shut
-            var tally = 0
-            var flag1 = false, flag2 = false, flag3 = false, flag4 = false, flag5 = false
-            var flag6 = false
-            func handle(_ k: Knock) {
-                if flag1 { tally += 1 }
-                if flag2 { tally += 2 }
-                if flag3 { tally += 3 }
-                if flag4 { tally += 4 }
-                if flag5 { tally += 5 }
-                if flag6 { tally += 6 }
-                switch (latch, k) {
-                case (.shut, .push): latch = .open
-                case (.open, .pull): latch = .shut
-                default: break
-                }
-            }
-        }
-        """)
+        let (whole, quiet) = try Fixture.analyze(source: door(conditions: 6))
         let n = try XCTUnwrap(whole.named("Door.latch"))
         XCTAssertFalse(n.partial)
         XCTAssertTrue(n.pathsLeftOut.isEmpty)
