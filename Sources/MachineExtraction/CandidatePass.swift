@@ -27,7 +27,6 @@ enum CandidatePass {
         constructedTypes.union(GameplayKitRecogniser.machineClasses(context))
     }
 
-
     final class Finder: SyntaxVisitor {
         let file: ParsedFile
         let context: ExtractionContext

@@ -696,8 +696,8 @@ final class ExtractionContext {
              at node: (any SyntaxProtocol)? = nil, leftOut: [SourceLocation?] = []) {
         var m = Self.withoutBackticks(machine)
         m.pathsLeftOut = leftOut.compactMap { $0 }.uniqued()
+        m.partial = m.partial || !m.pathsLeftOut.isEmpty
         for location in m.pathsLeftOut {
-            m.partial = true
             warn(ReducerInterpreter.leftOutMessage("'\(m.name)'") + " and the machine is partial", at: location, severity: .note)
         }
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))

@@ -117,6 +117,15 @@ public struct DOTRenderer: Sendable {
 
     static func abbreviate(_ s: String, _ n: Int) -> String { EdgeDescription.abbreviate(s, n) }
 
+    /// ` — partial: …` after a partial machine's name, with why.
+    static func partialLabel(_ machine: Machine) -> String {
+        guard machine.partial else { return "" }
+        var why: [String] = []
+        if !machine.unreadWrites.isEmpty || machine.pathsLeftOut.isEmpty { why.append("state also written elsewhere") }
+        if !machine.pathsLeftOut.isEmpty { why.append("paths left out") }
+        return " — partial: " + why.joined(separator: ", ")
+    }
+
     public func render(_ machine: Machine) -> String {
         let edges = drawnEdges(machine)
         let large = edges.count > options.largeEdgeCount
@@ -124,7 +133,7 @@ public struct DOTRenderer: Sendable {
         out.append("digraph \(Self.id(machine.name)) {")
         var graphAttributes = [
             ("rankdir", "LR"), ("fontname", "Helvetica"), ("charset", "UTF-8"), ("labelloc", "t"),
-            ("label", "\(machine.name) (\(machine.dialect))\(machine.partial ? (machine.pathsLeftOut.isEmpty ? " — partial: state also written elsewhere" : " — partial: paths left out") : "")"), ("nodesep", "0.4"), ("ranksep", "0.6"),
+            ("label", "\(machine.name) (\(machine.dialect))\(Self.partialLabel(machine))"), ("nodesep", "0.4"), ("ranksep", "0.6"),
         ]
         if edges.count > options.hugeEdgeCount {
             graphAttributes += [("layout", "sfdp"), ("overlap", "prism"), ("splines", "false")]

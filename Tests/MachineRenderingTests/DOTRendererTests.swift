@@ -57,6 +57,22 @@ final class DOTRendererTests: XCTestCase {
         XCTAssertTrue(DOTRenderer().render(crossing).contains("\"off\" [label=\"off\", peripheries=\"2\"]"), "terminal state")
     }
 
+    /// A partial machine's title says why it is partial: writes the tool does not follow, paths it left out.
+    func testThePartialTitleSaysWhy() {
+        let at = SourceLocation(file: "P.swift", line: 1, column: 1)
+        var m = Machine(name: "valve", dialect: .switchMethod, location: at, states: ["shut", "open"], inputs: ["turn"], initial: "shut",
+                        rules: [Rule(id: 1, location: at, outcomes: [Outcome(pairs: [Pair(from: "shut", input: "turn")], target: .state("open"))])],
+                        order: .resolved)
+        XCTAssertFalse(DOTRenderer().render(m).contains("partial"))
+        m.partial = true
+        m.unreadWrites = [at]
+        XCTAssertTrue(DOTRenderer().render(m).contains("label=\"valve (switch-method) — partial: state also written elsewhere\""))
+        m.pathsLeftOut = [at]
+        XCTAssertTrue(DOTRenderer().render(m).contains("— partial: state also written elsewhere, paths left out\""))
+        m.unreadWrites = []
+        XCTAssertTrue(DOTRenderer().render(m).contains("— partial: paths left out\""))
+    }
+
     func testLargeMachinesBoundTheLayout() {
         let states = (0..<60).map { "s\($0)" }
         var rules: [Rule] = []
