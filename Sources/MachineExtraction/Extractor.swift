@@ -39,10 +39,10 @@ public enum Extractor {
             SwitchMethodRecogniser(),
         ]
         // one replay per file for every recogniser's finder and the candidate finder, files on `jobs` threads
-        // (the candidate finder reads names in a fork of the context per file: what it says of them,
-        // ambiguities, is the recognisers' to say, and is dropped)
+        // (the candidate finder reads names in a fork of the context, one per file with several jobs:
+        // what it says of them, ambiguities, is the recognisers' to say, and is dropped)
         let machineTypes = CandidatePass.machineTypes(context)
-        let forks = context.files.map { _ in context.fork() }
+        let forks = jobs > 1 ? context.files.map { _ in context.fork() } : Array(repeating: context.fork(), count: context.files.count)
         let replayed = Parallel.map(Array(zip(context.files, forks)), jobs: jobs) { file, fork -> ([SyntaxVisitor?], CandidatePass.Finder) in
             let finders = recognisers.map { $0.finder(for: file, index: context.index) }
             let candidates = CandidatePass.Finder(file: file, context: fork, machineTypes: machineTypes)

@@ -297,16 +297,7 @@ final class ReducerInterpreter {
             return Flow()
         }
         if let g = stmt.as(GuardStmtSyntax.self) {
-            let text = self.text(g.conditions)
-            var elses: [Ctx] = []
-            var conts: [Ctx] = []
-            for ctx in ctxs {
-                let pred = evalConditions(g.conditions, ctx)
-                let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
-                if !elseCtx.pairs.isEmpty { elses.append(elseCtx) }
-                let cont = refined(restrict(ctx, pred, text: text), g.conditions)
-                if !cont.pairs.isEmpty { conts.append(cont) }
-            }
+            let (conts, elses) = split(ctxs, on: g.conditions)
             if !elses.isEmpty {
                 let f = execBlock(g.body.statements, elses)
                 // a guard's else must leave; a path that falls off (can't compile) ends here
@@ -346,35 +337,32 @@ final class ReducerInterpreter {
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
         let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            let writes = writesState(infix.leftOperand)
-            let written = ctxs.map { ctx in
-                var c = ctx
-                c.writes = c.writes || writes
-                return c
-            }
-            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written))
+            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writesState(infix.leftOperand))))
         }
         // `state.count += 1`
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
            op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text),
            writesState(infix.leftOperand) {
-            return Flow(next: ctxs.map { ctx in
-                var c = ctx
-                c.writes = true
-                return c
-            })
+            return Flow(next: written(ctxs, if: true))
         }
         if let call = folded.as(FunctionCallExprSyntax.self) {
-            var next = execCall(call, ctxs)
+            let next = execCall(call, ctxs)
             // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
             let onState = (call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(writesState) ?? false)
                 || call.arguments.contains { $0.expression.as(InOutExprSyntax.self).map { writesState($0.expression) } ?? false }
-            if onState {
-                for i in next.indices { next[i].writes = true }
-            }
-            return Flow(next: next)
+            return Flow(next: written(next, if: onState))
         }
         return Flow(next: ctxs)
+    }
+
+    /// The paths marked as writing the state, when `writes`.
+    func written(_ ctxs: [Ctx], if writes: Bool) -> [Ctx] {
+        guard writes else { return ctxs }
+        return ctxs.map { ctx in
+            var c = ctx
+            c.writes = true
+            return c
+        }
     }
 
     /// Standard library functions that return `Never`: the path they are on does not happen.
@@ -665,16 +653,7 @@ final class ReducerInterpreter {
     }
 
     func execIf(_ node: IfExprSyntax, _ ctxs: [Ctx]) -> Flow {
-        let text = self.text(node.conditions)
-        var thens: [Ctx] = []
-        var elses: [Ctx] = []
-        for ctx in ctxs {
-            let pred = evalConditions(node.conditions, ctx)
-            let thenCtx = refined(restrict(ctx, pred, text: text), node.conditions)
-            if !thenCtx.pairs.isEmpty { thens.append(thenCtx) }
-            let elseCtx = restrict(ctx, pred.negated(d), text: "!(\(text))")
-            if !elseCtx.pairs.isEmpty { elses.append(elseCtx) }
-        }
+        let (thens, elses) = split(ctxs, on: node.conditions)
         var flow = Flow()
         if !thens.isEmpty { flow.absorb(execBlock(node.body.statements, thens)) }
         if !elses.isEmpty {
@@ -686,6 +665,22 @@ final class ReducerInterpreter {
         }
         flow.next = merged(flow.next)
         return flow
+    }
+
+    /// The paths on which the conditions of an `if` or `guard` hold, and those on which they fail (paths
+    /// with no pairs left are dropped).
+    func split(_ ctxs: [Ctx], on conditions: ConditionElementListSyntax) -> (yes: [Ctx], no: [Ctx]) {
+        let text = self.text(conditions)
+        var yes: [Ctx] = []
+        var no: [Ctx] = []
+        for ctx in ctxs {
+            let pred = evalConditions(conditions, ctx)
+            let holds = refined(restrict(ctx, pred, text: text), conditions)
+            if !holds.pairs.isEmpty { yes.append(holds) }
+            let fails = restrict(ctx, pred.negated(d), text: "!(\(text))")
+            if !fails.pairs.isEmpty { no.append(fails) }
+        }
+        return (yes, no)
     }
 
     /// `if case .success = result` (`result` bound from the input) or `guard case .view(.tapped) = action`:
