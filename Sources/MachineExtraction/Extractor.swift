@@ -17,8 +17,8 @@ public struct ExtractionResult: Sendable {
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
 /// ids assigned; edges and findings are the analyser's job.
 public enum Extractor {
-    /// Per-file work (comment commands, project facts) runs on `jobs` threads; the result does not
-    /// depend on it.
+    /// Per-file work (symbol index and project facts, comment commands, finders) runs on `jobs`
+    /// threads; the result does not depend on it.
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         var timer = StageTimer()
         func stage(_ name: String) { timer.stage(name) }
@@ -26,10 +26,9 @@ public enum Extractor {
         Rebuilt.shared.begin(files: roots)
         defer { Rebuilt.shared.end(files: roots) }
         let context = ExtractionContext(files: sources.files, jobs: jobs)
-        stage("SymbolIndex")
+        stage("SymbolIndex+ProjectFacts")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
-        _ = context.facts
-        stage("CommentCommands+ProjectFacts")
+        stage("CommentCommands")
         context.markers = Set(commands.markers.map { "\($0.word)\u{0}\($0.location.file)\u{0}\($0.location.line)" })
         let recognisers: [Recogniser] = [
             SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
@@ -225,7 +224,9 @@ final class ExtractionContext {
     init(files: [ParsedFile], jobs: Int = 1) {
         self.files = files
         self.jobs = jobs
-        self.index = SymbolIndex(files: files, jobs: jobs)
+        let (index, parts) = SymbolIndex.build(files: files, jobs: jobs) { file in ProjectFacts(module: file.module) }
+        self.index = index
+        self.facts = ProjectFacts(merging: parts, index: index)
         self.caches = Caches()
     }
 
@@ -245,7 +246,6 @@ final class ExtractionContext {
     }
 
     func fork() -> ExtractionContext {
-        _ = facts
         _ = moduleByPath
         return ExtractionContext(forking: self)
     }
@@ -527,23 +527,8 @@ final class ExtractionContext {
         return false
     }
 
-    /// Each file walked on its own (on `jobs` threads), then merged in file order.
-    lazy var facts: ProjectFacts = {
-        let merged = ProjectFacts()
-        for part in Parallel.map(files, jobs: jobs, { file -> ProjectFacts in
-            let scan = ProjectFacts(index: self.index)
-            scan.module = file.module
-            file.events.replay(scan)
-            return scan
-        }) {
-            for (name, calls) in part.constructions { merged.constructions[name, default: []] += calls }
-            merged.inoutCalls += part.inoutCalls
-            merged.initialStateArguments += part.initialStateArguments
-            for (name, calls) in part.stateInitialisers { merged.stateInitialisers[name, default: []] += calls }
-            for (module, ids) in part.givenIDs { merged.givenIDs[module, default: []].formUnion(ids) }
-        }
-        return merged
-    }()
+    /// What every call of the code base says (ProjectFacts), read in the index's pass over each file.
+    let facts: ProjectFacts
 
     final class ProjectFacts: SyntaxVisitor {
         var constructions: [String: [FunctionCallExprSyntax]] = [:]
@@ -551,19 +536,33 @@ final class ExtractionContext {
         /// Every `initialState:` / `state:` argument, in file order.
         var initialStateArguments: [ExprSyntax] = []
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
-        /// Ids given to effects or sends anywhere (`Machine.givenIDs`), by module.
-        var givenIDs: [String: Set<String>] = [:]
-        var module = ""
+        /// Ids given to effects or sends anywhere (`Machine.givenIDs`), by module (of the merged facts).
+        private(set) var givenIDs: [String: Set<String>] = [:]
+        /// The `id:` arguments of this file's calls that give ids; their text needs the whole index.
+        private var idArguments: [ExprSyntax] = []
+        let module: String
 
         /// Calls whose `id:` names an effect id: a send registered under an id (Actomaton's
         /// `send(_:id:priority:tracksFeedbacks:)`, `TestActomaton.send(_:id:)`), an effect made
         /// cancellable, an Actomaton effect built with an id, TCA's timer.
         static let idGivingCalls: Set<String> = ["send", "cancellable", "Effect", "sequence", "fireAndForget", "timer"]
 
-        let index: SymbolIndex?
-        init(index: SymbolIndex? = nil) {
-            self.index = index
+        init(module: String = "") {
+            self.module = module
             super.init(viewMode: .sourceAccurate)
+        }
+
+        /// The facts of every file, in file order, with the ids given read with the index.
+        init(merging parts: [ProjectFacts], index: SymbolIndex) {
+            module = ""
+            super.init(viewMode: .sourceAccurate)
+            for part in parts {
+                for (name, calls) in part.constructions { constructions[name, default: []] += calls }
+                inoutCalls += part.inoutCalls
+                initialStateArguments += part.initialStateArguments
+                for (name, calls) in part.stateInitialisers { stateInitialisers[name, default: []] += calls }
+                for id in part.idArguments { givenIDs[part.module, default: []].insert(EffectReader.idText(id, index)) }
+            }
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -586,9 +585,7 @@ final class ExtractionContext {
                 let callee = node.calledExpression
                 let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
                     ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
-                if Self.idGivingCalls.contains(name), let index {
-                    givenIDs[module, default: []].insert(EffectReader.idText(id, index))
-                }
+                if Self.idGivingCalls.contains(name) { idArguments.append(id) }
             }
             if takesInout { inoutCalls.append(node) }
             return .visitChildren

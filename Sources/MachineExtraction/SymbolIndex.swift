@@ -209,14 +209,29 @@ final class SymbolIndex {
 
     /// Each file's declarations are collected on its own (on `jobs` threads, replaying the file's one
     /// walk), then registered in file order: keys and lookups do not depend on the job count.
-    init(files: [ParsedFile], jobs: Int = 1) {
-        self.files = files
-        var extensions: [Extension] = []
-        let collected = Parallel.map(files, jobs: jobs) { file -> Collector in
+    convenience init(files: [ParsedFile], jobs: Int = 1) {
+        self.init(files: files, collected: Parallel.map(files, jobs: jobs) { file -> Collector in
             let collector = Collector(file: file)
             file.events.replay(collector)
             return collector
+        })
+    }
+
+    /// The index, and `companion`'s visitor of each file replayed in the same pass as the index's
+    /// collector (one replay of the file's walk for both, on `jobs` threads).
+    static func build<Companion: SyntaxVisitor>(files: [ParsedFile], jobs: Int,
+                                                alongside companion: @escaping (ParsedFile) -> Companion) -> (SymbolIndex, [Companion]) {
+        let collected = Parallel.map(files, jobs: jobs) { file -> (Collector, Companion) in
+            let collector = Collector(file: file), other = companion(file)
+            file.events.replay([collector, other])
+            return (collector, other)
         }
+        return (SymbolIndex(files: files, collected: collected.map(\.0)), collected.map(\.1))
+    }
+
+    private init(files: [ParsedFile], collected: [Collector]) {
+        self.files = files
+        var extensions: [Extension] = []
         for (file, collector) in zip(files, collected) {
             fileByRoot[file.tree.id] = file
             modules.insert(file.module)
