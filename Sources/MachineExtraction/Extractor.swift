@@ -25,7 +25,7 @@ public enum Extractor {
         let roots = Set(sources.files.map { $0.tree.id })
         Rebuilt.shared.begin(files: roots)
         defer { Rebuilt.shared.end(files: roots) }
-        let context = ExtractionContext(files: sources.files, jobs: jobs)
+        let context = ExtractionContext(files: sources.files, jobs: jobs, readings: sources.readings)
         stage("SymbolIndex+ProjectFacts")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
         stage("CommentCommands")
@@ -203,6 +203,19 @@ extension Recogniser {
     }
 }
 
+/// What the symbol index (its collector) and the project facts read from one file, in one replay of
+/// the file's walk. The loader makes it right after the walk (SourceSet.load), on its threads.
+final class FileReading: @unchecked Sendable {
+    let collector: SymbolIndex.Collector
+    let facts: ExtractionContext.ProjectFacts
+
+    init(_ file: ParsedFile) {
+        collector = SymbolIndex.Collector(file: file)
+        facts = ExtractionContext.ProjectFacts(module: file.module)
+        file.events.replay([collector, facts])
+    }
+}
+
 /// Shared state of one extraction run.
 final class ExtractionContext {
     let files: [ParsedFile]
@@ -221,12 +234,17 @@ final class ExtractionContext {
     /// Node readings of the interpreters run on this context (a fork has its own: one thread each).
     let readings = NodeReadings()
 
-    init(files: [ParsedFile], jobs: Int = 1) {
+    /// `readings`: what the loader read from the files already (SourceSet.readings); the files it has
+    /// none of are read here, on `jobs` threads.
+    init(files: [ParsedFile], jobs: Int = 1, readings: SourceSet.Readings? = nil) {
         self.files = files
         self.jobs = jobs
-        let (index, parts) = SymbolIndex.build(files: files, jobs: jobs) { file in ProjectFacts(module: file.module) }
-        self.index = index
-        self.facts = ProjectFacts(merging: parts, index: index)
+        var read = files.map { readings?.byFile[ObjectIdentifier($0)] }
+        let unread = files.indices.filter { read[$0] == nil }
+        for (i, reading) in zip(unread, Parallel.map(unread, jobs: jobs) { FileReading(files[$0]) }) { read[i] = reading }
+        let all = read.map { $0! }
+        self.index = SymbolIndex(files: files, collected: all.map(\.collector))
+        self.facts = ProjectFacts(merging: all.map(\.facts), index: index)
         self.caches = Caches()
     }
 

@@ -87,20 +87,34 @@ public struct SourceSet: Sendable {
             return set
         }
         let found = listed(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
-        let counter = Counter()
-        let loaded = Parallel.map(found.map(\.path), jobs: jobs ?? Parallel.defaultJobs) { path -> (ParsedFile?, [Diagnostic]) in
-            if let progress { progress(counter.next(), found.count) }
-            return read(path)
-        }
         var modules = ModuleMap()
-        for ((file, diagnostics), entry) in zip(loaded, found) {
+        let entries = found.map { (path: $0.path, module: modules.module(of: $0.path, root: $0.root)) }
+        let counter = Counter()
+        let loaded = Parallel.map(entries, jobs: jobs ?? Parallel.defaultJobs) { entry -> (ParsedFile?, [Diagnostic], FileReading?) in
+            if let progress { progress(counter.next(), found.count) }
+            let (file, diagnostics) = read(entry.path)
+            guard let file else { return (nil, diagnostics, nil) }
+            file.module = entry.module
+            // the index's and the project facts' reading, while the file's nodes are still in the cache
+            return (file, diagnostics, FileReading(file))
+        }
+        for (file, diagnostics, reading) in loaded {
             if let file {
-                file.module = modules.module(of: entry.path, root: entry.root)
                 set.files.append(file)
+                set.readings.byFile[ObjectIdentifier(file)] = reading
             }
             set.diagnostics += diagnostics
         }
         return set
+    }
+
+    /// What the symbol index and the project facts read from each file, made as it is loaded; the
+    /// extractor reads a file itself when it has none (a file added from standard input).
+    let readings = Readings()
+
+    final class Readings: @unchecked Sendable {
+        /// Written only while the set is loaded, before it is shared.
+        var byFile: [ObjectIdentifier: FileReading] = [:]
     }
 
     /// Files read so far, counted across threads (for progress only).

@@ -217,19 +217,8 @@ final class SymbolIndex {
         })
     }
 
-    /// The index, and `companion`'s visitor of each file replayed in the same pass as the index's
-    /// collector (one replay of the file's walk for both, on `jobs` threads).
-    static func build<Companion: SyntaxVisitor>(files: [ParsedFile], jobs: Int,
-                                                alongside companion: @escaping (ParsedFile) -> Companion) -> (SymbolIndex, [Companion]) {
-        let collected = Parallel.map(files, jobs: jobs) { file -> (Collector, Companion) in
-            let collector = Collector(file: file), other = companion(file)
-            file.events.replay([collector, other])
-            return (collector, other)
-        }
-        return (SymbolIndex(files: files, collected: collected.map(\.0)), collected.map(\.1))
-    }
-
-    private init(files: [ParsedFile], collected: [Collector]) {
+    /// The index of `files` from what each file's collector found (`collected[i]` of `files[i]`).
+    init(files: [ParsedFile], collected: [Collector]) {
         self.files = files
         var extensions: [Extension] = []
         for (file, collector) in zip(files, collected) {
