@@ -27,19 +27,75 @@ enum CandidatePass {
         constructedTypes.union(GameplayKitRecogniser.machineClasses(context))
     }
 
+    /// Finds the shapes in one file as the file is loaded (FileReading); what needs the index, a
+    /// construction's type, a dictionary's keys, a switch's subject, `found(context:machineTypes:)`
+    /// judges once the index is built.
     final class Finder: SyntaxVisitor {
         let file: ParsedFile
-        let context: ExtractionContext
-        let machineTypes: Set<String>
-        var found: [Found] = []
-        /// (type, property) pairs already listed: one candidate per state property.
-        var seenProperties: [String: Int] = [:]
+        /// What the walk found, in walk order.
+        private var entries: [Entry] = []
+        private enum Entry {
+            case found(Found)
+            /// A call of a type, by the type's last name: a candidate when it names a machine type.
+            case construction(FunctionCallExprSyntax, type: String)
+            /// A dictionary literal with elements: a candidate when keyed by state and event, and then
+            /// what is inside it is not looked at.
+            case dictionary(DictionaryExprSyntax)
+            /// A `switch` in a method of a type.
+            case switchExpr(SwitchExprSyntax, function: FunctionDeclSyntax, typeNames: [String])
 
-        init(file: ParsedFile, context: ExtractionContext, machineTypes: Set<String>) {
+            var node: Syntax {
+                switch self {
+                case .found(let f): f.node
+                case .construction(let call, _): Syntax(call)
+                case .dictionary(let d): Syntax(d)
+                case .switchExpr(let sw, _, _): Syntax(sw)
+                }
+            }
+        }
+
+        init(file: ParsedFile) {
             self.file = file
-            self.context = context
-            self.machineTypes = machineTypes
             super.init(viewMode: .sourceAccurate)
+        }
+
+        /// The candidates of the file, in walk order; `machineTypes`: the types whose construction is one.
+        func found(context: ExtractionContext, machineTypes: Set<String>) -> [Found] {
+            var found: [Found] = []
+            // (type, property) pairs already listed: one candidate per state property
+            var seenProperties: [String: Int] = [:]
+            var table: DictionaryExprSyntax?
+            for entry in entries {
+                if let table, SyntaxHelpers.isWithin(entry.node, table) { continue }
+                switch entry {
+                case .found(let f):
+                    found.append(f)
+                case .construction(let call, let type):
+                    guard machineTypes.contains(type) else { continue }
+                    found.append(Found(shape: "\(type)(…)", name: Self.name(call), file: file, node: Syntax(call), ranges: [Syntax(call)],
+                                       reason: "the rules it is built from (its table, mapping, reducer or states) were not found in the given files"))
+                case .dictionary(let node):
+                    guard case .elements(let list) = node.content,
+                          list.contains(where: { DictionaryTableRecogniser.entries($0, context.index).count > 0 }) else { continue }
+                    found.append(Found(shape: "dictionary keyed by state and event", name: SyntaxHelpers.enclosingBindingName(node) ?? "table",
+                                       file: file, node: Syntax(node), ranges: [Syntax(node)], reason: "none of its entries could be read"))
+                    table = node
+                case .switchExpr(let node, let function, let typeNames):
+                    for (key, shape, name, reason) in Self.switchCandidates(node, function: function, typeNames: typeNames, context: context) {
+                        if let i = seenProperties[key] {
+                            found[i].ranges.append(Syntax(function))
+                            continue
+                        }
+                        seenProperties[key] = found.count
+                        found.append(Found(shape: shape, name: name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: reason))
+                    }
+                }
+            }
+            return found
+        }
+
+        static func name(_ call: FunctionCallExprSyntax) -> String {
+            DSLSupport.storageName(call) ?? DSLSupport.enclosingFunctionName(call) ?? "top level"
         }
 
         static func hasReducerAttribute(_ attributes: AttributeListSyntax) -> Bool {
@@ -47,8 +103,8 @@ enum CandidatePass {
         }
 
         func addReducerType(_ name: String, _ node: some SyntaxProtocol) {
-            found.append(Found(shape: "@Reducer", name: name, file: file, node: Syntax(node), ranges: [Syntax(node)],
-                               reason: "its reducer assigns no field of its State whose type is an enum, a Bool or an optional"))
+            entries.append(.found(Found(shape: "@Reducer", name: name, file: file, node: Syntax(node), ranges: [Syntax(node)],
+                               reason: "its reducer assigns no field of its State whose type is an enum, a Bool or an optional")))
         }
 
         override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -94,33 +150,26 @@ enum CandidatePass {
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let type = Self.calledTypeName(node) else { return .visitChildren }
             let hasClosure = node.trailingClosure != nil || node.arguments.contains { $0.expression.is(ClosureExprSyntax.self) }
-            var name: String { DSLSupport.storageName(node) ?? DSLSupport.enclosingFunctionName(node) ?? "top level" }
             if (type == "Reduce" || type == "Reducer"), hasClosure, !insideReducerType(node) {
-                found.append(Found(shape: "\(type) { }", name: name, file: file, node: Syntax(node), ranges: [Syntax(node)],
-                                   reason: "its closure switches over no state or action the tool could identify"))
-            } else if machineTypes.contains(type) {
-                found.append(Found(shape: "\(type)(…)", name: name, file: file, node: Syntax(node), ranges: [Syntax(node)],
-                                   reason: "the rules it is built from (its table, mapping, reducer or states) were not found in the given files"))
+                entries.append(.found(Found(shape: "\(type) { }", name: Self.name(node), file: file, node: Syntax(node), ranges: [Syntax(node)],
+                                            reason: "its closure switches over no state or action the tool could identify")))
+            } else {
+                entries.append(.construction(node, type: type))
             }
             return .visitChildren
         }
 
         override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
             if node.elements.contains(where: { OperatorTableRecogniser.row($0.expression) != nil }) {
-                found.append(Found(shape: "operator table", name: SyntaxHelpers.enclosingBindingName(node) ?? "table", file: file,
-                                   node: Syntax(node), ranges: [Syntax(node)], reason: "none of its rows could be read"))
+                entries.append(.found(Found(shape: "operator table", name: SyntaxHelpers.enclosingBindingName(node) ?? "table", file: file,
+                                            node: Syntax(node), ranges: [Syntax(node)], reason: "none of its rows could be read")))
                 return .skipChildren
             }
             return .visitChildren
         }
 
         override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
-            guard case .elements(let list) = node.content, !list.isEmpty else { return .visitChildren }
-            if list.contains(where: { DictionaryTableRecogniser.entries($0, context.index).count > 0 }) {
-                found.append(Found(shape: "dictionary keyed by state and event", name: SyntaxHelpers.enclosingBindingName(node) ?? "table",
-                                   file: file, node: Syntax(node), ranges: [Syntax(node)], reason: "none of its entries could be read"))
-                return .skipChildren
-            }
+            if case .elements(let list) = node.content, !list.isEmpty { entries.append(.dictionary(node)) }
             return .visitChildren
         }
 
@@ -128,6 +177,15 @@ enum CandidatePass {
             guard let function = SyntaxHelpers.enclosingFunction(node) else { return .visitChildren }
             let typeNames = SyntaxHelpers.enclosingTypeNames(node)
             guard !typeNames.isEmpty else { return .visitChildren }
+            entries.append(.switchExpr(node, function: function, typeNames: typeNames))
+            return .visitChildren
+        }
+
+        /// A `switch` over `self` of an enum, or over a stored property of a machine's state type that a
+        /// method assigns: (key, shape, name, reason) of each.
+        static func switchCandidates(_ node: SwitchExprSyntax, function: FunctionDeclSyntax, typeNames: [String],
+                                     context: ExtractionContext) -> [(String, String, String, String)] {
+            var result: [(String, String, String, String)] = []
             let qualified = typeNames.joined(separator: ".")
             // the type the switch is written in, resolved where it is written
             let enclosing = context.index.type(qualified, in: context.index.scope(of: node))
@@ -139,29 +197,19 @@ enum CandidatePass {
                     guard let info = enclosing?.enumInfo, !info.cases.isEmpty,
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
                           SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedText == "self" }) else { continue }
-                    add(key: qualified + ".self", shape: "switch over self", name: qualified, node: node, function: function,
-                        reason: "the method that switches over it takes no event parameter of an enum type declared in the given files")
+                    result.append((qualified + ".self", "switch over self", qualified,
+                                   "the method that switches over it takes no event parameter of an enum type declared in the given files"))
                 } else if let type = enclosing,
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
                           type.methods.contains(where: { m, _ in
                               m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path } } ?? false
                           }) {
-                    add(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)", node: node,
-                        function: function,
-                        reason: "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files")
+                    result.append((qualified + "." + path, "switch over a state property", "\(typeNames.last!).\(path)",
+                                   "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files"))
                 }
             }
-            return .visitChildren
-        }
-
-        func add(key: String, shape: String, name: String, node: SwitchExprSyntax, function: FunctionDeclSyntax, reason: String) {
-            if let i = seenProperties[key] {
-                found[i].ranges.append(Syntax(function))
-                return
-            }
-            seenProperties[key] = found.count
-            found.append(Found(shape: shape, name: name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: reason))
+            return result
         }
     }
 

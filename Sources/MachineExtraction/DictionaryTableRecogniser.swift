@@ -18,12 +18,12 @@ struct DictionaryTableRecogniser: Recogniser {
         var node: Syntax
     }
 
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index) }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { Finder() }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         let subscripts = Subscripts(files: context.files)
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
-            for dict in finder.dictionaries { build(dict, file: file, context: context, subscripts: subscripts) }
+            for dict in finder.dictionaries(index: context.index) { build(dict, file: file, context: context, subscripts: subscripts) }
         }
     }
 
@@ -56,19 +56,21 @@ struct DictionaryTableRecogniser: Recogniser {
     }
 
     final class Finder: SyntaxVisitor {
-        var dictionaries: [DictionaryExprSyntax] = []
-        let index: SymbolIndex
-        init(index: SymbolIndex) {
-            self.index = index
-            super.init(viewMode: .sourceAccurate)
-        }
+        /// Dictionary literals with elements, in walk order.
+        var literals: [DictionaryExprSyntax] = []
+        init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
-            guard case .elements(let list) = node.content, !list.isEmpty else { return .visitChildren }
-            if list.contains(where: { DictionaryTableRecogniser.entries($0, index).count > 0 }) {
-                dictionaries.append(node)
-                return .skipChildren
-            }
+            if case .elements(let list) = node.content, !list.isEmpty { literals.append(node) }
             return .visitChildren
+        }
+
+        /// The tables: literals with an entry keyed by a state and an event (case names, resolved with
+        /// the index), and not inside another table.
+        func dictionaries(index: SymbolIndex) -> [DictionaryExprSyntax] {
+            SyntaxHelpers.outermost(literals, node: { Syntax($0) }) { node in
+                guard case .elements(let list) = node.content else { return false }
+                return list.contains { DictionaryTableRecogniser.entries($0, index).count > 0 }
+            }
         }
     }
 

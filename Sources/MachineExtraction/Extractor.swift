@@ -19,6 +19,17 @@ public struct ExtractionResult: Sendable {
 public enum Extractor {
     /// Per-file work (symbol index and project facts, comment commands, finders) runs on `jobs`
     /// threads; the result does not depend on it.
+    /// The recognisers, in the order they build (a node one claims is not another's).
+    static func recognisers() -> [Recogniser] {
+        [
+            SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
+            OperatorTableRecogniser(),
+            ReducerRecogniser(),
+            MappingFunctionRecogniser(),
+            SwitchMethodRecogniser(),
+        ]
+    }
+
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         var timer = StageTimer()
         func stage(_ name: String) { timer.stage(name) }
@@ -30,25 +41,17 @@ public enum Extractor {
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
         stage("CommentCommands")
         context.markers = Set(commands.markers.map { "\($0.word)\u{0}\($0.location.file)\u{0}\($0.location.line)" })
-        let recognisers: [Recogniser] = [
-            SwiftStateRecogniser(), TinderRecogniser(), DictionaryTableRecogniser(), GameplayKitRecogniser(),
-            OperatorTableRecogniser(),
-            ReducerRecogniser(),
-            MappingFunctionRecogniser(),
-            SwitchMethodRecogniser(),
-        ]
-        // one replay per file for every recogniser's finder and the candidate finder, files on `jobs` threads
-        // (the candidate finder reads names in a fork of the context, one per file with several jobs:
-        // what it says of them, ambiguities, is the recognisers' to say, and is dropped)
+        let recognisers = Self.recognisers()
+        // every finder read its file with the index's collector, as the file was loaded (FileReading);
+        // the candidate finder's findings are read with the index here, in a fork of the context (one
+        // per file with several jobs): what it says of them, ambiguities, is the recognisers' to say,
+        // and is dropped
         let machineTypes = CandidatePass.machineTypes(context)
         let forks = jobs > 1 ? context.files.map { _ in context.fork() } : Array(repeating: context.fork(), count: context.files.count)
-        let replayed = Parallel.map(Array(zip(context.files, forks)), jobs: jobs) { file, fork -> ([SyntaxVisitor?], CandidatePass.Finder) in
-            let finders = recognisers.map { $0.finder(for: file, index: context.index) }
-            let candidates = CandidatePass.Finder(file: file, context: fork, machineTypes: machineTypes)
-            file.events.replay(finders.compactMap { $0 } + [candidates])
-            return (finders, candidates)
+        let shapes = Parallel.map(Array(zip(context.fileReadings, forks)), jobs: jobs) { reading, fork in
+            reading.candidates.found(context: fork, machineTypes: machineTypes)
         }
-        let found = replayed.map(\.0)
+        let found = context.fileReadings.map(\.finders)
         stage("finders")
         for (k, recogniser) in recognisers.enumerated() {
             recogniser.recognise(in: context, found: found.map { $0[k] })
@@ -63,7 +66,7 @@ public enum Extractor {
         context.addGivenIDs(&machines)
         disambiguate(&machines, mergeable: context.mergeableIDs)
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
-        let candidates = CandidatePass.explain(replayed.flatMap(\.1.found), machines: machines,
+        let candidates = CandidatePass.explain(shapes.flatMap { $0 }, machines: machines,
                                                built: context.constructionMachines, diagnostics: &diagnostics)
         // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
         // explain no candidate (a machine not read for another reason keeps its own explanation)
@@ -180,39 +183,45 @@ func withoutRepeatedImplicitRules(_ rules: [Rule]) -> [Rule] {
     }
 }
 
-/// One dialect's recogniser. Finding is per file: every recogniser's finder for a file is replayed on
-/// the file's events in one pass (`SyntaxEvents.replay(_:)` with all of them), files on `jobs`
-/// threads, before any recogniser builds; so a finder reads its file and the symbol index and nothing
-/// another recogniser builds. Building then runs recogniser after recogniser, in the extractor's order
-/// (a node one claims is not another's).
+/// One dialect's recogniser. Finding is per file: every recogniser's finder reads the file in the
+/// same replay of its walk as the symbol index's collector, as the file is loaded (FileReading), so a
+/// finder reads its file and nothing else: what needs the index (names, typealiases, imports) it
+/// records and its recogniser decides when it builds. Building runs recogniser after recogniser, in
+/// the extractor's order (a node one claims is not another's).
 protocol Recogniser {
     /// The visitor that finds this recogniser's candidates in one file; nil for a recogniser that finds
     /// its own way (from the index, or from what others built).
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor?
+    func finder(for file: ParsedFile) -> SyntaxVisitor?
     /// Builds the machines: `found` holds, per file of `context.files` in order, what `finder` gave
     /// for it after the replay.
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?])
 }
 
 extension Recogniser {
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { nil }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { nil }
 
-    /// The files with their finders, as the type `finder(for:index:)` made them.
+    /// The files with their finders, as the type `finder(for:)` made them.
     func found<Finder: SyntaxVisitor>(_ found: [SyntaxVisitor?], in context: ExtractionContext, as type: Finder.Type) -> [(file: ParsedFile, finder: Finder)] {
         zip(context.files, found).map { ($0, $1 as! Finder) }
     }
 }
 
-/// What the symbol index (its collector) and the project facts read from one file, in one replay of
-/// the file's walk. The loader makes it right after the walk (SourceSet.load), on its threads.
+/// What one file says, read in one replay of the file's walk: the symbol index's collector, the
+/// project facts, every recogniser's finder and the candidate finder. The loader makes it right
+/// after the walk (SourceSet.load), on its threads, while the file's nodes are still in the cache.
 final class FileReading: @unchecked Sendable {
     let collector: SymbolIndex.Collector
     let facts: ExtractionContext.ProjectFacts
+    /// Each recogniser's finder (`Extractor.recognisers()` order), nil for one without.
+    let finders: [SyntaxVisitor?]
+    let candidates: CandidatePass.Finder
 
     init(_ file: ParsedFile) {
         collector = SymbolIndex.Collector(file: file)
         facts = ExtractionContext.ProjectFacts(module: file.module)
-        file.events.replay([collector, facts])
+        finders = Extractor.recognisers().map { $0.finder(for: file) }
+        candidates = CandidatePass.Finder(file: file)
+        file.events.replay([collector, facts] + finders.compactMap { $0 } + [candidates])
     }
 }
 
@@ -220,6 +229,8 @@ final class FileReading: @unchecked Sendable {
 final class ExtractionContext {
     let files: [ParsedFile]
     let index: SymbolIndex
+    /// What each file says (`fileReadings[i]` of `files[i]`), read before the index existed.
+    let fileReadings: [FileReading]
     var machines: [Machine] = []
     var products: [ProductMachine] = []
     var diagnostics: [Diagnostic] = []
@@ -242,9 +253,9 @@ final class ExtractionContext {
         var read = files.map { readings?.byFile[ObjectIdentifier($0)] }
         let unread = files.indices.filter { read[$0] == nil }
         for (i, reading) in zip(unread, Parallel.map(unread, jobs: jobs) { FileReading(files[$0]) }) { read[i] = reading }
-        let all = read.map { $0! }
-        self.index = SymbolIndex(files: files, collected: all.map(\.collector))
-        self.facts = ProjectFacts(merging: all.map(\.facts), index: index)
+        fileReadings = read.map { $0! }
+        index = SymbolIndex(files: files, collected: fileReadings.map(\.collector))
+        facts = ProjectFacts(merging: fileReadings.map(\.facts), index: index)
         self.caches = Caches()
     }
 
@@ -256,6 +267,7 @@ final class ExtractionContext {
         files = parent.files
         jobs = 1
         index = parent.index
+        fileReadings = parent.fileReadings
         caches = parent.caches
         markers = parent.markers
         claimed = parent.claimed

@@ -12,7 +12,7 @@ struct OperatorTableRecogniser: Recogniser {
         var node: ExprSyntax
     }
 
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { TableFinder() }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { TableFinder() }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         for (file, finder) in self.found(found, in: context, as: TableFinder.self) {

@@ -21,14 +21,14 @@ struct ReducerRecogniser: Recogniser {
         var ifLetCalls = IfLetCalls()
     }
 
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { CandidateFinder(file: file, index: index) }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { CandidateFinder(file: file) }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         // building reads the whole index: on `jobs` threads, each candidate built in a forked context,
         // merged in candidate order
         var chosen: [Candidate] = []
         for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
-            for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
+            for candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }
@@ -43,13 +43,43 @@ struct ReducerRecogniser: Recogniser {
 
     final class CandidateFinder: SyntaxVisitor {
         let file: ParsedFile
-        let index: SymbolIndex
-        var candidates: [Candidate] = []
+        /// The candidates in walk order; a `Reducer { … }` closure waits for the file's imports, which
+        /// the whole index knows (`@_exported` imports of the module), to tell Actomaton's from TCA's.
+        private var found: [Found] = []
+        private enum Found {
+            case candidate(Candidate)
+            case reducer(ClosureExprSyntax, params: [String], generics: [String], owners: [String])
+        }
 
-        init(file: ParsedFile, index: SymbolIndex) {
+        init(file: ParsedFile) {
             self.file = file
-            self.index = index
             super.init(viewMode: .sourceAccurate)
+        }
+
+        func candidates(index: SymbolIndex) -> [Candidate] {
+            let imports = index.imports(of: file)
+            var candidates: [Candidate] = []
+            for f in found {
+                switch f {
+                case .candidate(let c): candidates.append(c)
+                case .reducer(let closure, let params, let args, let owners):
+                    var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
+                    if !actomaton && !imports.contains("ComposableArchitecture") {
+                        // neither framework imported: the parameter the body writes is the state
+                        // (Actomaton: `action, state, env`; legacy TCA: `state, action, env`)
+                        let written = Set(SwitchFinder.scan(closure.statements).assignments.compactMap {
+                            SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first!) } })
+                        actomaton = written.contains(params[1]) && !written.contains(params[0])
+                    }
+                    let candidate = actomaton
+                        ? Self.candidate(closure, file: file, dialect: .actomaton, state: 1, action: 0,
+                                         stateType: args.count > 1 ? args[1] : nil, actionType: args.first, owners: owners)
+                        : Self.candidate(closure, file: file, dialect: .tcaLegacy, state: 0, action: 1,
+                                         stateType: args.first, actionType: args.count > 1 ? args[1] : nil, owners: owners)
+                    if let candidate { candidates.append(candidate) }
+                }
+            }
+            return candidates
         }
 
         static func genericArguments(_ expr: ExprSyntax) -> [String] {
@@ -129,23 +159,8 @@ struct ReducerRecogniser: Recogniser {
                 guard let closure = closures.first else { break }
                 let params = SyntaxHelpers.closureParameterNames(closure)
                 guard params.count >= 2 else { break }
-                let imports = index.imports(of: file)
-                var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
-                if !actomaton && !imports.contains("ComposableArchitecture") {
-                    // neither framework imported: the parameter the body writes is the state
-                    // (Actomaton: `action, state, env`; legacy TCA: `state, action, env`)
-                    let written = Set(SwitchFinder.scan(closure.statements).assignments.compactMap {
-                        SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first!) } })
-                    actomaton = written.contains(params[1]) && !written.contains(params[0])
-                }
                 let args = !generics.isEmpty ? generics : !annotated.isEmpty ? annotated : Self.constructionGenerics(around: node)
-                if actomaton {
-                    add(closure, dialect: .actomaton, state: 1, action: 0, stateType: args.count > 1 ? args[1] : nil,
-                        actionType: args.first, owners: owners)
-                } else {
-                    add(closure, dialect: .tcaLegacy, state: 0, action: 1, stateType: args.first,
-                        actionType: args.count > 1 ? args[1] : nil, owners: owners)
-                }
+                found.append(.reducer(closure, params: params, generics: args, owners: owners))
             case "AnyProcessorReducer":
                 let reduce = node.arguments.first { $0.label?.text == "reduce" }?.expression.as(ClosureExprSyntax.self) ?? closures.last
                 guard let closure = reduce else { break }
@@ -168,27 +183,35 @@ struct ReducerRecogniser: Recogniser {
                   params.count == 2, params[0].firstName.text == "into",
                   SyntaxHelpers.isInout(params[0]), let body = node.body else { return .visitChildren }
             let stateType = params[0].type.trimmedText.replacingOccurrences(of: "inout ", with: "")
-            candidates.append(Candidate(
+            found.append(.candidate(Candidate(
                 node: Syntax(node), body: body.statements, dialect: .tca,
                 stateParam: (params[0].secondName ?? params[0].firstName).text,
                 actionParam: (params[1].secondName ?? params[1].firstName).text,
                 stateType: stateType, actionType: params[1].type.trimmedText,
-                bindingName: nil, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file))
+                bindingName: nil, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)))
             return .visitChildren
         }
 
-        func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int, generics: [String] = [],
+        func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int,
                  stateType: String? = nil, actionType: String? = nil, owners: [String]) {
+            if let c = Self.candidate(closure, file: file, dialect: dialect, state: state, action: action,
+                                      stateType: stateType, actionType: actionType, owners: owners) {
+                found.append(.candidate(c))
+            }
+        }
+
+        static func candidate(_ closure: ClosureExprSyntax, file: ParsedFile, dialect: Dialect, state: Int, action: Int,
+                              stateType: String?, actionType: String?, owners: [String]) -> Candidate? {
             let params = SyntaxHelpers.closureParameterNames(closure)
             let types = SyntaxHelpers.closureParameterTypes(closure)
-            guard params.count > max(state, action) else { return }
+            guard params.count > max(state, action) else { return nil }
             let explicitState = types.count > state ? types[state]?.replacingOccurrences(of: "inout ", with: "") : nil
             let explicitAction = types.count > action ? types[action] : nil
-            candidates.append(Candidate(
+            return Candidate(
                 node: Syntax(closure), body: closure.statements, dialect: dialect,
                 stateParam: params[state], actionParam: params[action],
                 stateType: stateType ?? explicitState, actionType: actionType ?? explicitAction,
-                bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file))
+                bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file)
         }
     }
 

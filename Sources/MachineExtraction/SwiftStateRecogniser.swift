@@ -46,7 +46,7 @@ struct SwiftStateRecogniser: Recogniser {
         var closure: ClosureExprSyntax?
     }
 
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index, file: file) }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { Finder(file: file) }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         var constructions: [Construction] = []
@@ -55,7 +55,7 @@ struct SwiftStateRecogniser: Recogniser {
         var disposed = Set<String>()
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
             disposed.formUnion(finder.disposedNames)
-            constructions += finder.constructions
+            constructions += finder.constructions(index: context.index)
             registrations += finder.registrations.map { r in
                 Registration(call: r.call, file: file, name: r.name, receiver: r.receiver, ownerType: r.ownerType)
             }
@@ -152,18 +152,30 @@ struct SwiftStateRecogniser: Recogniser {
     // MARK: Finding constructions and calls
 
     final class Finder: SyntaxVisitor {
-        let index: SymbolIndex
         let file: ParsedFile
-        var constructions: [Construction] = []
+        /// Calls with a `state:` argument, in walk order: the constructions among them are those whose
+        /// type resolves to a SwiftState machine (`constructions(index:)`).
+        var stateCalls: [FunctionCallExprSyntax] = []
         var registrations: [(call: FunctionCallExprSyntax, name: String, receiver: String?, ownerType: String?)] = []
         var arrowReceivers: [String] = []
         /// The last name of what `dispose()` is called on (`d.dispose()`, `self.d.dispose()`): `d`.
         var disposedNames: [String] = []
 
-        init(index: SymbolIndex, file: ParsedFile) {
-            self.index = index
+        init(file: ParsedFile) {
             self.file = file
             super.init(viewMode: .sourceAccurate)
+        }
+
+        func constructions(index: SymbolIndex) -> [Construction] {
+            stateCalls.compactMap { node in
+                guard let typeText = DSLSupport.constructedType(node, index: index) else { return nil }
+                let generic = DSLSupport.genericType(typeText, at: node, index: index)
+                guard ["StateMachine", "Machine"].contains(generic.name), generic.arguments.count != 3 else { return nil }
+                let closure = SyntaxHelpers.closures(of: node).first
+                let param = closure.map { SyntaxHelpers.closureParameterNames($0).first ?? "$0" }
+                return Construction(call: node, file: file, name: DSLSupport.storageName(node),
+                                    typeText: typeText, closureParameter: param, closure: closure)
+            }
         }
 
         /// `machine.configure { $0.addRoute(…) }`: the closure's parameter is `machine`.
@@ -193,15 +205,7 @@ struct SwiftStateRecogniser: Recogniser {
                 }
                 if name == "dispose", let last = DSLSupport.receiverPath(node)?.split(separator: ".").last { disposedNames.append(String(last)) }
             }
-            if SyntaxHelpers.argument(node, "state") != nil, let typeText = DSLSupport.constructedType(node, index: index) {
-                let generic = DSLSupport.genericType(typeText, at: node, index: index)
-                if ["StateMachine", "Machine"].contains(generic.name), generic.arguments.count != 3 {
-                    let closure = SyntaxHelpers.closures(of: node).first
-                    let param = closure.map { SyntaxHelpers.closureParameterNames($0).first ?? "$0" }
-                    constructions.append(Construction(call: node, file: file, name: DSLSupport.storageName(node),
-                                                      typeText: typeText, closureParameter: param, closure: closure))
-                }
-            }
+            if SyntaxHelpers.argument(node, "state") != nil { stateCalls.append(node) }
             return .visitChildren
         }
 

@@ -74,7 +74,7 @@ enum PatternNames {
 /// D2: a closure or function that switches on a tuple of its (input, state) parameters and returns
 /// the next state or `nil`; also the `inout` form that assigns the state and returns an effect.
 struct MappingFunctionRecogniser: Recogniser {
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { CandidateFinder() }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { CandidateFinder() }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         for (file, finder) in self.found(found, in: context, as: CandidateFinder.self) {

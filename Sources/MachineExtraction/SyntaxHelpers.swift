@@ -158,6 +158,31 @@ enum SyntaxHelpers {
         return result
     }
 
+    /// Whether `inner` is `outer` or inside it (both of one tree): by position, and for a node of no
+    /// width on `outer`'s edge, by its parents.
+    static func isWithin(_ inner: some SyntaxProtocol, _ outer: some SyntaxProtocol) -> Bool {
+        guard inner.position >= outer.position, inner.endPosition <= outer.endPosition else { return false }
+        if inner.position > outer.position && inner.endPosition < outer.endPosition { return true }
+        var current: Syntax? = Syntax(inner)
+        while let c = current {
+            if c.id == outer.id { return true }
+            current = c.parent
+        }
+        return false
+    }
+
+    /// The nodes of `found` (in walk order) that `accept` keeps, leaving out those inside one it kept:
+    /// a finder's `.skipChildren` for a node it can only judge once the index is built.
+    static func outermost<T>(_ found: [T], node: (T) -> Syntax, where accept: (T) -> Bool) -> [T] {
+        var kept: [T] = []
+        for item in found {
+            // in walk order, what is inside a kept node comes right after it, before any other kept one
+            if let last = kept.last, isWithin(node(item), node(last)) { continue }
+            if accept(item) { kept.append(item) }
+        }
+        return kept
+    }
+
     static func argument(_ call: FunctionCallExprSyntax, _ label: String) -> ExprSyntax? {
         call.arguments.first { $0.label?.text == label }?.expression
     }

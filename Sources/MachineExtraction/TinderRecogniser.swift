@@ -24,33 +24,36 @@ import SwiftSyntax
 /// - `initialState(x)`: a case, a parameter's default value, or a stored value.
 /// - Unhandled pairs fail with `Transition.Invalid`: no edge.
 struct TinderRecogniser: Recogniser {
-    func finder(for file: ParsedFile, index: SymbolIndex) -> SyntaxVisitor? { Finder(index: index) }
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { Finder() }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
-            for (call, closure) in finder.builders { build(call, closure, file: file, context: context) }
+            for (call, closure) in finder.builders(index: context.index) { build(call, closure, file: file, context: context) }
         }
     }
 
     final class Finder: SyntaxVisitor {
-        var builders: [(FunctionCallExprSyntax, ClosureExprSyntax)] = []
-        let index: SymbolIndex
-        init(index: SymbolIndex) {
-            self.index = index
-            super.init(viewMode: .sourceAccurate)
-        }
+        /// Calls with a builder-shaped closure (`state(…) { … }` among its statements), in walk order;
+        /// `initial`: it also sets `initialState`, a builder whatever the called type.
+        var shaped: [(call: FunctionCallExprSyntax, closure: ClosureExprSyntax, initial: Bool)] = []
+        init() { super.init(viewMode: .sourceAccurate) }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let closure = SyntaxHelpers.closures(of: node).last else { return .visitChildren }
             let top = TinderRecogniser.topCalls(closure.statements)
-            let hasState = top.contains { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }
+            guard top.contains(where: { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }) else { return .visitChildren }
             let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
-            // Tinder's `StateMachine<S, E, F> { … }`, typealiases followed (resolved only for a builder-shaped closure)
-            var constructed: String? { DSLSupport.constructedType(node, index: index).map { DSLSupport.genericType($0, at: node, index: index).name } }
-            if hasState && (hasInitial || constructed == "StateMachine") {
-                builders.append((node, closure))
-                return .skipChildren
-            }
-            return .visitChildren
+            shaped.append((node, closure, hasInitial))
+            // a builder's closure is read by the builder (one with no initial state is judged by its type)
+            return hasInitial ? .skipChildren : .visitChildren
+        }
+
+        /// The builders: a shaped call that sets its initial state, or constructs Tinder's
+        /// `StateMachine<S, E, F>` (typealiases followed), and not inside another builder.
+        func builders(index: SymbolIndex) -> [(FunctionCallExprSyntax, ClosureExprSyntax)] {
+            SyntaxHelpers.outermost(shaped, node: { Syntax($0.call) }) { s in
+                s.initial || DSLSupport.constructedType(s.call, index: index).map { DSLSupport.genericType($0, at: s.call, index: index).name } == "StateMachine"
+            }.map { ($0.call, $0.closure) }
         }
     }
 
