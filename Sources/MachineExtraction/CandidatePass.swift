@@ -75,8 +75,7 @@ enum CandidatePass {
                     found.append(Found(shape: "\(type)(…)", name: Self.name(call), file: file, node: Syntax(call), ranges: [Syntax(call)],
                                        reason: "the rules it is built from (its table, mapping, reducer or states) were not found in the given files"))
                 case .dictionary(let node):
-                    guard case .elements(let list) = node.content,
-                          list.contains(where: { DictionaryTableRecogniser.entries($0, context.index).count > 0 }) else { continue }
+                    guard DictionaryTableRecogniser.isTable(node, context.index) else { continue }
                     found.append(Found(shape: "dictionary keyed by state and event", name: SyntaxHelpers.enclosingBindingName(node) ?? "table",
                                        file: file, node: Syntax(node), ranges: [Syntax(node)], reason: "none of its entries could be read"))
                     table = node

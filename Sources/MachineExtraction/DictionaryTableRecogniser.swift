@@ -67,11 +67,14 @@ struct DictionaryTableRecogniser: Recogniser {
         /// The tables: literals with an entry keyed by a state and an event (case names, resolved with
         /// the index), and not inside another table.
         func dictionaries(index: SymbolIndex) -> [DictionaryExprSyntax] {
-            SyntaxHelpers.outermost(literals, node: { Syntax($0) }) { node in
-                guard case .elements(let list) = node.content else { return false }
-                return list.contains { DictionaryTableRecogniser.entries($0, index).count > 0 }
-            }
+            SyntaxHelpers.outermost(literals, node: { Syntax($0) }) { DictionaryTableRecogniser.isTable($0, index) }
         }
+    }
+
+    /// Whether a dictionary literal has an entry keyed by a state and an event.
+    static func isTable(_ node: DictionaryExprSyntax, _ index: SymbolIndex) -> Bool {
+        guard case .elements(let list) = node.content else { return false }
+        return list.contains { entries($0, index).count > 0 }
     }
 
     /// The (state, event) entries one dictionary element stands for (several when nested).

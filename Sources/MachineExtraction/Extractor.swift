@@ -17,8 +17,6 @@ public struct ExtractionResult: Sendable {
 /// Runs every dialect recogniser over a source set. Machines come back in source order with rule
 /// ids assigned; edges and findings are the analyser's job.
 public enum Extractor {
-    /// Per-file work (symbol index and project facts, comment commands, finders) runs on `jobs`
-    /// threads; the result does not depend on it.
     /// The recognisers, in the order they build (a node one claims is not another's).
     static func recognisers() -> [Recogniser] {
         [
@@ -30,6 +28,8 @@ public enum Extractor {
         ]
     }
 
+    /// Per-file work (what the loader did not read of a file, comment commands, the candidate
+    /// finder's judgements, building candidates) runs on `jobs` threads; the result does not depend on it.
     public static func extract(_ sources: SourceSet, jobs: Int = 1) -> ExtractionResult {
         var timer = StageTimer()
         func stage(_ name: String) { timer.stage(name) }

@@ -95,7 +95,7 @@ public struct SourceSet: Sendable {
             let (file, diagnostics) = read(entry.path)
             guard let file else { return (nil, diagnostics, nil) }
             file.module = entry.module
-            // the index's and the project facts' reading, while the file's nodes are still in the cache
+            // what the file says (declarations, calls, each recogniser's finds), while its nodes are in the cache
             return (file, diagnostics, FileReading(file))
         }
         for (file, diagnostics, reading) in loaded {
@@ -108,8 +108,8 @@ public struct SourceSet: Sendable {
         return set
     }
 
-    /// What the symbol index and the project facts read from each file, made as it is loaded; the
-    /// extractor reads a file itself when it has none (a file added from standard input).
+    /// What each file says (FileReading), read as it is loaded; the extractor reads a file itself
+    /// when it has none (a file added from standard input).
     let readings = Readings()
 
     final class Readings: @unchecked Sendable {

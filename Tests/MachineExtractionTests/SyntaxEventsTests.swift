@@ -97,4 +97,56 @@ final class SyntaxEventsTests: XCTestCase {
         XCTAssertFalse(events.contains(.switchExpr, within: functions[1]))
         XCTAssertFalse(events.contains(.switchExpr, within: functions[0], where: { _ in false }))
     }
+
+    /// A finder that can judge a node only once the index is built records every node it might keep
+    /// and decides later (`SyntaxHelpers.outermost`): the nodes kept must be those a walk that skips
+    /// the children of each kept node keeps.
+    func testDecidingAfterTheWalkKeepsWhatSkippingDuringItKeeps() {
+        let source = """
+        let a = [k1: [k2: [k3: 1]], k4: 2]
+        let b = [k5: f([k6: [k7: 3]]), k8: { [k9: 4] }()]
+        let c = [k10: 5]
+        """
+        let tree = Parser.parse(source: source)
+        final class Walker: SyntaxVisitor {
+            var seen: [DictionaryExprSyntax] = []
+            var kept: [DictionaryExprSyntax] = []
+            let accept: (DictionaryExprSyntax) -> Bool
+            init(_ accept: @escaping (DictionaryExprSyntax) -> Bool) {
+                self.accept = accept
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
+                seen.append(node)
+                guard accept(node) else { return .visitChildren }
+                kept.append(node)
+                return .skipChildren
+            }
+        }
+        let all = Walker { _ in false }
+        all.walk(tree)
+        XCTAssertEqual(all.seen.count, 8)
+        // every subset of the literals as the ones a finder would keep
+        for mask in 0..<(1 << all.seen.count) {
+            let chosen = Set(all.seen.indices.filter { mask & (1 << $0) != 0 }.map { all.seen[$0].id })
+            let live = Walker { chosen.contains($0.id) }
+            live.walk(tree)
+            let later = SyntaxHelpers.outermost(all.seen, node: { Syntax($0) }) { chosen.contains($0.id) }
+            XCTAssertEqual(later.map(\.id), live.kept.map(\.id), "mask \(mask)")
+        }
+    }
+
+    func testANodeOfNoWidthOnTheEdgeIsWithinByItsParents() {
+        // the parser gives the call a missing `)` of no width at its end
+        let tree = Parser.parse(source: "f(a, b\nlet x = 1\n")
+        let call = try! XCTUnwrap(SyntaxEvents(tree).nodes(.functionCallExpr, as: FunctionCallExprSyntax.self).first)
+        let paren = try! XCTUnwrap(call.rightParen)
+        XCTAssertEqual(paren.presence, .missing)
+        XCTAssertEqual(paren.position, call.endPosition)
+        XCTAssertTrue(SyntaxHelpers.isWithin(paren, call))
+        XCTAssertFalse(SyntaxHelpers.isWithin(call, paren))
+        let binding = try! XCTUnwrap(SyntaxEvents(tree).nodes(.variableDecl, as: VariableDeclSyntax.self).first)
+        XCTAssertFalse(SyntaxHelpers.isWithin(binding, call))
+        XCTAssertTrue(SyntaxHelpers.isWithin(call, call))
+    }
 }
