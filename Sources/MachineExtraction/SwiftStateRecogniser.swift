@@ -53,9 +53,12 @@ struct SwiftStateRecogniser: Recogniser {
         var registrations: [Registration] = []
         var arrowUses: [(receiver: String, file: ParsedFile)] = []
         var disposed = Set<String>()
-        for (file, finder) in self.found(found, in: context, as: Finder.self) {
+        let finders = self.found(found, in: context, as: Finder.self)
+        // the calls with a `state:` argument, judged by their types on `jobs` threads (the index only reads)
+        let constructed = Parallel.map(finders.map(\.finder), jobs: context.jobs) { $0.constructions(index: context.index) }
+        for ((file, finder), built) in zip(finders, constructed) {
             disposed.formUnion(finder.disposedNames)
-            constructions += finder.constructions(index: context.index)
+            constructions += built
             registrations += finder.registrations.map { r in
                 Registration(call: r.call, file: file, name: r.name, receiver: r.receiver, ownerType: r.ownerType)
             }
