@@ -37,6 +37,7 @@ public enum Extractor {
         Rebuilt.shared.begin(files: roots)
         defer { Rebuilt.shared.end(files: roots) }
         let context = ExtractionContext(files: sources.files, jobs: jobs, readings: sources.readings)
+        defer { ProcessTuning.keepUntilExit(context) }
         stage("SymbolIndex+ProjectFacts")
         let commands = CommentCommands.scan(sources.files, jobs: jobs)
         stage("CommentCommands")

@@ -105,6 +105,7 @@ public struct SourceSet: Sendable {
             }
             set.diagnostics += diagnostics
         }
+        ProcessTuning.keepUntilExit(set.files)
         return set
     }
 

@@ -291,6 +291,7 @@ final class Rebuilt: @unchecked Sendable {
             running[root] = left > 0 ? left : nil
             if left <= 0 { done.insert(root) }
         }
+        ProcessTuning.keepUntilExit((byRoot, reparses))
         if running.isEmpty {
             byRoot.removeAll()
             reparses.removeAll()

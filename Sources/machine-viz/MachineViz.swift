@@ -39,6 +39,7 @@ struct MachineViz: ParsableCommand {
     /// unusable arguments) instead of 64, and a `CLIError` prints its one line and no usage.
     static func main() {
         ProcessTuning.growHeapsInLargeSteps()
+        ProcessTuning.leaveMemoryToExit()
         do {
             var command = try parseAsRoot()
             try command.run()

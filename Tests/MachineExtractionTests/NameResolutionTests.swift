@@ -1,3 +1,4 @@
+import Foundation
 @testable import MachineExtraction
 import MachineModel
 import SwiftParser
@@ -300,6 +301,34 @@ final class NameResolutionTests: XCTestCase {
         let m = try a.machine("Sluice.gate")
         XCTAssertEqual(m.moves, ["shut -flip-> open", "open -flip-> shut"])
         XCTAssertEqual(Rebuilt.shared.count, before, "the folded trees of a finished run are still kept")
+    }
+
+    /// The files a run loads, with their trees and readings, are let go when the run's results are:
+    /// only the command line leaves them to the operating system at exit
+    /// (`ProcessTuning.leaveMemoryToExit`), never the library on its own.
+    func testALoadedFileIsLetGoAfterTheRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-let-go-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        enum Tap { case off, on }
+        enum Turn { case twist }
+        func tap(_ t: Tap, _ e: Turn) -> Tap? {
+            switch (t, e) {
+            case (.off, .twist): return .on
+            case (.on, .twist): return .off
+            }
+        }
+        """.write(to: folder.appendingPathComponent("Tap.swift"), atomically: true, encoding: .utf8)
+        weak var file: ParsedFile?
+        do {
+            let sources = SourceSet.load(paths: [folder.path], jobs: 2)
+            file = sources.files.first
+            XCTAssertNotNil(file)
+            let result = Extractor.extract(sources, jobs: 2)
+            XCTAssertEqual(result.machines.map(\.name), ["tap"])
+        }
+        XCTAssertNil(file, "a file of a finished run is still kept")
     }
 
     /// A route mapping whose patterns have `?` is read from its file parsed again with them blanked: the
