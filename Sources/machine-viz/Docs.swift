@@ -65,7 +65,7 @@ struct Docs: ParsableCommand {
     func run() throws {
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("scanning \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        Output.stderr(lines: result.diagnostics.map(Output.describe))
         try result.requireInput(inputs)
 
         let plan = DocsPlan(machines: result.machines, diagnostics: result.diagnostics, title: title,

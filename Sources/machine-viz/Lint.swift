@@ -120,8 +120,7 @@ struct Lint: ParsableCommand {
             Output.stderr(error.message)
             throw ExitCode(ExitStatus.usage)
         }
-        for line in outcome.notes { Output.stderr(line) }
-        for d in outcome.diagnostics { Output.stderr(Output.describe(d)) }
+        Output.stderr(lines: outcome.notes + outcome.diagnostics.map(Output.describe))
         let kind = reporter.flatMap(ReporterKind.init) ?? outcome.configuration.reporter.flatMap(ReporterKind.init) ?? .xcode
         let report = LintReport(violations: outcome.violations, toolVersion: MachineViz.configuration.version)
         try Output.write(Data(kind.generate(report).utf8), to: output)

@@ -70,7 +70,7 @@ struct List: ParsableCommand {
             let document = explain ? Document(machines: nil, candidates: result.candidates) : Document(machines: machines, candidates: nil)
             try Output.write(StableJSON.data(document), to: nil)
         }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        Output.stderr(lines: result.diagnostics.map(Output.describe))
         try result.requireInput(inputs)
     }
 }

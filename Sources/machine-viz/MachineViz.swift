@@ -192,7 +192,7 @@ enum Pipeline {
     static func scan(_ inputs: InputOptions, quiet: Bool, bounds: EffectBounds = EffectBounds()) throws -> Result {
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("scanning \(inputs.described)") { run(inputs, progress: progress, bounds: bounds) }
-        for d in result.diagnostics { Output.stderr(Output.describe(d)) }
+        Output.stderr(lines: result.diagnostics.map(Output.describe))
         try result.requireInput(inputs)
         return result
     }
@@ -349,7 +349,18 @@ enum Output {
     }
 
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        stderr(lines: [text])
+    }
+
+    /// Lines to standard error in one write (a code base gives thousands of diagnostics).
+    static func stderr(lines: [String]) {
+        guard !lines.isEmpty else { return }
+        var text = ""
+        for line in lines {
+            text += line
+            if line.utf8.last != UInt8(ascii: "\n") { text += "\n" }
+        }
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     static func describe(_ d: Diagnostic) -> String {

@@ -189,6 +189,13 @@ final class LintEndToEndTests: XCTestCase {
         let changed = try run(["lint", "Sources", "--cache-path", cache])
         XCTAssertNotEqual(changed.stdout, first.stdout)
         XCTAssertEqual(changed.stdout, try run(["lint", "Sources", "--no-cache"]).stdout)
+        // one byte of a comment changed, the length kept: a new entry each time
+        let kicked = Self.door.replacingOccurrences(of: ".weld | .closed => .welded,", with: ".weld | .closed => .welded,\n    .kick | .welded => .closed,")
+        for (k, tail) in ["// a\n", "// b\n", "//  \n"].enumerated() {
+            try write("Sources/Door.swift", kicked + tail)
+            _ = try run(["lint", "Sources", "--cache-path", cache])
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("lint-") }.count, 3 + k, tail)
+        }
         // a changed configuration
         try write(".machine-viz.yml", "disabled_checks: [dead_end_state, unreachable_state, unused_input]\n")
         XCTAssertEqual(try run(["lint", "Sources", "--cache-path", cache]).stdout, try run(["lint", "Sources", "--no-cache"]).stdout)

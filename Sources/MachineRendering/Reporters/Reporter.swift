@@ -74,7 +74,14 @@ enum ReporterJSON {
     static func encode<T: Encodable>(_ value: T) -> String {
         guard let data = try? StableJSON.data(value) else { return "" }
         let text = String(decoding: data, as: UTF8.self)
-        // Foundation on Linux pretty-prints an empty array as "[\n\n]".
-        return text.filter { !$0.isWhitespace } == "[]" ? "[]\n" : text
+        // Foundation on Linux pretty-prints an empty array as "[\n\n]"
+        return isEmptyArray(text) ? "[]\n" : text
+    }
+
+    /// Whether JSON text is `[]` with any whitespace around and inside: a look at its first bytes
+    /// other than whitespace, not at every character of a long report.
+    static func isEmptyArray(_ text: String) -> Bool {
+        var rest = text.utf8.lazy.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }.makeIterator()
+        return rest.next() == UInt8(ascii: "[") && rest.next() == UInt8(ascii: "]") && rest.next() == nil
     }
 }
