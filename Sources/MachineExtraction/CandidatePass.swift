@@ -80,13 +80,13 @@ enum CandidatePass {
                                        file: file, node: Syntax(node), ranges: [Syntax(node)], reason: "none of its entries could be read"))
                     table = node
                 case .switchExpr(let node, let function, let typeNames):
-                    for (key, shape, name, reason) in Self.switchCandidates(node, function: function, typeNames: typeNames, context: context) {
-                        if let i = seenProperties[key] {
+                    for c in Self.switchCandidates(node, function: function, typeNames: typeNames, context: context) {
+                        if let i = seenProperties[c.key] {
                             found[i].ranges.append(Syntax(function))
                             continue
                         }
-                        seenProperties[key] = found.count
-                        found.append(Found(shape: shape, name: name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: reason))
+                        seenProperties[c.key] = found.count
+                        found.append(Found(shape: c.shape, name: c.name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: c.reason))
                     }
                 }
             }
@@ -181,10 +181,10 @@ enum CandidatePass {
         }
 
         /// A `switch` over `self` of an enum, or over a stored property of a machine's state type that a
-        /// method assigns: (key, shape, name, reason) of each.
+        /// method assigns; `key` names the type and property (one candidate each).
         static func switchCandidates(_ node: SwitchExprSyntax, function: FunctionDeclSyntax, typeNames: [String],
-                                     context: ExtractionContext) -> [(String, String, String, String)] {
-            var result: [(String, String, String, String)] = []
+                                     context: ExtractionContext) -> [(key: String, shape: String, name: String, reason: String)] {
+            var result: [(key: String, shape: String, name: String, reason: String)] = []
             let qualified = typeNames.joined(separator: ".")
             // the type the switch is written in, resolved where it is written
             let enclosing = context.index.type(qualified, in: context.index.scope(of: node))

@@ -307,22 +307,18 @@ final class NameResolutionTests: XCTestCase {
     /// only the command line leaves them to the operating system at exit
     /// (`ProcessTuning.leaveMemoryToExit`), never the library on its own.
     func testALoadedFileIsLetGoAfterTheRun() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-let-go-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try """
-        enum Tap { case off, on }
-        enum Turn { case twist }
-        func tap(_ t: Tap, _ e: Turn) -> Tap? {
-            switch (t, e) {
-            case (.off, .twist): return .on
-            case (.on, .twist): return .off
-            }
-        }
-        """.write(to: folder.appendingPathComponent("Tap.swift"), atomically: true, encoding: .utf8)
         weak var file: ParsedFile?
-        do {
-            let sources = SourceSet.load(paths: [folder.path], jobs: 2)
+        try Fixture.withFolder(["Tap.swift": """
+            enum Tap { case off, on }
+            enum Turn { case twist }
+            func tap(_ t: Tap, _ e: Turn) -> Tap? {
+                switch (t, e) {
+                case (.off, .twist): return .on
+                case (.on, .twist): return .off
+                }
+            }
+            """]) { paths in
+            let sources = SourceSet.load(paths: paths, jobs: 2)
             file = sources.files.first
             XCTAssertNotNil(file)
             let result = Extractor.extract(sources, jobs: 2)

@@ -19,12 +19,22 @@ enum Fixture {
     }
 
     static func analyze(source: String, name: String = "inline") throws -> (machines: [Machine], diagnostics: [Diagnostic]) {
+        try withFolder(["\(name).swift": source]) { analyze($0) }
+    }
+
+    /// Writes the sources (file name → text) to a fresh folder, gives `body` their paths in name order,
+    /// and removes the folder.
+    static func withFolder<T>(_ files: [String: String], _ body: ([String]) throws -> T) throws -> T {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("\(name).swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        return analyze([file.path])
+        var paths: [String] = []
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            let url = dir.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        return try body(paths)
     }
 }
 
@@ -78,16 +88,7 @@ struct Analysed {
 
     /// Writes the sources to a fresh folder (file name → text) and analyses them.
     static func source(_ files: [String: String]) -> Analysed {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var paths: [String] = []
-        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-            let url = dir.appendingPathComponent(name)
-            try! text.write(to: url, atomically: true, encoding: .utf8)
-            paths.append(url.path)
-        }
-        return Analysed(paths: paths)
+        try! Fixture.withFolder(files) { Analysed(paths: $0) }
     }
 
     static func source(_ text: String) -> Analysed { source(["Main.swift": text]) }
