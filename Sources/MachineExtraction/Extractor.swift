@@ -548,7 +548,7 @@ final class ExtractionContext {
             if let m = c.as(MacroExpansionExprSyntax.self), m.macroName.text == "Preview" { return true }
             if let m = c.as(MacroExpansionDeclSyntax.self), m.macroName.text == "Preview" { return true }
             // (the kind first: a cast to a protocol asks the runtime, on every node of the way up)
-            if SymbolIndex.typeDeclarationKinds.contains(c.kind),
+            if SymbolIndex.isTypeDeclaration(c.kind),
                let d = c.asProtocol(DeclGroupSyntax.self),
                d.inheritanceClause?.inheritedTypes.contains(where: { SymbolIndex.bareTypeName($0.type.trimmedText).split(separator: ".").last == "PreviewProvider" }) == true {
                 return true

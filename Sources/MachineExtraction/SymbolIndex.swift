@@ -1,7 +1,7 @@
 import Foundation
 import MachineModel
 import SwiftParser
-import SwiftSyntax
+@_spi(RawSyntax) import SwiftSyntax
 
 /// An enum declared in one of the input files.
 struct EnumInfo {
@@ -373,14 +373,15 @@ final class SymbolIndex {
         var current: Syntax? = syntax
         while let c = current {
             // by kind first: most nodes on the way up are none of these, and a lookup costs a hash
-            switch c.kind {
+            let kind = c.kind
+            switch kind {
             case .codeBlockItemList:
                 if let locals = localDecls[c.id] { levels.append(.local(locals)) }
             case .functionDecl:
                 if let g = c.cast(FunctionDeclSyntax.self).genericParameterClause {
                     levels.append(.generic(Set(g.parameters.map(\.name.text))))
                 }
-            case _ where Self.typeDeclarationKinds.contains(c.kind):
+            case _ where Self.isTypeDeclaration(kind):
                 if let t = typeByNode[c.id] { levels.append(.type(t)) }
             default:
                 break
@@ -390,8 +391,15 @@ final class SymbolIndex {
         return LookupScope(file: file, levels: levels)
     }
 
-    /// The kinds of node `typeByNode` holds: type declarations and extensions.
-    static let typeDeclarationKinds: Set<SyntaxKind> = [.structDecl, .classDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
+    /// Whether `typeByNode` holds nodes of this kind: type declarations and extensions. (A `switch`:
+    /// it is asked for every node on the way up from a looked-up name, where hashing into a set cost
+    /// more than the rest of the step.)
+    static func isTypeDeclaration(_ kind: SyntaxKind) -> Bool {
+        switch kind {
+        case .structDecl, .classDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl: true
+        default: false
+        }
+    }
 
     /// The scope inside a type's declaration.
     func scope(inside type: TypeInfo) -> LookupScope {
@@ -754,7 +762,7 @@ final class SymbolIndex {
         var current: Syntax? = start
         while let c = current {
             if c.kind == .codeBlockItemList, let found = localFunctions[c.id]?[name], !found.isEmpty { return found }
-            if Self.typeDeclarationKinds.contains(c.kind), let t = typeByNode[c.id] {
+            if Self.isTypeDeclaration(c.kind), let t = typeByNode[c.id] {
                 let found = methods(named: name, of: t)
                 if !found.isEmpty { return found }
             }
@@ -919,9 +927,7 @@ final class SymbolIndex {
 
         /// Records the type names written under a node (types only, not expressions).
         func written(_ node: some SyntaxProtocol) {
-            let finder = TypeNameFinder()
-            finder.walk(node)
-            writtenTypeNames.formUnion(finder.names)
+            TypeNameFinder.names(in: node, into: &writtenTypeNames)
         }
 
         func open(_ name: String, kind: String, modifiers: DeclModifierListSyntax, inherited: [String],
@@ -1082,20 +1088,28 @@ final class SymbolIndex {
 
 /// Names of the types written under a node: `Foo`, `Outer.Inner` (Inner), generic arguments too.
 /// Expressions inside types (rare: `[Int](repeating:)` is not a type position) are not entered.
-final class TypeNameFinder: SyntaxVisitor {
-    var names = Set<String>()
-    init() { super.init(viewMode: .sourceAccurate) }
-    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
-        names.insert(node.name.text.withoutBackticks)
-        return .visitChildren
+/// The type names written under a node (`IdentifierType`, `MemberType`), not inside code blocks,
+/// closures or initial values. Read from the raw tree: nothing is materialised (a `SyntaxVisitor`
+/// would materialise every node of every signature, kept as long as the file's tree).
+enum TypeNameFinder {
+    static func names(in node: some SyntaxProtocol, into names: inout Set<String>) {
+        collect(Syntax(node).raw, &names)
     }
-    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
-        names.insert(node.name.text.withoutBackticks)
-        return .visitChildren
+
+    private static func collect(_ raw: RawSyntax, _ names: inout Set<String>) {
+        switch raw.kind {
+        case .codeBlock, .closureExpr, .initializerClause:
+            return
+        case .identifierType:
+            if let type = raw.as(RawIdentifierTypeSyntax.self) { names.insert(String(syntaxText: type.name.tokenText).withoutBackticks) }
+        case .memberType:
+            if let type = raw.as(RawMemberTypeSyntax.self) { names.insert(String(syntaxText: type.name.tokenText).withoutBackticks) }
+        default:
+            break
+        }
+        guard let layout = raw.layoutView else { return }
+        for case let child? in layout.children where !child.isToken { collect(child, &names) }
     }
-    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: InitializerClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }
 
 extension ParsedFile {

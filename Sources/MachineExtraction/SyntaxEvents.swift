@@ -1,4 +1,4 @@
-import SwiftSyntax
+@_spi(RawSyntax) import SwiftSyntax
 
 /// The one walk over a file's syntax tree (periphery's multiplexing visitor, recorded): every node of
 /// the kinds some finder of the extractor looks at, in the order a `SyntaxVisitor` meets them, each
@@ -24,9 +24,7 @@ struct SyntaxEvents {
     private(set) var events: [Event] = []
 
     init(_ tree: SourceFileSyntax) {
-        let recorder = Recorder()
-        recorder.walk(tree)
-        events = recorder.events
+        events = Recorder(tree).events
     }
 
     /// Calls `visitor` for every recorded node as `visitor.walk(tree)` would for these kinds.
@@ -152,62 +150,93 @@ struct SyntaxEvents {
         }
     }
 
-    /// The walk itself.
-    private final class Recorder: SyntaxVisitor {
+    /// The walk itself. It goes through the raw tree (`RawSyntax`, read without allocating) and
+    /// materialises only the nodes of a recorded kind and those on the way to them: a `SyntaxVisitor`
+    /// materialises every node and token of the file, and swift-syntax keeps each materialised node
+    /// as long as its tree. The events are those a `SyntaxVisitor` in `.sourceAccurate` mode records,
+    /// in the same order (`SyntaxEventsTests`): no token is of a recorded kind, and that mode visits
+    /// every layout node.
+    private struct Recorder {
+        /// A node on the path from the root to where the walk is.
+        struct Frame {
+            var raw: RawSyntax
+            /// Its position among its parent's children (`children(viewMode: .all)`).
+            var slot: Int
+            var node: Syntax?
+            /// Once a child is materialised: the node's children, and the one last materialised.
+            var children: SyntaxChildren?
+            var cursor: (index: SyntaxChildrenIndex, slot: Int)?
+        }
+
         var events: [Event] = []
-        var open: [Int] = []
+        private var path: [Frame] = []
 
-        init() { super.init(viewMode: .sourceAccurate) }
-
-        func enter(_ node: some SyntaxProtocol, _ kind: Kind) -> SyntaxVisitorContinueKind {
-            open.append(events.count)
-            events.append(Event(node: Syntax(node), kind: kind, end: 0))
-            return .visitChildren
+        init(_ tree: SourceFileSyntax) {
+            let root = Syntax(tree)
+            path.append(Frame(raw: root.raw, slot: 0, node: root))
+            walk()
         }
 
-        func leave() {
-            events[open.removeLast()].end = Int32(events.count)
+        private mutating func walk() {
+            guard let layout = path[path.count - 1].raw.layoutView else { return }
+            var slot = -1
+            for case let child? in layout.children {
+                slot += 1
+                guard !child.isToken else { continue }
+                path.append(Frame(raw: child, slot: slot))
+                let index = events.count
+                let kind = Self.kind(child.kind)
+                if let kind { events.append(Event(node: node(), kind: kind, end: 0)) }
+                walk()
+                if kind != nil { events[index].end = Int32(events.count) }
+                path.removeLast()
+            }
         }
 
-        override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .importDecl) }
-        override func visitPost(_ node: ImportDeclSyntax) { leave() }
-        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .enumDecl) }
-        override func visitPost(_ node: EnumDeclSyntax) { leave() }
-        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .structDecl) }
-        override func visitPost(_ node: StructDeclSyntax) { leave() }
-        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .classDecl) }
-        override func visitPost(_ node: ClassDeclSyntax) { leave() }
-        override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .actorDecl) }
-        override func visitPost(_ node: ActorDeclSyntax) { leave() }
-        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .protocolDecl) }
-        override func visitPost(_ node: ProtocolDeclSyntax) { leave() }
-        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .extensionDecl) }
-        override func visitPost(_ node: ExtensionDeclSyntax) { leave() }
-        override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .typeAliasDecl) }
-        override func visitPost(_ node: TypeAliasDeclSyntax) { leave() }
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .functionDecl) }
-        override func visitPost(_ node: FunctionDeclSyntax) { leave() }
-        override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .initializerDecl) }
-        override func visitPost(_ node: InitializerDeclSyntax) { leave() }
-        override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { enter(node, .accessorBlock) }
-        override func visitPost(_ node: AccessorBlockSyntax) { leave() }
-        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .closureExpr) }
-        override func visitPost(_ node: ClosureExprSyntax) { leave() }
-        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { enter(node, .variableDecl) }
-        override func visitPost(_ node: VariableDeclSyntax) { leave() }
-        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .functionCallExpr) }
-        override func visitPost(_ node: FunctionCallExprSyntax) { leave() }
-        override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .labeledExpr) }
-        override func visitPost(_ node: LabeledExprSyntax) { leave() }
-        override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .arrayExpr) }
-        override func visitPost(_ node: ArrayExprSyntax) { leave() }
-        override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .dictionaryExpr) }
-        override func visitPost(_ node: DictionaryExprSyntax) { leave() }
-        override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .switchExpr) }
-        override func visitPost(_ node: SwitchExprSyntax) { leave() }
-        override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .sequenceExpr) }
-        override func visitPost(_ node: SequenceExprSyntax) { leave() }
-        override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind { enter(node, .subscriptCallExpr) }
-        override func visitPost(_ node: SubscriptCallExprSyntax) { leave() }
+        /// The node where the walk is, materialising the nodes above it that are not yet. A node's
+        /// children are met in order, so each is reached from the last one materialised.
+        private mutating func node() -> Syntax {
+            var i = path.count - 1
+            while path[i].node == nil { i -= 1 }
+            while i < path.count - 1 {
+                let children = path[i].children ?? path[i].node!.children(viewMode: .all)
+                var (index, slot) = path[i].cursor ?? (children.startIndex, 0)
+                while slot < path[i + 1].slot {
+                    index = children.index(after: index)
+                    slot += 1
+                }
+                path[i].children = children
+                path[i].cursor = (index, slot)
+                path[i + 1].node = children[index]
+                i += 1
+            }
+            return path[i].node!
+        }
+
+        private static func kind(_ kind: SyntaxKind) -> Kind? {
+            switch kind {
+            case .importDecl: .importDecl
+            case .enumDecl: .enumDecl
+            case .structDecl: .structDecl
+            case .classDecl: .classDecl
+            case .actorDecl: .actorDecl
+            case .protocolDecl: .protocolDecl
+            case .extensionDecl: .extensionDecl
+            case .typeAliasDecl: .typeAliasDecl
+            case .functionDecl: .functionDecl
+            case .initializerDecl: .initializerDecl
+            case .accessorBlock: .accessorBlock
+            case .closureExpr: .closureExpr
+            case .variableDecl: .variableDecl
+            case .functionCallExpr: .functionCallExpr
+            case .labeledExpr: .labeledExpr
+            case .arrayExpr: .arrayExpr
+            case .dictionaryExpr: .dictionaryExpr
+            case .switchExpr: .switchExpr
+            case .sequenceExpr: .sequenceExpr
+            case .subscriptCallExpr: .subscriptCallExpr
+            default: nil
+            }
+        }
     }
 }

@@ -88,6 +88,58 @@ final class SyntaxEventsTests: XCTestCase {
         XCTAssertEqual(skippers[1].log, alone.log)
     }
 
+    /// The recorder reads the raw tree and materialises only what it records: its events must be those
+    /// a `SyntaxVisitor` in `.sourceAccurate` mode meets, with the same nodes and extents, on every
+    /// Swift file of the package (sources, tests, fixtures, examples) and on broken code, where the
+    /// parser leaves unexpected and missing nodes.
+    func testRecordingMatchesAVisitorWalkOnEveryFileOfThePackage() throws {
+        final class Reference: SyntaxAnyVisitor {
+            var events: [(kind: String, id: SyntaxIdentifier, end: Int)] = []
+            var open: [Int] = []
+            static let kinds = Set(SyntaxEvents.Kind.allCases.map { "\($0)" })
+            init() { super.init(viewMode: .sourceAccurate) }
+            override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+                if Self.kinds.contains("\(node.kind)") {
+                    open.append(events.count)
+                    events.append(("\(node.kind)", node.id, 0))
+                } else {
+                    open.append(-1)
+                }
+                return .visitChildren
+            }
+            override func visitAnyPost(_ node: Syntax) {
+                let i = open.removeLast()
+                if i >= 0 { events[i].end = events.count }
+            }
+        }
+        var sources = [
+            "struct S { func f( { switch x { case .a: g(y: [1: 2] } } }",
+            "let x = f(a: , b: { [k: ] }, c: [1, 2,)\nenum E { case a(, b }\n}}}",
+            "@attr(x) extension T where U: V { subscript(i: Int) -> Int { get { h(i) } } }",
+            "#if os(Linux)\nimport Glibc\n#else\nactor A { init() { m = [:]; q = x ?? y ? z : w } }\n#endif",
+            // calls, closures and literals the parser can place only among unexpected nodes
+            "class C { foo(bar: { 1 }) [2: 3] }\nlet x = 1 2 f(y: [z])\nfunc f() { } } g(h: 1)\nenum E: f(x) { case a = g(y) }",
+        ]
+        for folder in ["Sources", "Tests", "examples"] {
+            let root = Fixture.packageRoot.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            for file in files.sorted() { sources.append(try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) }
+        }
+        XCTAssertGreaterThan(sources.count, 100)
+        var compared = 0
+        for source in sources {
+            let tree = Parser.parse(source: source)
+            let reference = Reference()
+            reference.walk(tree)
+            let recorded = SyntaxEvents(tree).events.map { ("\($0.kind)", $0.node.id, Int($0.end)) }
+            XCTAssertEqual(recorded.map(\.0), reference.events.map(\.kind))
+            XCTAssertEqual(recorded.map(\.1), reference.events.map(\.id))
+            XCTAssertEqual(recorded.map(\.2), reference.events.map(\.end))
+            compared += recorded.count
+        }
+        XCTAssertGreaterThan(compared, 10_000)
+    }
+
     func testContainsFindsNodesInsideANodeOnly() {
         let tree = Parser.parse(source: "func a() { switch x { default: break } }\nfunc b() { let y = 1 }\n")
         let events = SyntaxEvents(tree)
