@@ -148,8 +148,9 @@ enum CandidatePass {
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             guard let type = Self.calledTypeName(node) else { return .visitChildren }
-            let hasClosure = node.trailingClosure != nil || node.arguments.contains { $0.expression.is(ClosureExprSyntax.self) }
-            if (type == "Reduce" || type == "Reducer"), hasClosure, !insideReducerType(node) {
+            if type == "Reduce" || type == "Reducer",
+               node.trailingClosure != nil || node.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }),
+               !insideReducerType(node) {
                 entries.append(.found(Found(shape: "\(type) { }", name: Self.name(node), file: file, node: Syntax(node), ranges: [Syntax(node)],
                                             reason: "its closure switches over no state or action the tool could identify")))
             } else {

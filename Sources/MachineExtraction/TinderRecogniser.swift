@@ -39,10 +39,10 @@ struct TinderRecogniser: Recogniser {
         init() { super.init(viewMode: .sourceAccurate) }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            guard let closure = SyntaxHelpers.closures(of: node).last else { return .visitChildren }
-            let top = TinderRecogniser.topCalls(closure.statements)
-            guard top.contains(where: { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil }) else { return .visitChildren }
-            let hasInitial = top.contains { DSLSupport.calleeName($0) == "initialState" }
+            guard let closure = SyntaxHelpers.closures(of: node).last,
+                  TinderRecogniser.lazyTopCalls(closure.statements).contains(where: { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil })
+            else { return .visitChildren }
+            let hasInitial = TinderRecogniser.lazyTopCalls(closure.statements).contains { DSLSupport.calleeName($0) == "initialState" }
             shaped.append((node, closure, hasInitial))
             // a builder's closure is read by the builder (one with no initial state is judged by its type)
             return hasInitial ? .skipChildren : .visitChildren
@@ -59,7 +59,13 @@ struct TinderRecogniser: Recogniser {
 
     /// Calls that are whole statements of a builder block.
     static func topCalls(_ items: CodeBlockItemListSyntax) -> [FunctionCallExprSyntax] {
-        items.compactMap { item -> FunctionCallExprSyntax? in
+        Array(lazyTopCalls(items))
+    }
+
+    /// The same, computed as they are asked for: the finder asks it of every closure passed to a call,
+    /// and most have no call that matters.
+    static func lazyTopCalls(_ items: CodeBlockItemListSyntax) -> some Sequence<FunctionCallExprSyntax> {
+        items.lazy.compactMap { item -> FunctionCallExprSyntax? in
             var e: ExprSyntax?
             if let x = item.item.as(ExprSyntax.self) { e = x }
             if let s = item.item.as(ExpressionStmtSyntax.self) { e = s.expression }
