@@ -391,9 +391,8 @@ final class SymbolIndex {
         return LookupScope(file: file, levels: levels)
     }
 
-    /// Whether `typeByNode` holds nodes of this kind: type declarations and extensions. (A `switch`:
-    /// it is asked for every node on the way up from a looked-up name, where hashing into a set cost
-    /// more than the rest of the step.)
+    /// Whether `typeByNode` holds nodes of this kind: type declarations and extensions. A `switch`, not
+    /// a set: it is asked for every node on the way up from a looked-up name, and a set hashes the kind.
     static func isTypeDeclaration(_ kind: SyntaxKind) -> Bool {
         switch kind {
         case .structDecl, .classDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl: true
@@ -1086,11 +1085,10 @@ final class SymbolIndex {
     }
 }
 
-/// Names of the types written under a node: `Foo`, `Outer.Inner` (Inner), generic arguments too.
-/// Expressions inside types (rare: `[Int](repeating:)` is not a type position) are not entered.
-/// The type names written under a node (`IdentifierType`, `MemberType`), not inside code blocks,
-/// closures or initial values. Read from the raw tree: nothing is materialised (a `SyntaxVisitor`
-/// would materialise every node of every signature, kept as long as the file's tree).
+/// Names of the types written under a node: `Foo`, `Outer.Inner` (Inner), generic arguments too; not
+/// inside code blocks, closures or initial values (expressions inside types are rare: `[Int](repeating:)`
+/// is not a type position). Read from the raw tree, so nothing is materialised: a `SyntaxVisitor` would
+/// materialise every node of every signature, kept as long as the file's tree.
 enum TypeNameFinder {
     static func names(in node: some SyntaxProtocol, into names: inout Set<String>) {
         collect(Syntax(node).raw, &names)
