@@ -116,7 +116,7 @@ enum CandidatePass {
             return .visitChildren
         }
 
-        func insideReducerType(_ node: some SyntaxProtocol) -> Bool {
+        static func insideReducerType(_ node: some SyntaxProtocol) -> Bool {
             var current = node.parent
             while let c = current {
                 if let s = c.as(StructDeclSyntax.self), Self.hasReducerAttribute(s.attributes) { return true }
@@ -150,7 +150,7 @@ enum CandidatePass {
             guard let type = Self.calledTypeName(node) else { return .visitChildren }
             if type == "Reduce" || type == "Reducer",
                node.trailingClosure != nil || node.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }),
-               !insideReducerType(node) {
+               !Self.insideReducerType(node) {
                 entries.append(.found(Found(shape: "\(type) { }", name: Self.name(node), file: file, node: Syntax(node), ranges: [Syntax(node)],
                                             reason: "its closure switches over no state or action the tool could identify")))
             } else {

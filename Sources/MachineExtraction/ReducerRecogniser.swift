@@ -290,12 +290,19 @@ struct ReducerRecogniser: Recogniser {
         // merged in the index: each field name once
         var seenFields = Set<String>()
         var productFields: [ProductInterpreter.Field] = []
+        let machinesBefore = context.machines.count
         for field in stateType.properties where !field.isStatic && !field.isComputed && seenFields.insert(field.name).inserted {
             for target in fieldTargets(field, owner: stateType, context: context) {
                 let built = buildField(target, c: c, stateType: stateType, machineOwner: machineOwner, helpers: helpers, facts: facts,
                                        inputs: inputs, actionEnum: actionEnum, reader: reader, location: location, context: context)
                 if let built { productFields.append(built) }
             }
+        }
+        // Why none: said here, where it is known, for a reducer outside a `@Reducer` type (whose own
+        // candidate says it); else the candidate's note would guess ("switches over no state or action").
+        if context.machines.count == machinesBefore, !CandidatePass.Finder.insideReducerType(c.node) {
+            context.warn("reducer: no field of its state `\(stateType.name)` is an enum, a Bool or an optional that it assigns; no machine extracted",
+                         at: location, severity: .note)
         }
         buildProduct(productFields, c: c, stateType: stateType, name: machineOwner, inputs: inputs, reader: reader,
                      helpers: helpers, location: location, context: context)

@@ -116,12 +116,7 @@ final class PredicateShapeTests: XCTestCase {
 
 final class CandidateShapeTests: XCTestCase {
     func explain(_ source: String) throws -> ExtractionResult {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mv-candidates-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("Candidates.swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
-        return Extractor.extract(paths: [file.path])
+        try Fixture.withFolder(["Candidates.swift": source]) { Extractor.extract(paths: $0) }
     }
 
     func testGameplayKitMachineSubclassIsFound() throws {
@@ -192,6 +187,36 @@ final class CandidateShapeTests: XCTestCase {
         }
         """)
         XCTAssertEqual(result.candidates, [], "a switch over a property nothing assigns is no machine")
+    }
+
+    /// A reducer outside a `@Reducer` type whose state is a struct with no field that is a machine says
+    /// why, and the construction holding it gives that reason too, where both guessed before ("switches
+    /// over no state or action", "the rules … were not found").
+    func testAReducerOverAStructWithoutMachineFieldsSaysWhy() throws {
+        let result = try explain("""
+        import Actomaton
+        enum Knob { case twist, push }
+        struct Dial { var turns = 0; var label = "" }
+        let dial = Actomaton<Knob, Dial, Never>(
+            state: Dial(),
+            reducer: Reducer { knob, dial, _ in
+                switch knob {
+                case .twist: dial.turns += 1
+                case .push: dial.turns = 0
+                }
+                return .empty
+            }
+        )
+        """)
+        XCTAssertEqual(result.machines, [])
+        XCTAssertEqual(result.candidates.map(\.shape), ["Actomaton(…)", "Reducer { }"])
+        let why = "reducer: no field of its state `Dial` is an enum, a Bool or an optional that it assigns; no machine extracted"
+        for c in result.candidates {
+            XCTAssertEqual(c.outcome, .diagnostic)
+            XCTAssertEqual(c.reason, why)
+        }
+        XCTAssertEqual(result.diagnostics.filter { $0.message == why }.count, 1)
+        XCTAssertFalse(result.diagnostics.contains { $0.message.contains("shaped like a state machine") })
     }
 }
 
