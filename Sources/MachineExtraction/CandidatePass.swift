@@ -214,9 +214,10 @@ enum CandidatePass {
     }
 
     /// What became of each candidate. Candidates that became no machine and have no diagnostic inside
-    /// them get a note saying why (added to `diagnostics`).
+    /// them get a note saying why (added to `diagnostics`): the reason a recogniser gave for the node
+    /// (`reasons`, a construction whose reducer is declared elsewhere), else the candidate's own.
     static func explain(_ found: [Found], machines: [Machine], built: [SyntaxIdentifier: [SourceLocation]],
-                        diagnostics: inout [Diagnostic]) -> [Candidate] {
+                        reasons: [SyntaxIdentifier: String] = [:], diagnostics: inout [Diagnostic]) -> [Candidate] {
         var result: [Candidate] = []
         // the lines of machines and their rules, and the diagnostics, by file: a candidate looks at its
         // own file's only (a code base has thousands of each)
@@ -246,7 +247,7 @@ enum CandidatePass {
                 result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .diagnostic, reason: diagnostics[k].message))
                 continue
             }
-            let message = "`\(f.name)` is shaped like a state machine (\(f.shape)) but none was read from it: \(f.reason)"
+            let message = "`\(f.name)` is shaped like a state machine (\(f.shape)) but none was read from it: \(reasons[f.node.id] ?? f.reason)"
             diagnosticsIn[location.file, default: []].append(diagnostics.count)
             diagnostics.append(Diagnostic(severity: .note, message: message, location: location))
             result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .diagnostic, reason: message))

@@ -68,7 +68,8 @@ public enum Extractor {
         disambiguate(&machines, mergeable: context.mergeableIDs)
         var diagnostics = (sources.diagnostics + context.diagnostics).uniqued()
         let candidates = CandidatePass.explain(shapes.flatMap { $0 }, machines: machines,
-                                               built: context.constructionMachines, diagnostics: &diagnostics)
+                                               built: context.constructionMachines, reasons: context.constructionReasons,
+                                               diagnostics: &diagnostics)
         // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
         // explain no candidate (a machine not read for another reason keeps its own explanation)
         diagnostics += context.index.undecidedNotes.uniqued().sorted {
@@ -287,6 +288,7 @@ final class ExtractionContext {
         diagnostics += child.diagnostics
         mergeableIDs.formUnion(child.mergeableIDs)
         for (call, locations) in child.constructionMachines { constructionMachines[call, default: []] += locations }
+        constructionReasons.merge(child.constructionReasons) { first, _ in first }
     }
 
     /// Builds each item in turn on this context; with several jobs (and `inParallel`), each in a fork of
@@ -448,6 +450,9 @@ final class ExtractionContext {
     /// the machine it builds (`constructionMachines`, read by CandidatePass).
     var pendingConstruction: SyntaxIdentifier?
     var constructionMachines: [SyntaxIdentifier: [SourceLocation]] = [:]
+    /// Why a construction built no machine, when the reducer it names said why where it is declared
+    /// (read by CandidatePass, which else says the rules were not found).
+    var constructionReasons: [SyntaxIdentifier: String] = [:]
 
     /// Computed `Bool` properties of an enum, each evaluated for every case: `switch self { case .a, .b:
     /// return true; default: return false }`, `if case .a = self { return true }; return false`,

@@ -298,11 +298,24 @@ struct ReducerRecogniser: Recogniser {
                 if let built { productFields.append(built) }
             }
         }
-        // Why none: said here, where it is known, for a reducer outside a `@Reducer` type (whose own
-        // candidate says it); else the candidate's note would guess ("switches over no state or action").
-        if context.machines.count == machinesBefore, !CandidatePass.Finder.insideReducerType(c.node) {
-            context.warn("reducer: no field of its state `\(stateType.name)` is an enum, a Bool or an optional that it assigns; no machine extracted",
-                         at: location, severity: .note)
+        // A reducer outside a `@Reducer` type (whose own candidate speaks for it): the construction that
+        // holds or names it (`Actomaton(state:reducer: counterReducer)`) built the field machines, or
+        // built none for the reason said here, where it is known (else its candidate and the
+        // construction's would guess: "switches over no state or action", "rules not found").
+        if !CandidatePass.Finder.insideReducerType(c.node) {
+            let construction = context.construction(referencing: c.bindingName, around: c.node)?.call
+            context.pendingConstruction = nil
+            if context.machines.count > machinesBefore {
+                if let construction {
+                    context.constructionMachines[construction.id, default: []] += context.machines[machinesBefore...].map(\.location)
+                }
+            } else {
+                context.warn("reducer: no field of its state `\(stateType.name)` is an enum, a Bool or an optional that it assigns; no machine extracted",
+                             at: location, severity: .note)
+                if let construction, let name = c.bindingName {
+                    context.constructionReasons[construction.id] = "its reducer `\(name)` (\(c.file.baseName):\(location.line)) assigns no field of its state `\(stateType.name)` that is an enum, a Bool or an optional"
+                }
+            }
         }
         buildProduct(productFields, c: c, stateType: stateType, name: machineOwner, inputs: inputs, reader: reader,
                      helpers: helpers, location: location, context: context)

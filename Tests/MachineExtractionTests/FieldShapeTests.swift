@@ -218,6 +218,39 @@ final class CandidateShapeTests: XCTestCase {
         XCTAssertEqual(result.diagnostics.filter { $0.message == why }.count, 1)
         XCTAssertFalse(result.diagnostics.contains { $0.message.contains("shaped like a state machine") })
     }
+
+    /// A construction that names a reducer declared elsewhere: it built the reducer's field machines
+    /// (it said "the rules … were not found" before), or says why the reducer gave none.
+    func testAConstructionNamingAStructStateReducerGetsItsMachinesOrItsReason() throws {
+        let result = try explain("""
+        import Actomaton
+        enum Knob { case twist, push }
+        struct Dial { var lit = false; var turns = 0 }
+        struct Gauge { var turns = 0 }
+        let dialReducer = Reducer<Knob, Dial, Void, Never> { knob, dial, _ in
+            switch knob {
+            case .twist: dial.lit = true
+            case .push: dial.lit = false
+            }
+            return .empty
+        }
+        let gaugeReducer = Reducer<Knob, Gauge, Void, Never> { knob, gauge, _ in
+            gauge.turns += 1
+            return .empty
+        }
+        func start() {
+            let dial = Actomaton<Knob, Dial, Never>(state: Dial(), reducer: dialReducer)
+            let gauge = Actomaton<Knob, Gauge, Never>(state: Gauge(), reducer: gaugeReducer)
+        }
+        """)
+        XCTAssertEqual(result.machines.map(\.name), ["Dial.lit"])
+        let constructions = result.candidates.filter { $0.shape == "Actomaton(…)" }
+        XCTAssertEqual(constructions.map(\.name), ["dial", "gauge"])
+        XCTAssertEqual(constructions[0].outcome, .machine)
+        XCTAssertEqual(constructions[0].machines, result.machines.map(\.id))
+        XCTAssertEqual(constructions[1].outcome, .diagnostic)
+        XCTAssertEqual(constructions[1].reason, "`gauge` is shaped like a state machine (Actomaton(…)) but none was read from it: its reducer `gaugeReducer` (Candidates.swift:12) assigns no field of its state `Gauge` that is an enum, a Bool or an optional")
+    }
 }
 
 extension CandidateShapeTests {
