@@ -217,7 +217,7 @@ enum CandidatePass {
     /// them get a note saying why (added to `diagnostics`): the reason a recogniser gave for the node
     /// (`reasons`, a construction whose reducer is declared elsewhere), else the candidate's own.
     static func explain(_ found: [Found], machines: [Machine], built: [SyntaxIdentifier: [SourceLocation]],
-                        reasons: [SyntaxIdentifier: String] = [:], diagnostics: inout [Diagnostic]) -> [Candidate] {
+                        reasons: [SyntaxIdentifier: String], diagnostics: inout [Diagnostic]) -> [Candidate] {
         var result: [Candidate] = []
         // the lines of machines and their rules, and the diagnostics, by file: a candidate looks at its
         // own file's only (a code base has thousands of each)

@@ -460,9 +460,21 @@ final class SymbolIndex {
     /// Member types of a type (extensions merged), then of its superclass when the inputs declare it.
     func members(named name: String, of type: TypeInfo, from file: ParsedFile, depth: Int = 0) -> [Declaration] {
         let own = (type.members[name] ?? []).filter { !$0.isFilePrivate || $0.file === file }
-        if !own.isEmpty || depth > 8 || type.inherited.isEmpty || searchingSupertypes.contains(ObjectIdentifier(type)) { return own }
-        searchingSupertypes.insert(ObjectIdentifier(type))
-        defer { searchingSupertypes.remove(ObjectIdentifier(type)) }
+        if !own.isEmpty || depth > 8 || type.inherited.isEmpty { return own }
+        let search = SearchGuard.current
+        guard !search.types.contains(ObjectIdentifier(type)) else { return own }
+        // Resolving a supertype looks names up, which searches other supertypes, each search starting
+        // at depth 0: the searches nested on this thread share one budget of steps (code where many
+        // types share names and inherit from each other made it exponential: fuzz finding 6).
+        if search.types.isEmpty { search.steps = 0 }
+        search.steps += 1
+        guard search.steps <= Self.supertypeSearchBudget else {
+            undecided("the search for `\(name)` in the supertypes of `\(type.qualifiedName)` stopped after \(Self.supertypeSearchBudget) steps (types of these names inherit from each other in too many ways); it is read as not found there",
+                      at: type.node)
+            return own
+        }
+        search.types.insert(ObjectIdentifier(type))
+        defer { search.types.remove(ObjectIdentifier(type)) }
         for inherited in type.inherited {
             guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type), depth: depth + 1),
                   sup !== type, sup.kind == "class" || sup.kind == "protocol" else { continue }
@@ -476,15 +488,15 @@ final class SymbolIndex {
     /// (candidates are built in parallel): the cache is behind a lock, the cycle guard per thread.
     private var parsedTypes: [String: TypeSyntax] = [:]
     private let parsedTypesLock = NSLock()
-    private var searchingSupertypes: Set<ObjectIdentifier> {
-        get { SearchGuard.current.types }
-        set { SearchGuard.current.types = newValue }
-    }
+    /// How many supertype searches one lookup may make, nested ones included (`members(named:of:)`).
+    static let supertypeSearchBudget = 10_000
 
     /// The types whose supertypes the current thread is searching (pthread-specific storage: Foundation's
     /// thread dictionary bridges the set on every access).
     final class SearchGuard {
         var types = Set<ObjectIdentifier>()
+        /// Supertype searches made since the outermost one under way began.
+        var steps = 0
         private static let key: pthread_key_t = {
             var key = pthread_key_t()
             pthread_key_create(&key) { pointer in

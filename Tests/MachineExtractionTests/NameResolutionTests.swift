@@ -11,6 +11,26 @@ final class NameResolutionTests: XCTestCase {
     /// `T.x` as an assigned state: `phase` (a typealias) and `kind` (a nested enum) are types, so
     /// `phase.spinning` is a case; `Turbine.Shared` is a static property, so `Turbine.Shared.spinning`
     /// is a value's member, not a case.
+    /// Fuzz finding 6: a name looked up from inside types nested many levels deep, each inheriting
+    /// from a type the inputs do not declare, made the index search the supertypes of every enclosing
+    /// type from every other one (2^depth searches: a fuzzed file ran for minutes). The searches nested
+    /// in one lookup share a budget; past it a note says where the name is read as not found.
+    func testASupertypeSearchThroughDeeplyNestedTypesStopsAndSaysSo() throws {
+        func nested(_ depth: Int) -> String {
+            (0..<depth).map { "struct Level\($0): Outside {\n" }.joined()
+                + "enum Lamp { case on, off\n mutating func flip(_ e: Unknown) { switch self { case .on: self = .off\n case .off: self = .on } } }\n"
+                + String(repeating: "}\n", count: depth)
+        }
+        func cut(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+            diagnostics.filter {
+                $0.message.hasPrefix("the search for `Outside` in the supertypes of `Level0.Level1")
+                    && $0.message.contains("stopped after \(SymbolIndex.supertypeSearchBudget) steps")
+            }
+        }
+        XCTAssertFalse(cut(try Fixture.analyze(source: nested(16)).diagnostics).isEmpty)
+        XCTAssertEqual(cut(try Fixture.analyze(source: nested(8)).diagnostics), [], "ordinary nesting stays within the budget")
+    }
+
     func testCaseReferenceByResolutionNotSpelling() throws {
         let result = Analysed.source("""
         enum Mode { case resting, spinning, braking }
