@@ -469,7 +469,7 @@ final class SymbolIndex {
         if search.types.isEmpty { search.steps = 0 }
         search.steps += 1
         guard search.steps <= Self.supertypeSearchBudget else {
-            undecided("the search for `\(name)` in the supertypes of `\(type.qualifiedName)` stopped after \(Self.supertypeSearchBudget) steps (types of these names inherit from each other in too many ways); it is read as not found there",
+            undecided("the search for `\(name)` in the supertypes of `\(type.qualifiedName)` stopped after \(Self.supertypeSearchBudget) steps (too many enclosing types and supertypes to search them all); it is read as not found there",
                       at: type.node)
             return own
         }
