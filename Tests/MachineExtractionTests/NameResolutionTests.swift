@@ -8,9 +8,6 @@ import XCTest
 /// Type or value is decided by looking the name up where it is written (NameResolution.swift), never
 /// by its capitalisation: each test has a lower-case type or an upper-case value, function or case.
 final class NameResolutionTests: XCTestCase {
-    /// `T.x` as an assigned state: `phase` (a typealias) and `kind` (a nested enum) are types, so
-    /// `phase.spinning` is a case; `Turbine.Shared` is a static property, so `Turbine.Shared.spinning`
-    /// is a value's member, not a case.
     /// Fuzz finding 6: a name looked up from inside types nested many levels deep, each inheriting
     /// from a type the inputs do not declare, made the index search the supertypes of every enclosing
     /// type from every other one (2^depth searches: a fuzzed file ran for minutes). The searches nested
@@ -31,6 +28,9 @@ final class NameResolutionTests: XCTestCase {
         XCTAssertEqual(cut(try Fixture.analyze(source: nested(8)).diagnostics), [], "ordinary nesting stays within the budget")
     }
 
+    /// `T.x` as an assigned state: `phase` (a typealias) and `kind` (a nested enum) are types, so
+    /// `phase.spinning` is a case; `Turbine.Shared` is a static property, so `Turbine.Shared.spinning`
+    /// is a value's member, not a case.
     func testCaseReferenceByResolutionNotSpelling() throws {
         let result = Analysed.source("""
         enum Mode { case resting, spinning, braking }
