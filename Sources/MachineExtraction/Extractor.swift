@@ -399,15 +399,20 @@ final class ExtractionContext {
     }
 
     /// A call that builds the running machine from `name` (`Harvester(state: .x, mapping: .reduce(.first, name))`):
-    /// the variable it is bound to and its initial-state argument.
+    /// the variable it is bound to and its initial-state argument. The next machine `add`ed is linked
+    /// to the call (`pendingConstruction`).
     func construction(referencing name: String?, around node: Syntax) -> (binding: String?, initial: ExprSyntax?, call: FunctionCallExprSyntax)? {
+        guard let call = constructionCall(referencing: name, around: node) else { return nil }
+        pendingConstruction = call.id
+        return (DSLSupport.storageName(call), initialArgument(call), call)
+    }
+
+    /// The call `construction(referencing:around:)` finds, with nothing linked to it.
+    func constructionCall(referencing name: String?, around node: Syntax) -> FunctionCallExprSyntax? {
         // inline: the node sits inside the constructing call
         var current = node.parent
         while let c = current {
-            if let call = c.as(FunctionCallExprSyntax.self), let s = initialArgument(call) {
-                pendingConstruction = call.id
-                return (DSLSupport.storageName(call), s, call)
-            }
+            if let call = c.as(FunctionCallExprSyntax.self), initialArgument(call) != nil { return call }
             if c.is(CodeBlockItemSyntax.self) || c.is(MemberBlockItemSyntax.self) { break }
             current = c.parent
         }
@@ -441,9 +446,7 @@ final class ExtractionContext {
             }.filter(resolves)
             found = module.count == 1 ? module[0] : nil
         }
-        guard let call = found else { return nil }
-        pendingConstruction = call.id
-        return (DSLSupport.storageName(call), initialArgument(call), call)
+        return found
     }
 
     /// The construction the last `construction(referencing:around:)` returned, until `add` links it to

@@ -303,8 +303,7 @@ struct ReducerRecogniser: Recogniser {
         // built none for the reason said here, where it is known (else its candidate and the
         // construction's would guess: "switches over no state or action", "rules not found").
         if !CandidatePass.Finder.insideReducerType(c.node) {
-            let construction = context.construction(referencing: c.bindingName, around: c.node)?.call
-            context.pendingConstruction = nil
+            let construction = context.constructionCall(referencing: c.bindingName, around: c.node)
             if context.machines.count > machinesBefore {
                 if let construction {
                     context.constructionMachines[construction.id, default: []] += context.machines[machinesBefore...].map(\.location)
