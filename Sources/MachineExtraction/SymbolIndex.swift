@@ -462,16 +462,36 @@ final class SymbolIndex {
         let own = (type.members[name] ?? []).filter { !$0.isFilePrivate || $0.file === file }
         if !own.isEmpty || depth > 8 || type.inherited.isEmpty { return own }
         let search = SearchGuard.current
-        guard !search.types.contains(ObjectIdentifier(type)) else { return own }
+        guard !search.types.contains(ObjectIdentifier(type)) else { return [] }
         // Resolving a supertype looks names up, which searches other supertypes, each search starting
         // at depth 0: the searches nested on this thread share one budget of steps (code where many
         // types share names and inherit from each other made it exponential: fuzz finding 6).
-        if search.types.isEmpty { search.steps = 0 }
+        // The outermost search depends on its arguments alone (its budget starts at 0): its answer is
+        // kept. A nested one depends on the search around it and is worked out each time.
+        if search.types.isEmpty {
+            let key = MemberSearch(name: name, type: ObjectIdentifier(type), file: ObjectIdentifier(file), depth: depth)
+            supertypesLock.lock()
+            let kept = memberSearches[key]
+            supertypesLock.unlock()
+            if let kept { return kept }
+            search.steps = 0
+            let found = inheritedMembers(named: name, of: type, from: file, depth: depth, search: search)
+            supertypesLock.lock()
+            memberSearches[key] = found
+            supertypesLock.unlock()
+            return found
+        }
+        return inheritedMembers(named: name, of: type, from: file, depth: depth, search: search)
+    }
+
+    /// `members(named:of:from:depth:)` past the type's own members: the search of its supertypes.
+    private func inheritedMembers(named name: String, of type: TypeInfo, from file: ParsedFile, depth: Int,
+                                  search: SearchGuard) -> [Declaration] {
         search.steps += 1
         guard search.steps <= Self.supertypeSearchBudget else {
             undecided("the search for `\(name)` in the supertypes of `\(type.qualifiedName)` stopped after \(Self.supertypeSearchBudget) steps (too many enclosing types and supertypes to search them all); it is read as not found there",
                       at: type.node)
-            return own
+            return []
         }
         search.types.insert(ObjectIdentifier(type))
         defer { search.types.remove(ObjectIdentifier(type)) }
@@ -488,6 +508,17 @@ final class SymbolIndex {
     /// (candidates are built in parallel): the cache is behind a lock, the cycle guard per thread.
     private var parsedTypes: [String: TypeSyntax] = [:]
     private let parsedTypesLock = NSLock()
+    /// `supertypes(of:)` as asked outside any supertype search, by type.
+    private var supertypesKept: [ObjectIdentifier: [TypeInfo]] = [:]
+    /// `members(named:of:from:depth:)` as asked outside any supertype search.
+    private struct MemberSearch: Hashable {
+        let name: String
+        let type: ObjectIdentifier
+        let file: ObjectIdentifier
+        let depth: Int
+    }
+    private var memberSearches: [MemberSearch: [Declaration]] = [:]
+    private let supertypesLock = NSLock()
     /// How many supertype searches one lookup may make, nested ones included (`members(named:of:)`).
     static let supertypeSearchBudget = 10_000
 
@@ -755,12 +786,28 @@ final class SymbolIndex {
     }
 
     /// The superclass and protocols of a type that the inputs declare, resolved where the type is declared.
+    /// Asked outside any supertype search, the answer depends on the type alone: it is kept (generated
+    /// code asks it for the same few protocols at every name it looks up). Inside a search, what the
+    /// cycle guard cuts short depends on the search: it is worked out again.
     func supertypes(of type: TypeInfo) -> [TypeInfo] {
-        type.inherited.compactMap { inherited in
+        let outermost = SearchGuard.current.types.isEmpty
+        if outermost {
+            supertypesLock.lock()
+            let kept = supertypesKept[ObjectIdentifier(type)]
+            supertypesLock.unlock()
+            if let kept { return kept }
+        }
+        let found = type.inherited.compactMap { inherited -> TypeInfo? in
             guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type)),
                   sup !== type, sup.kind == "class" || sup.kind == "protocol" else { return nil }
             return sup
         }
+        if outermost {
+            supertypesLock.lock()
+            supertypesKept[ObjectIdentifier(type)] = found
+            supertypesLock.unlock()
+        }
+        return found
     }
 
     /// The functions a name called at `node` can mean, as Swift looks them up: functions local to the

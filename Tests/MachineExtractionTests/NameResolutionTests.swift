@@ -28,6 +28,50 @@ final class NameResolutionTests: XCTestCase {
         XCTAssertEqual(cut(try Fixture.analyze(source: nested(8)).diagnostics), [], "ordinary nesting stays within the budget")
     }
 
+    /// The outermost searches of supertypes are kept: generated code (swift-protobuf's messages) asks
+    /// the same few at every name it looks up. A search nested in another depends on it (the cycle
+    /// guard cuts it short where the outer one is under way), so only outermost answers may be kept,
+    /// or an answer would depend on which question came first, and with parallel builds on timing.
+    /// Each question, asked after all the others in either order, gets what a fresh index answers.
+    func testKeptSupertypeSearchesDoNotDependOnTheOrderOfQuestions() throws {
+        let source = """
+        class Ring: Loop {}
+        class Loop: Ring { class Part {} }
+        struct Host: Host.Inner { struct Inner: Outside {} }
+        protocol Outside: Host.Inner { }
+        struct Shell: Carrier { struct Core: Carrier.Part, Shell.Core {} }
+        protocol Carrier: Ring { }
+        extension Shell: Loop.Part, Host { struct Part: Outside {} }
+        struct Level0: Unknown { struct Level1: Unknown, Carrier { struct Level2: Part, Level1 { enum Lamp: Inner {} } } }
+        class Base { class Piece {} }
+        class Upper: Base, Middle.Lower {}
+        struct Middle: Upper { class Lower: Piece {} }
+        """
+        // asked first, `Piece` in `Middle` is found through `Upper` and `Base`; asked inside the search
+        // of `Upper`'s supertypes (for `Lower`'s supertype), the guard stops it at `Upper`
+        let names = ["Ring", "Loop", "Part", "Host", "Inner", "Outside", "Shell", "Core", "Carrier", "Level1", "Lamp", "Piece", "Lower", "Missing"]
+        func index() -> SymbolIndex {
+            let file = ParsedFile(path: "Cycles.swift", text: source)
+            file.module = "Cycles"
+            return SymbolIndex(files: [file])
+        }
+        func types(_ index: SymbolIndex) -> [TypeInfo] { index.types.values.sorted { $0.qualifiedName < $1.qualifiedName } }
+        struct Question: Hashable { let type: String; let name: String? }
+        func ask(_ q: Question, _ index: SymbolIndex) -> String {
+            guard let t = types(index).first(where: { $0.qualifiedName == q.type }) else { return "no type" }
+            guard let name = q.name else { return index.supertypes(of: t).map(\.qualifiedName).joined(separator: ", ") }
+            return index.members(named: name, of: t, from: t.file).map(\.description).joined(separator: ", ")
+        }
+        let questions = types(index()).flatMap { t in [Question(type: t.qualifiedName, name: nil)] + names.map { Question(type: t.qualifiedName, name: $0) } }
+        XCTAssertGreaterThan(questions.count, 100)
+        let fresh = Dictionary(uniqueKeysWithValues: questions.map { ($0, ask($0, index())) })
+        for order in [questions, questions.reversed()] {
+            let shared = index()
+            for q in order { XCTAssertEqual(ask(q, shared), fresh[q], "\(q)") }
+        }
+        XCTAssertTrue(fresh.values.contains { !$0.isEmpty }, "some searches find something")
+    }
+
     /// `T.x` as an assigned state: `phase` (a typealias) and `kind` (a nested enum) are types, so
     /// `phase.spinning` is a case; `Turbine.Shared` is a static property, so `Turbine.Shared.spinning`
     /// is a value's member, not a case.
