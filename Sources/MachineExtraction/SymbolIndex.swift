@@ -489,19 +489,47 @@ final class SymbolIndex {
                                   search: SearchGuard) -> [Declaration] {
         search.steps += 1
         guard search.steps <= Self.supertypeSearchBudget else {
+            search.cuts += 1
             undecided("the search for `\(name)` in the supertypes of `\(type.qualifiedName)` stopped after \(Self.supertypeSearchBudget) steps (too many enclosing types and supertypes to search them all); it is read as not found there",
                       at: type.node)
             return []
         }
         search.types.insert(ObjectIdentifier(type))
         defer { search.types.remove(ObjectIdentifier(type)) }
-        for inherited in type.inherited {
-            guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type), depth: depth + 1),
-                  sup !== type, sup.kind == "class" || sup.kind == "protocol" else { continue }
+        for index in type.inherited.indices {
+            guard let sup = supertype(index, of: type, depth: depth, search: search) else { continue }
             let found = members(named: name, of: sup, from: file, depth: depth + 1)
             if !found.isEmpty { return found }
         }
         return []
+    }
+
+    /// The type's `index`th inherited type when it is a declared class or protocol, resolved inside a
+    /// search of its supertypes. What the resolution finds depends on the type, the depth and the types
+    /// whose search is under way (the guard), and on the steps left: an answer found within the budget
+    /// is kept with the steps it took, and given again where those steps are still left, counting them.
+    /// (Every name a type's members are searched for resolves the same inherited types again.)
+    private func supertype(_ index: Int, of type: TypeInfo, depth: Int, search: SearchGuard) -> TypeInfo? {
+        let key = InheritedResolution(type: ObjectIdentifier(type), index: index, depth: depth, guarded: search.types)
+        supertypesLock.lock()
+        let kept = inheritedResolutions[key]
+        supertypesLock.unlock()
+        if let kept, search.steps + kept.steps <= Self.supertypeSearchBudget {
+            search.steps += kept.steps
+            return kept.type
+        }
+        let (stepsBefore, cutsBefore) = (search.steps, search.cuts)
+        var found: TypeInfo?
+        if case .declared(let sup, _) = resolveType(type.inherited[index], in: scope(inside: type.parent ?? type), depth: depth + 1),
+           sup !== type, sup.kind == "class" || sup.kind == "protocol" {
+            found = sup
+        }
+        if search.cuts == cutsBefore {
+            supertypesLock.lock()
+            inheritedResolutions[key] = (found, search.steps - stepsBefore)
+            supertypesLock.unlock()
+        }
+        return found
     }
 
     /// Written types parsed once per run. Once built, the index is read from several threads
@@ -518,6 +546,14 @@ final class SymbolIndex {
         let depth: Int
     }
     private var memberSearches: [MemberSearch: [Declaration]] = [:]
+    /// `supertype(_:of:depth:search:)`'s answers, with the steps each took.
+    private struct InheritedResolution: Hashable {
+        let type: ObjectIdentifier
+        let index: Int
+        let depth: Int
+        let guarded: Set<ObjectIdentifier>
+    }
+    private var inheritedResolutions: [InheritedResolution: (type: TypeInfo?, steps: Int)] = [:]
     private let supertypesLock = NSLock()
     /// How many supertype searches one lookup may make, nested ones included (`members(named:of:)`).
     static let supertypeSearchBudget = 10_000
@@ -528,6 +564,8 @@ final class SymbolIndex {
         var types = Set<ObjectIdentifier>()
         /// Supertype searches made since the outermost one under way began.
         var steps = 0
+        /// Searches stopped by the budget on this thread so far.
+        var cuts = 0
         private static let key: pthread_key_t = {
             var key = pthread_key_t()
             pthread_key_create(&key) { pointer in

@@ -43,13 +43,13 @@ final class NameResolutionTests: XCTestCase {
         protocol Carrier: Ring { }
         extension Shell: Loop.Part, Host { struct Part: Outside {} }
         struct Level0: Unknown { struct Level1: Unknown, Carrier { struct Level2: Part, Level1 { enum Lamp: Inner {} } } }
-        class Base { class Piece {} }
-        class Upper: Base, Middle.Lower {}
+        class Base { class Piece { class Thing {} } }
+        class Upper: Base, Middle.Lower.Thing {}
         struct Middle: Upper { class Lower: Piece {} }
         """
-        // asked first, `Piece` in `Middle` is found through `Upper` and `Base`; asked inside the search
-        // of `Upper`'s supertypes (for `Lower`'s supertype), the guard stops it at `Upper`
-        let names = ["Ring", "Loop", "Part", "Host", "Inner", "Outside", "Shell", "Core", "Carrier", "Level1", "Lamp", "Piece", "Lower", "Missing"]
+        // asked first, `Piece` in `Middle` is found through `Upper` and `Base`, and so is `Thing` in
+        // `Lower`; inside the search of `Upper`'s supertypes, the guard stops both at `Upper`
+        let names = ["Ring", "Loop", "Part", "Host", "Inner", "Outside", "Shell", "Core", "Carrier", "Level1", "Lamp", "Piece", "Lower", "Thing", "Missing"]
         func index() -> SymbolIndex {
             let file = ParsedFile(path: "Cycles.swift", text: source)
             file.module = "Cycles"
