@@ -274,18 +274,21 @@ final class ReducerInterpreter {
     func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx]) -> Flow {
         if let ret = stmt.as(ReturnStmtSyntax.self) {
             // inside a function walked for a call used as a statement, `return` goes back to the caller
+            let returnedCall = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
             if !returnSinks.isEmpty {
-                returnSinks[returnSinks.count - 1] += ctxs
+                // `return body(&self.state)`: the call runs before the function returns
+                returnSinks[returnSinks.count - 1] += returnedCall.map { execCall($0, ctxs) } ?? ctxs
                 return Flow()
             }
             // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
-            if let call = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self), let (callee, paths, inputs) = inoutCallee(call),
+            if let call = returnedCall, let (callee, paths, inputs) = inoutCallee(call),
                let body = callee.body, helperDepth < 4 {
                 helperDepth += 1
                 defer { helperDepth -= 1 }
                 return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next })
             }
-            for ctx in ctxs { finalize(ctx, returning: ret.expression) }
+            // `return self.transition(to: .idle)`: the helper runs before the method returns
+            for ctx in returnedCall.map({ execCall($0, ctxs) }) ?? ctxs { finalize(ctx, returning: ret.expression) }
             return Flow()
         }
         if stmt.is(ThrowStmtSyntax.self) {
@@ -393,6 +396,15 @@ final class ReducerInterpreter {
            member.declName.baseName.text == "toggle", spec.stateKind == .bool {
             return ctxs.flatMap(toggle)
         }
+        // `body(&self.state)` in a helper, `body` its closure parameter: the closure's body runs with its
+        // parameter standing for the state (`self.withState { state in state = .idle }`)
+        if let (closure, paths) = stateClosure(call), helperDepth < 4, let frame = substitutions.popLast() {
+            helperDepth += 1
+            defer { helperDepth -= 1; substitutions.append(frame) }
+            returnSinks.append([])
+            let next = withPaths(paths, inputs: []) { execBlock(closure.statements, ctxs).next }
+            return merged(next + returnSinks.removeLast())
+        }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
         var helperName: String?
         if let ref = callee.as(DeclReferenceExprSyntax.self) { helperName = ref.baseName.text }
@@ -412,6 +424,11 @@ final class ReducerInterpreter {
                     ?? (i < parameters.count ? parameters[i] : nil)
                 if let parameter { bound[(parameter.secondName ?? parameter.firstName).text] = argument.expression }
             }
+            // a trailing closure is the argument of the parameter after the written ones
+            if let closure = call.trailingClosure, call.arguments.count < parameters.count {
+                let parameter = parameters[call.arguments.count]
+                bound[(parameter.secondName ?? parameter.firstName).text] = ExprSyntax(closure)
+            }
             substitutions.append(bound)
             defer { substitutions.removeLast() }
             returnSinks.append([])
@@ -419,6 +436,29 @@ final class ReducerInterpreter {
             return merged(next + returnSinks.removeLast())
         }
         return ctxs
+    }
+
+    /// A call of the walked helper's closure parameter with the state `inout` (`body(&self.state)`): the
+    /// closure passed for it, and the names its parameters give the state. (The closure is written where
+    /// the helper is called: its body is walked with the names of that place, without the helper's.)
+    func stateClosure(_ call: FunctionCallExprSyntax) -> (ClosureExprSyntax, Set<String>)? {
+        guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+              let closure = substituted(ExprSyntax(callee)).flatMap({ SyntaxHelpers.unwrap($0).as(ClosureExprSyntax.self) }) else { return nil }
+        var names: [String] = []
+        switch closure.signature?.parameterClause {
+        case .simpleInput(let list): names = list.map(\.name.text)
+        case .parameterClause(let clause): names = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        case nil: names = (0..<call.arguments.count).map { "$\($0)" }
+        }
+        var paths: Set<String> = []
+        for (argument, name) in zip(call.arguments, names) {
+            guard let io = argument.expression.as(InOutExprSyntax.self), let p = SyntaxHelpers.path(io.expression) else { continue }
+            if isState(p) { paths.insert(name) }
+            for statePath in spec.statePaths.union(extraStatePaths) where statePath.hasPrefix(p + ".") {
+                paths.insert(name + statePath.dropFirst(p.count))
+            }
+        }
+        return paths.isEmpty ? nil : (closure, paths)
     }
 
     /// Arguments bound to the parameters of the helpers being walked, innermost last.

@@ -130,3 +130,75 @@ final class HelperSetterTests: XCTestCase {
         XCTAssertEqual(m.findings, [])
     }
 }
+
+/// Shapes of state machines in server code (SwiftNIO style), with made-up identifiers: the state is
+/// changed by a helper whose call is the method's `return` value, or inside a closure a helper calls
+/// with the state `inout` (the pattern that avoids copy-on-write of an enum's payload).
+final class ReturnedHelperTests: XCTestCase {
+    /// `return self.fail(…)`: the helper assigns the state and gives the action back; its call runs
+    /// before the method returns, at the top of the method and inside another walked helper.
+    func testAHelperCalledInAReturnChangesTheState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Step { case idle, waiting, done, failed }
+        enum Reply { case ok, refused, garbled }
+        enum Action { case none, report, hangUp }
+        struct Handshake {
+            private var step: Step = .idle
+            mutating func receive(_ reply: Reply) -> Action {
+                switch (self.step, reply) {
+                case (.idle, _): self.step = .waiting; return .none
+                case (.waiting, .ok): self.step = .done; return .none
+                case (.waiting, .refused): return self.fail()
+                case (.waiting, .garbled): return self.reject()
+                case (.done, _), (.failed, _): return .none
+                }
+            }
+            private mutating func reject() -> Action { return self.fail() }
+            private mutating func fail() -> Action {
+                self.step = .failed
+                return .report
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Handshake.step"))
+        XCTAssertTrue(m.transitions.isSuperset(of: ["idle -ok-> waiting", "waiting -ok-> done", "waiting -refused-> failed", "waiting -garbled-> failed"]),
+                      "\(m.transitions)")
+        XCTAssertFalse(m.transitions.contains { $0.hasPrefix("waiting -refused->") && !$0.hasSuffix("failed") })
+        XCTAssertFalse(m.selfLoops.contains("waiting -refused-> waiting"))
+    }
+
+    /// `self.modify { state in state = .open(…) }` where `modify` parks the state on a placeholder and
+    /// hands it `inout` to the closure: the closure's assignment is the transition, not the placeholder.
+    func testAClosureGivenTheStateInoutByAHelperAssignsIt() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Link { case closed(Int), opening(Int), open(Int), parked }
+        enum Signal { case dial, answer, drop }
+        struct Line {
+            private var link: Link = .closed(0)
+            mutating func handle(_ signal: Signal) {
+                switch (self.link, signal) {
+                case (.closed(let n), .dial):
+                    self.modify { link in link = .opening(n + 1) }
+                case (.opening(let n), .answer):
+                    return self.modify { $0 = .open(n) }
+                case (.open(let n), .drop), (.opening(let n), .drop):
+                    self.modify { (current: inout Link) in current = .closed(n) }
+                case (.parked, _):
+                    preconditionFailure("left parked")
+                default:
+                    break
+                }
+            }
+            private mutating func modify<R>(_ body: (inout Link) -> R) -> R {
+                self.link = .parked
+                return body(&self.link)
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Line.link"))
+        XCTAssertTrue(m.transitions.isSuperset(of: ["closed -dial-> opening", "opening -answer-> open", "open -drop-> closed", "opening -drop-> closed"]),
+                      "\(m.transitions)")
+        XCTAssertFalse(m.transitions.contains { $0.hasSuffix("-> parked") }, "the placeholder is overwritten before the method returns: \(m.transitions)")
+        XCTAssertFalse(m.findingKeys.contains { $0.hasPrefix("dead_end_state") }, "\(m.findingKeys)")
+    }
+}
