@@ -261,8 +261,24 @@ struct SwitchMethodRecogniser: Recogniser {
             context.claimed.insert(method.id)
         }
         guard let location, !rules.isEmpty else { return }
+        // Its other mutating methods (`mutating func shutDown()`) are inputs of their own, as for a stored
+        // property's machine: each is walked, and one that never changes `self` adds nothing.
+        var methodInputs: [String] = []
+        for (method, file) in type.methods where !context.claimed.contains(method.id) {
+            guard let body = method.body, method.modifiers.contains(where: { $0.name.text == "mutating" }) else { continue }
+            let input = method.name.text + "()"
+            let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: [input]), statePaths: ["self"], inputPaths: [],
+                                   helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
+                                   helperStatePaths: ["self"])
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
+            let walked = interpreter.run(body.statements, at: file.location(of: method))
+            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
+            rules += walked
+            leftOut.append(interpreter.leftOut)
+            methodInputs.append(input)
+        }
         context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
-                            inputs: inputEnum?.caseNames ?? [], initial: nil, rules: rules, order: .resolved,
+                            inputs: (inputEnum?.caseNames ?? []) + methodInputs, initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum, key: type.key, leftOut: leftOut)
     }

@@ -202,3 +202,37 @@ final class ReturnedHelperTests: XCTestCase {
         XCTAssertFalse(m.findingKeys.contains { $0.hasPrefix("dead_end_state") }, "\(m.findingKeys)")
     }
 }
+
+final class SelfEnumMethodInputTests: XCTestCase {
+    /// An enum that is its own machine changes `self` in its event method and in mutating methods
+    /// without an event (`mutating func dial()`): those are inputs of their own, as for a stored
+    /// property's machine, so a state they leave is no dead end. One that never changes `self` adds nothing.
+    func testOtherMutatingMethodsOfASelfEnumAreInputs() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Cause { case timeout, refused }
+        enum Channel {
+            case idle, dialling, up, gone
+            mutating func dropped(_ cause: Cause) {
+                switch (self, cause) {
+                case (.up, _), (.dialling, .refused): self = .idle
+                default: break
+                }
+            }
+            mutating func dial() {
+                switch self {
+                case .idle: self = .dialling
+                case .dialling, .up, .gone: break
+                }
+            }
+            mutating func connected() { if case .dialling = self { self = .up } }
+            mutating func close() { self = .gone }
+            mutating func describe() -> String { switch self { case .up: return "up"; default: return "down" } }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Channel"))
+        XCTAssertEqual(Set(m.inputs), ["timeout", "refused", "dial()", "connected()", "close()"], "describe() never changes self")
+        XCTAssertTrue(m.transitions.isSuperset(of: ["idle -dial()-> dialling", "dialling -connected()-> up", "up -timeout-> idle", "up -close()-> gone"]),
+                      "\(m.transitions)")
+        XCTAssertEqual(m.findingKeys.filter { $0.hasPrefix("dead_end_state") }, ["dead_end_state gone"], "\(m.findingKeys)")
+    }
+}
