@@ -519,17 +519,21 @@ final class SymbolIndex {
             return kept.type
         }
         let (stepsBefore, cutsBefore) = (search.steps, search.cuts)
-        var found: TypeInfo?
-        if case .declared(let sup, _) = resolveType(type.inherited[index], in: scope(inside: type.parent ?? type), depth: depth + 1),
-           sup !== type, sup.kind == "class" || sup.kind == "protocol" {
-            found = sup
-        }
+        let found = declaredSupertype(type.inherited[index], of: type, depth: depth + 1)
         if search.cuts == cutsBefore {
             supertypesLock.lock()
             inheritedResolutions[key] = (found, search.steps - stepsBefore)
             supertypesLock.unlock()
         }
         return found
+    }
+
+    /// A type written in `type`'s inheritance clause, resolved where `type` is declared, when it is a
+    /// class or protocol the inputs declare.
+    private func declaredSupertype(_ written: String, of type: TypeInfo, depth: Int) -> TypeInfo? {
+        guard case .declared(let sup, _) = resolveType(written, in: scope(inside: type.parent ?? type), depth: depth),
+              sup !== type, sup.kind == "class" || sup.kind == "protocol" else { return nil }
+        return sup
     }
 
     /// Written types parsed once per run. Once built, the index is read from several threads
@@ -835,11 +839,7 @@ final class SymbolIndex {
             supertypesLock.unlock()
             if let kept { return kept }
         }
-        let found = type.inherited.compactMap { inherited -> TypeInfo? in
-            guard case .declared(let sup, _) = resolveType(inherited, in: scope(inside: type.parent ?? type)),
-                  sup !== type, sup.kind == "class" || sup.kind == "protocol" else { return nil }
-            return sup
-        }
+        let found = type.inherited.compactMap { declaredSupertype($0, of: type, depth: 0) }
         if outermost {
             supertypesLock.lock()
             supertypesKept[ObjectIdentifier(type)] = found
