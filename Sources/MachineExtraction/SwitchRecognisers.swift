@@ -262,25 +262,40 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         guard let location, !rules.isEmpty else { return }
         // Its other mutating methods (`mutating func shutDown()`) are inputs of their own, as for a stored
-        // property's machine: each is walked, and one that never changes `self` adds nothing.
-        var methodInputs: [String] = []
-        for (method, file) in type.methods where !context.claimed.contains(method.id) {
-            guard let body = method.body, method.modifiers.contains(where: { $0.name.text == "mutating" }) else { continue }
-            let input = method.name.text + "()"
-            let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: [input]), statePaths: ["self"], inputPaths: [],
-                                   helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
-                                   helperStatePaths: ["self"])
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
-            let walked = interpreter.run(body.statements, at: file.location(of: method))
-            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
-            rules += walked
-            leftOut.append(interpreter.leftOut)
-            methodInputs.append(input)
-        }
+        // property's machine.
+        let mutators = type.methods.filter { m, _ in m.modifiers.contains { $0.name.text == "mutating" } }
+        let walked = methodInputs(mutators, of: type, like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []),
+                                                                  statePaths: ["self"], inputPaths: [], helperStatePaths: ["self"]),
+                                  context: context)
+        rules += walked.rules
+        leftOut += walked.leftOut
+        let methodInputs = walked.inputs
         context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                             inputs: (inputEnum?.caseNames ?? []) + methodInputs, initial: nil, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum, key: type.key, leftOut: leftOut)
+    }
+
+    /// Methods of `type` walked as inputs of their own, named `method()`, each with `template`'s state
+    /// and the type's other methods as helpers: the rules of those that change the state and their
+    /// inputs. A method that never changes the state adds nothing; one claimed already is skipped.
+    func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
+                      context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+        var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
+        for (method, file) in methods where !context.claimed.contains(method.id) {
+            guard let body = method.body else { continue }
+            let input = method.name.text + "()"
+            var spec = template
+            spec.domain = Domain(states: template.domain.states, inputs: [input])
+            spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
+            let walked = interpreter.run(body.statements, at: file.location(of: method))
+            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
+            result.rules += walked
+            result.leftOut.append(interpreter.leftOut)
+            result.inputs.append(input)
+        }
+        return result
     }
 
     /// The event parameter of a method: its first parameter of an enum type other than the state's
@@ -344,24 +359,14 @@ struct SwitchMethodRecogniser: Recogniser {
         guard let location, !rules.isEmpty else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
         // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
-        var methodInputs: [String] = []
-        for (method, file) in writes.entries where !context.claimed.contains(method.id) {
-            guard let body = method.body else { continue }
-            let input = method.name.text + "()"
-            let domain = Domain(states: stateEnum.caseNames, inputs: [input])
-            let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [],
-                                   helpers: ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id }),
-                                   helperStatePaths: statePaths,
-                                   enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum))
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
-            let walked = interpreter.run(body.statements, at: file.location(of: method))
-            // a method that never changes the state adds nothing
-            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
-            rules += walked
-            leftOut.append(interpreter.leftOut)
-            methodInputs.append(input)
-        }
-        inputNames += methodInputs
+        let walked = methodInputs(writes.entries, of: type,
+                                  like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), stateKind: kind,
+                                                    statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
+                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum)),
+                                  context: context)
+        rules += walked.rules
+        leftOut += walked.leftOut
+        inputNames += walked.inputs
         let initial = context.initialState(property.initializer, states: stateEnum.caseNames)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
