@@ -55,10 +55,13 @@ final class ProductInterpreter {
     func location(of node: some SyntaxProtocol) -> SourceLocation { effects.index.location(of: node, orIn: file) }
 
     init(fields: [Field], stateParam: String, actionParam: String, effects: EffectReader, file: ParsedFile,
-         helpers: [String: FunctionDeclSyntax] = [:]) {
+         helpers: [String: FunctionDeclSyntax] = [:], copied: String? = nil) {
         self.fields = fields
         var byPath: [String: Field] = [:]
-        for f in fields { byPath["\(stateParam).\(f.name)"] = f }
+        // the parameter the state is a copy of (`var next = model`) names it too, as it was
+        for root in [stateParam] + (copied.map { [$0] } ?? []) {
+            for f in fields { byPath["\(root).\(f.name)"] = f }
+        }
         self.byPath = byPath
         self.statePaths = [stateParam]
         self.helpers = helpers
@@ -533,7 +536,8 @@ final class ProductInterpreter {
         var cancels = c.cancels
         if let expr {
             let value = SyntaxHelpers.unwrap(expr)
-            if !value.is(NilLiteralExprSyntax.self) {
+            // `return newState` (a reducer returning a copy of its state) returns no effect
+            if !value.is(NilLiteralExprSyntax.self), !statePaths.contains(SyntaxHelpers.path(value) ?? "") {
                 let r = effects.read(value)
                 if let e = r.effect { effect = effect.map { $0.merged(with: e) } ?? e }
                 cancels = cancels.appendingUnique(r.cancels)

@@ -275,6 +275,12 @@ final class ReducerInterpreter {
         if let ret = stmt.as(ReturnStmtSyntax.self) {
             // inside a function walked for a call used as a statement, `return` goes back to the caller
             let returnedCall = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
+            // inside a helper walked for the value it returns (`state = next(state, event)`): the value is a target
+            if let frame = valueSinks.last, frame.depth == returnSinks.count, let value = ret.expression {
+                let element = SyntaxHelpers.unwrap(value).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil }
+                for ctx in ctxs { valueSinks[valueSinks.count - 1].results += targets(of: element ?? value, ctx) }
+                return Flow()
+            }
             if !returnSinks.isEmpty {
                 // `return body(&self.state)`: the call runs before the function returns
                 returnSinks[returnSinks.count - 1] += returnedCall.map { execCall($0, ctxs) } ?? ctxs
@@ -316,7 +322,13 @@ final class ReducerInterpreter {
         if stmt.is(ContinueStmtSyntax.self) { return Flow(breaks: ctxs) }
         if let d = stmt.as(DoStmtSyntax.self) {
             let f = execBlock(d.body.statements, ctxs)
-            return Flow(next: f.next, breaks: f.breaks, fallthroughs: f.fallthroughs)
+            var flow = Flow(next: f.next, breaks: f.breaks, fallthroughs: f.fallthroughs)
+            // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
+            // write a `try` guards comes after it (`let x = try load(); state = .loaded(x)`)
+            if !d.catchClauses.isEmpty, d.body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) {
+                for clause in d.catchClauses { flow.absorb(execBlock(clause.body.statements, ctxs)) }
+            }
+            return flow
         }
         if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs) }
         if let loop = stmt.as(WhileStmtSyntax.self) { return execLoop(loop.body, ctxs) }
@@ -406,30 +418,10 @@ final class ReducerInterpreter {
             return merged(next + returnSinks.removeLast())
         }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
-        var helperName: String?
-        if let ref = callee.as(DeclReferenceExprSyntax.self) { helperName = ref.baseName.text }
-        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, let path = SyntaxHelpers.path(base),
-           path == "self" || spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
-            helperName = member.declName.baseName.text
-        }
-        if let name = helperName, let helper = spec.helpers[ReducerSpec.key(name, call)] ?? spec.helpers[name], let body = helper.body,
-           helperDepth < 4 {
+        if let helper = helper(called: call), let body = helper.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            // the helper's parameters stand for the call's arguments (`transition(to: .loading)`)
-            var bound: [String: ExprSyntax] = [:]
-            let parameters = Array(helper.signature.parameterClause.parameters)
-            for (i, argument) in call.arguments.enumerated() {
-                let parameter = parameters.first { ($0.firstName.text == "_" ? nil : $0.firstName.text) == argument.label?.text }
-                    ?? (i < parameters.count ? parameters[i] : nil)
-                if let parameter { bound[(parameter.secondName ?? parameter.firstName).text] = argument.expression }
-            }
-            // a trailing closure is the argument of the parameter after the written ones
-            if let closure = call.trailingClosure, call.arguments.count < parameters.count {
-                let parameter = parameters[call.arguments.count]
-                bound[(parameter.secondName ?? parameter.firstName).text] = ExprSyntax(closure)
-            }
-            substitutions.append(bound)
+            substitutions.append(arguments(of: call, boundTo: helper))
             defer { substitutions.removeLast() }
             returnSinks.append([])
             let next = withHelperPaths { execBlock(body.statements, ctxs).next }
@@ -437,6 +429,70 @@ final class ReducerInterpreter {
         }
         return ctxs
     }
+
+    /// The helper of the state's owner a call names: `reset()`, `self.reset()`, `state.reset()`.
+    func helper(called call: FunctionCallExprSyntax) -> FunctionDeclSyntax? {
+        let callee = call.calledExpression
+        var helperName: String?
+        if let ref = callee.as(DeclReferenceExprSyntax.self) { helperName = ref.baseName.text }
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, let path = SyntaxHelpers.path(base),
+           path == "self" || spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
+            helperName = member.declName.baseName.text
+        }
+        guard let name = helperName else { return nil }
+        return spec.helpers[ReducerSpec.key(name, call)] ?? spec.helpers[name]
+    }
+
+    /// The call's arguments by the names of the helper's parameters they stand for (`transition(to:
+    /// .loading)`); a trailing closure is the argument of the parameter after the written ones.
+    func arguments(of call: FunctionCallExprSyntax, boundTo helper: FunctionDeclSyntax) -> [String: ExprSyntax] {
+        var bound: [String: ExprSyntax] = [:]
+        let parameters = Array(helper.signature.parameterClause.parameters)
+        func label(_ p: FunctionParameterSyntax) -> String? { p.firstName.text == "_" ? nil : p.firstName.text }
+        // as Swift matches them: in order, a parameter with a default value left out when its label is not written
+        var next = 0
+        for argument in call.arguments {
+            while next < parameters.count, label(parameters[next]) != argument.label?.text, parameters[next].defaultValue != nil { next += 1 }
+            guard next < parameters.count else { break }
+            bound[(parameters[next].secondName ?? parameters[next].firstName).text] = argument.expression
+            next += 1
+        }
+        if let closure = call.trailingClosure, next < parameters.count {
+            let parameter = parameters[next]
+            bound[(parameter.secondName ?? parameter.firstName).text] = ExprSyntax(closure)
+        }
+        return bound
+    }
+
+    /// The targets a helper returning the next state gives (`state = next(state, event)`): its body is
+    /// walked with its parameters standing for the arguments (those given the state or the input are
+    /// the state or the input there), and each value it returns on a path is that path's target. Nil
+    /// when the call names no such helper, or no path returns.
+    func returnedTargets(of call: FunctionCallExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)]? {
+        guard let helper = helper(called: call), helper.signature.returnClause != nil, let body = helper.body, helperDepth < 4 else { return nil }
+        helperDepth += 1
+        defer { helperDepth -= 1 }
+        let bound = arguments(of: call, boundTo: helper)
+        var paths: Set<String> = [], inputs: Set<String> = []
+        for (name, argument) in bound {
+            let p = SyntaxHelpers.path(argument)
+            if isState(p) { paths.insert(name) } else if isInput(p) { inputs.insert(name) }
+        }
+        substitutions.append(bound.filter { name, _ in !paths.contains(name) && !inputs.contains(name) })
+        defer { substitutions.removeLast() }
+        valueSinks.append((returnSinks.count, []))
+        _ = withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next }
+        // a value the helper computes at run time is named by the call the reducer wrote
+        let results = valueSinks.removeLast().results.map { c, t -> (Ctx, Target) in
+            if case .unknown = t { return (c, .unknown(text(call))) }
+            return (c, t)
+        }
+        return results.isEmpty ? nil : results
+    }
+
+    /// Helpers walked for the value they return, innermost last: the `returnSinks` depth they were
+    /// entered at, and the (path, target) pairs their `return`s gave.
+    var valueSinks: [(depth: Int, results: [(Ctx, Target)])] = []
 
     /// A call of the walked helper's closure parameter with the state `inout` (`body(&self.state)`): the
     /// closure passed for it, and the names its parameters give the state. (The closure is written where
@@ -567,6 +623,7 @@ final class ReducerInterpreter {
     }
 
     func execSwitch(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow {
+        if let flow = execSwitchOnArgument(sw, ctx) { return flow }
         // `switch result` where `result` was bound by a case on the input (`case let .view(action)`, even
         // when it shadows the reducer's `action`): its cases narrow the input
         let boundSubject = SyntaxHelpers.unwrap(sw.subject).as(DeclReferenceExprSyntax.self).flatMap { ctx.bound[$0.baseName.text] }
@@ -654,6 +711,45 @@ final class ReducerInterpreter {
     }
 
     /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
+    /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
+    /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
+    /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
+    func execSwitchOnArgument(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow? {
+        guard let ref = SyntaxHelpers.unwrap(sw.subject).as(DeclReferenceExprSyntax.self), ctx.bound[ref.baseName.text] == nil,
+              let argument = substituted(ExprSyntax(ref)), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
+              let value = SyntaxHelpers.caseReference(argument, effects.index)?.name else { return nil }
+        let cases = SyntaxHelpers.cases(of: sw)
+        var start: Int?
+        for (i, sc) in cases.enumerated() where start == nil {
+            switch sc.label {
+            case .default:
+                start = i
+            case .case(let label):
+                for item in label.caseItems {
+                    guard item.whereClause == nil else { return nil }
+                    switch patternAtom(item.pattern) {
+                    case .any: start = i
+                    case .cases(let names, let refutable, _):
+                        if names.contains(value) {
+                            guard !refutable else { return nil }
+                            start = i
+                        }
+                    default: return nil
+                    }
+                }
+            }
+        }
+        guard let start else { return nil }
+        var flow = Flow()
+        var entering = [ctx]
+        for sc in cases[start...] where !entering.isEmpty {
+            let f = execBlock(sc.statements, entering)
+            flow.next += f.next + f.breaks
+            entering = f.fallthroughs
+        }
+        return flow
+    }
+
     func inputTree(_ atom: PatternAtom, _ subject: Subject) -> InputPattern? {
         switch (atom, subject) {
         case (_, .input): return atom.tree
@@ -965,6 +1061,7 @@ final class ReducerInterpreter {
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
         if isState(SyntaxHelpers.path(expr)) { return [(ctx, ctx.target ?? .stay)] }
+        if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) { return returned }
         if spec.stateKind != .optional, expr.is(NilLiteralExprSyntax.self) {
             return [(ctx, spec.nilIsFailure ? .failure : (ctx.target ?? .stay))]
         }
@@ -1049,6 +1146,11 @@ final class ReducerInterpreter {
                 return
             }
             for (c, t) in targets(of: value, ctx) { record(c, target: t) }
+            return
+        }
+        // `return newState`: a reducer returning (a copy of) its state returns no effect
+        if let path = SyntaxHelpers.path(value), isState(path) || spec.statePaths.union(extraStatePaths).contains(where: { $0.hasPrefix(path + ".") }) {
+            record(ctx, target: ctx.target ?? .stay)
             return
         }
         let r = effects.read(value)

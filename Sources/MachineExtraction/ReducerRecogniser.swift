@@ -19,6 +19,12 @@ struct ReducerRecogniser: Recogniser {
         var ownerTypes: [String]
         var file: ParsedFile
         var ifLetCalls = IfLetCalls()
+        /// Shaped like a reducer by its signature only (`func reduce(_ s: inout AppState, _ a: AppAction)`,
+        /// a store's `dispatch(_:)`): read when its types say it is one (`readsAsReducer`), and nothing is
+        /// said when its state has no field that is a machine.
+        var bySignature = false
+        /// The parameter the state is a copy of (`var next = model`): it names the state as it was.
+        var copied: String?
     }
 
     func finder(for file: ParsedFile) -> SyntaxVisitor? { CandidateFinder(file: file) }
@@ -29,6 +35,7 @@ struct ReducerRecogniser: Recogniser {
         var chosen: [Candidate] = []
         for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
             for candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
+                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) { continue }
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }
@@ -181,7 +188,33 @@ struct ReducerRecogniser: Recogniser {
             // TCA's effect types (the API), whatever the function is called
             guard node.name.text == "reduce" || ["Effect", "EffectTask", "EffectOf", "EffectPublisher"].contains(SymbolIndex.bareTypeName(returns)),
                   params.count == 2, params[0].firstName.text == "into",
-                  SyntaxHelpers.isInout(params[0]), let body = node.body else { return .visitChildren }
+                  SyntaxHelpers.isInout(params[0]), let body = node.body else {
+                // any other function of an `inout` state and an action, by either order and any names
+                if params.count == 2, let body = node.body, let s = params.firstIndex(where: SyntaxHelpers.isInout),
+                   !SyntaxHelpers.isInout(params[1 - s]) {
+                    let a = 1 - s
+                    var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction,
+                                      stateParam: (params[s].secondName ?? params[s].firstName).text,
+                                      actionParam: (params[a].secondName ?? params[a].firstName).text,
+                                      stateType: params[s].type.trimmedText.replacingOccurrences(of: "inout ", with: ""),
+                                      actionType: params[a].type.trimmedText, bindingName: node.name.text,
+                                      ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)
+                    c.bySignature = true
+                    found.append(.candidate(c))
+                } else if params.count == 2, let body = node.body, let copy = Self.returnedCopy(node, body: body) {
+                    // `func reduce(state: AppState, action: AppAction) -> AppState { var new = state; …; return new }`:
+                    // the copy is the state
+                    let a = 1 - copy.parameter
+                    var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction, stateParam: copy.name,
+                                      actionParam: (params[a].secondName ?? params[a].firstName).text,
+                                      stateType: params[copy.parameter].type.trimmedText, actionType: params[a].type.trimmedText,
+                                      bindingName: node.name.text, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)
+                    c.bySignature = true
+                    c.copied = (params[copy.parameter].secondName ?? params[copy.parameter].firstName).text
+                    found.append(.candidate(c))
+                }
+                return .visitChildren
+            }
             let stateType = params[0].type.trimmedText.replacingOccurrences(of: "inout ", with: "")
             found.append(.candidate(Candidate(
                 node: Syntax(node), body: body.statements, dialect: .tca,
@@ -190,6 +223,22 @@ struct ReducerRecogniser: Recogniser {
                 stateType: stateType, actionType: params[1].type.trimmedText,
                 bindingName: nil, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)))
             return .visitChildren
+        }
+
+        /// A function returning its parameter's type that starts with a copy of that parameter and returns
+        /// the copy on every `return`: the parameter's index and the copy's name.
+        static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String)? {
+            guard let returned = node.signature.returnClause?.type.trimmedText else { return nil }
+            let params = Array(node.signature.parameterClause.parameters)
+            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned }),
+                  let first = body.statements.first?.item.as(VariableDeclSyntax.self), first.bindingSpecifier.text == "var",
+                  first.bindings.count == 1, let binding = first.bindings.first,
+                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let value = binding.initializer?.value, SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
+            else { return nil }
+            let returns = SwitchFinder.scan(body).returns
+            guard !returns.isEmpty, returns.allSatisfy({ r in r.expression.flatMap { SyntaxHelpers.path($0) } == name }) else { return nil }
+            return (s, name)
         }
 
         func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int,
@@ -213,6 +262,15 @@ struct ReducerRecogniser: Recogniser {
                 stateType: stateType ?? explicitState, actionType: actionType ?? explicitAction,
                 bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file)
         }
+    }
+
+    /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
+    /// action`, `if case`, `==`) and its state a struct (an enum state is a mapping function's).
+    static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> Bool {
+        guard let scope = context.index.scope(of: c.node), let stateText = c.stateType, let actionText = c.actionType,
+              let action = context.index.enumInfo(actionText, in: scope), !action.cases.isEmpty,
+              let state = context.index.type(stateText, in: scope), state.kind == "struct" else { return false }
+        return ValueTestFinder.tests(c.body, roots: [c.actionParam])
     }
 
     // MARK: Building machines
@@ -308,7 +366,7 @@ struct ReducerRecogniser: Recogniser {
                 if let construction {
                     context.constructionMachines[construction.id, default: []] += context.machines[machinesBefore...].map(\.location)
                 }
-            } else {
+            } else if !c.bySignature {
                 context.warn("reducer: no field of its state `\(stateType.name)` is an enum, a Bool or an optional that it assigns; no machine extracted",
                              at: location, severity: .note)
                 if let construction, let name = c.bindingName {
@@ -332,7 +390,7 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let interpreter = ProductInterpreter(fields: fields, stateParam: c.stateParam, actionParam: c.actionParam, effects: reader,
-                                             file: c.file, helpers: helpers)
+                                             file: c.file, helpers: helpers, copied: c.copied)
         switch interpreter.run(c.body, inputs: inputs, at: location) {
         case .failure(let stop):
             context.warn("\(name): the fields are not explored together (\(stop.reason)); each field is still its own machine",
@@ -599,7 +657,8 @@ struct ReducerRecogniser: Recogniser {
         // an enum's presented case picks its states; an alert's presented action is one of its buttons
         let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
         for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
-        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: [path], inputPaths: [c.actionParam],
+        let original = c.copied.map { "\($0).\(field.name)\(t.suffix)" }
+        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: [c.actionParam],
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),

@@ -48,6 +48,108 @@ final class SwitchFinder: SyntaxVisitor {
     }
 }
 
+/// Whether a body tests a value named by one of `roots` (a parameter, a property): a `switch` over it,
+/// alone or in a tuple, a pattern matched against it (`if case .x = e`, `guard case`), or a comparison
+/// with `==` / `!=` anywhere outside closures and nested functions. The mark of an event method written
+/// with `if`s instead of a `switch` (`if state == .a && event == .go { … }`).
+final class ValueTestFinder: SyntaxVisitor {
+    let roots: Set<String>
+    private(set) var found = false
+
+    init(roots: Set<String>) {
+        self.roots = roots
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func tests(_ node: some SyntaxProtocol, roots: Set<String>) -> Bool {
+        let f = ValueTestFinder(roots: roots)
+        f.walk(node)
+        return f.found
+    }
+
+    private func names(_ expr: ExprSyntax) -> Bool {
+        guard let p = SyntaxHelpers.path(expr) else { return false }
+        return roots.contains(String(p.split(separator: ".").first ?? ""))
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+        let subject = SyntaxHelpers.unwrap(node.subject)
+        if let tuple = subject.as(TupleExprSyntax.self) {
+            if tuple.elements.contains(where: { names($0.expression) }) { found = true }
+        } else if names(subject) {
+            found = true
+        }
+        return found ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: MatchingPatternConditionSyntax) -> SyntaxVisitorContinueKind {
+        if names(node.initializer.value) { found = true }
+        return found ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        for (i, e) in elements.enumerated() {
+            guard let op = e.as(BinaryOperatorExprSyntax.self), ["==", "!="].contains(op.operator.text) else { continue }
+            if (i > 0 && names(elements[i - 1])) || (i + 1 < elements.count && names(elements[i + 1])) { found = true }
+        }
+        return found ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+        if let op = node.operator.as(BinaryOperatorExprSyntax.self), ["==", "!="].contains(op.operator.text),
+           names(node.leftOperand) || names(node.rightOperand) { found = true }
+        return found ? .skipChildren : .visitChildren
+    }
+}
+
+/// Whether a test of the event decides a write of the state: an `if` testing it whose branches assign the
+/// state, a `guard` testing it in a body that assigns the state, or an assignment of a value chosen by it
+/// (`state = event == .go ? .b : .a`). An option tested for something else (`if case .enabled = mode {
+/// addHandler() }`) decides none.
+final class EventControlFinder: SyntaxVisitor {
+    let event: String
+    let state: Set<String>
+    private var found = false
+    private var guarded = false
+    private var assigns = false
+
+    init(event: String, state: Set<String>) {
+        self.event = event
+        self.state = state
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func controls(_ body: some SyntaxProtocol, event: String, state: Set<String>) -> Bool {
+        let f = EventControlFinder(event: event, state: state)
+        f.walk(body)
+        return f.found || (f.guarded && f.assigns)
+    }
+
+    private func writesState(_ node: some SyntaxProtocol) -> Bool {
+        SwitchFinder.scan(node).assignments.contains { state.contains(SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first ?? "") } ?? "") }
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+        if ValueTestFinder.tests(node.conditions, roots: [event]), writesState(node.body) || node.elseBody.map(writesState) == true { found = true }
+        return found ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+        if ValueTestFinder.tests(node.conditions, roots: [event]) { guarded = true }
+        return .visitChildren
+    }
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self),
+           state.contains(SyntaxHelpers.path(elements[0]).map { String($0.split(separator: ".").first ?? "") } ?? "") {
+            assigns = true
+            if elements[2...].contains(where: { ValueTestFinder.tests($0, roots: [event]) }) { found = true }
+        }
+        return found ? .skipChildren : .visitChildren
+    }
+}
+
 enum PatternNames {
     /// Case names a pattern names at each position of a tuple subject of `arity` elements.
     static func byPosition(_ sw: SwitchExprSyntax, arity: Int, index: SymbolIndex) -> [[String]] {
@@ -128,7 +230,7 @@ struct MappingFunctionRecogniser: Recogniser {
         // most functions and closures switch over no pair: found in the file's recorded walk, not by scanning the body
         guard file.events.contains(.switchExpr, within: c.body, where: { sw in
             sw.as(SwitchExprSyntax.self).flatMap { SyntaxHelpers.unwrap($0.subject).as(TupleExprSyntax.self) }?.elements.count == 2
-        }) else { return false }
+        }) else { return buildFromSignature(c, file: file, context: context) }
         let scan = SwitchFinder.scan(c.body)
         // the first switch over a tuple of two parameter paths
         for sw in scan.switches {
@@ -182,25 +284,78 @@ struct MappingFunctionRecogniser: Recogniser {
                 context.warn("no written type says which switched value is the state; `\(paths[statePosition]!)` is read as the state because the returned values name its cases",
                              at: location, severity: .note)
             }
-            let domain = Domain(states: states, inputs: inputs)
-            let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
-            // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
-            let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
-            let spec = ReducerSpec(domain: domain, statePaths: [paths[statePosition]!], inputPaths: [paths[inputPosition]!],
-                                   returnsState: !inoutForm, nilIsFailure: failureOnNil)
-            let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
-            let rules = interpreter.run(c.body, at: file.location(of: c.node))
-            let built = context.construction(referencing: c.name, around: c.node)
-            let machine = Machine(
-                name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
-                location: file.location(of: c.node), states: states, inputs: inputs,
-                initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
-                stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-            context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
+            add(c, file: file, context: context, states: states, inputs: inputs, stateEnum: stateEnum, inputEnum: inputEnum,
+                statePath: paths[statePosition]!, inputPath: paths[inputPosition]!, inoutForm: inoutForm)
             return true
         }
-        return false
+        return buildFromSignature(c, file: file, context: context)
+    }
+
+    /// A function whose written signature makes it a transition function, `(S, E) -> S` with `S` and `E`
+    /// enums: a parameter of the type it returns (`S`, `S?`, `(S, effect)?`) or takes `inout`, another of
+    /// another enum, and a body that tests one of them however it is spelt (`switch event { case .next:
+    /// switch step { … } }`, `if case .skip = event`, `==`), not only by a `switch` over the pair.
+    func buildFromSignature(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
+        guard let function = c.node.as(FunctionDeclSyntax.self), c.parameterTypes.count == c.parameters.count else { return false }
+        let types = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
+        let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
+        let returned = function.signature.returnClause.map { r -> String in
+            var t = r.type
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
+            if let tuple = t.as(TupleTypeSyntax.self), let first = tuple.elements.first { t = first.type }
+            return t.trimmedText
+        }
+        // the state: the parameter of the returned type, else the one taken inout (a text test first: most
+        // functions return nothing of the kind)
+        guard let s = types.indices.first(where: { returned != nil && types[$0] == returned && !takenInout[$0] })
+                ?? (returned == nil ? takenInout.firstIndex(of: true) : nil) else { return false }
+        let scope = context.index.scope(of: function)
+        guard let stateEnum = context.index.enumInfo(types[s]!, in: scope), !stateEnum.cases.isEmpty else { return false }
+        guard let i = types.indices.first(where: { k in
+            k != s && types[k].flatMap { context.index.enumInfo($0, in: scope) }.map { $0.key != stateEnum.key && !$0.cases.isEmpty } == true
+        }), let inputEnum = context.index.enumInfo(types[i]!, in: scope) else { return false }
+        let state = c.parameters[s], input = c.parameters[i]
+        guard ValueTestFinder.tests(c.body, roots: [state, input]) else { return false }
+        // a method of a type that keeps such a state in a stored property is the step of that property's
+        // machine (`state = reduce(state, event)`), read with it by the `switch`-method reader
+        if let owner = scope?.levels.lazy.compactMap({ level -> TypeInfo? in if case .type(let t) = level { t } else { nil } }).first,
+           owner.properties.contains(where: { p in
+               !p.isComputed && !p.isStatic && p.typeText.flatMap { context.index.enumInfo($0, in: scope) }?.key == stateEnum.key
+           }) { return false }
+        let scan = SwitchFinder.scan(c.body)
+        let inoutForm = returned == nil
+        if inoutForm {
+            guard scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == state }) else { return false }
+        } else {
+            let cases = scan.returns.compactMap { r in r.expression.flatMap { e -> String? in
+                let value = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil } ?? e
+                return SyntaxHelpers.caseReference(value, context.index)?.name
+            } }
+            guard !cases.isEmpty, Set(cases).isSubset(of: Set(stateEnum.caseNames)) else { return false }
+        }
+        add(c, file: file, context: context, states: stateEnum.caseNames, inputs: inputEnum.caseNames, stateEnum: stateEnum,
+            inputEnum: inputEnum, statePath: state, inputPath: input, inoutForm: inoutForm)
+        return true
+    }
+
+    func add(_ c: Candidate, file: ParsedFile, context: ExtractionContext, states: [String], inputs: [String], stateEnum: EnumInfo?,
+             inputEnum: EnumInfo?, statePath: String, inputPath: String, inoutForm: Bool) {
+        let domain = Domain(states: states, inputs: inputs)
+        let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
+        // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
+        let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
+        let spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: [inputPath],
+                               returnsState: !inoutForm, nilIsFailure: failureOnNil)
+        let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
+        let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
+        let rules = interpreter.run(c.body, at: file.location(of: c.node))
+        let built = context.construction(referencing: c.name, around: c.node)
+        let machine = Machine(
+            name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
+            location: file.location(of: c.node), states: states, inputs: inputs,
+            initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
+            stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
     }
 }
 
@@ -220,11 +375,46 @@ struct SwitchMethodRecogniser: Recogniser {
 
     func recognise(_ type: TypeInfo, in context: ExtractionContext) {
         for property in type.properties where !property.isComputed && !property.isStatic {
-            guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else { continue }
+            guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
+                buildStore(type: type, property: property, context: context)
+                continue
+            }
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
         }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
+        }
+    }
+
+    /// A store: a stored property of a struct type (`var state = State()`) and a method taking an enum
+    /// action that tests it and assigns the struct's fields (`func dispatch(_ action: Action) { switch
+    /// action { case .load: state.status = .loading … } }`). The method is read as a reducer of that
+    /// state, one machine per field that is an enum, a Bool or an optional (the first such method).
+    func buildStore(type: TypeInfo, property: Binding, context: ExtractionContext) {
+        let typeText = property.typeText ?? property.initializer.flatMap { i -> String? in
+            guard let call = SyntaxHelpers.unwrap(i).as(FunctionCallExprSyntax.self) else { return nil }
+            let callee = call.calledExpression.trimmedText
+            return callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee
+        }
+        let scope = context.index.scope(of: property.node)
+        guard let typeText, let stateType = context.index.type(typeText, in: scope), stateType.kind == "struct" else { return }
+        for (method, file) in type.methods where !context.claimed.contains(method.id) {
+            guard let body = method.body, SwitchFinder.scan(body).assignments.contains(where: {
+                SyntaxHelpers.path($0.lhs)?.hasPrefix(property.name + ".") ?? false
+            }) else { continue }
+            for p in method.signature.parameterClause.parameters where !SyntaxHelpers.isInout(p) {
+                let name = (p.secondName ?? p.firstName).text
+                guard let action = context.index.enumInfo(p.type.trimmedText, in: context.index.scope(of: method)), !action.cases.isEmpty,
+                      ValueTestFinder.tests(body, roots: [name]) else { continue }
+                var c = ReducerRecogniser.Candidate(node: Syntax(method), body: body.statements, dialect: .switchMethod,
+                                                    stateParam: property.name, actionParam: name, stateType: typeText,
+                                                    actionType: p.type.trimmedText, bindingName: method.name.text,
+                                                    ownerTypes: SyntaxHelpers.enclosingTypeNames(method), file: file)
+                c.bySignature = true
+                context.claimed.insert(method.id)
+                ReducerRecogniser().build(c, context: context)
+                return
+            }
         }
     }
 
@@ -298,6 +488,26 @@ struct SwitchMethodRecogniser: Recogniser {
         return result
     }
 
+    /// Whether a method body reads as an event method without a `switch` over its event: it tests the state,
+    /// and the event decides whether it is assigned (`if state == .a && event == .go { state = .b }`), or it assigns the
+    /// state what a method of the type that tests its parameters returns for the event (`state =
+    /// reduce(state, event)`). A method that only tests an option (`if mode == .output { … }`) is none.
+    func testsEvent(_ parameter: String, in body: CodeBlockSyntax, of type: TypeInfo, statePaths: Set<String>) -> Bool {
+        if ValueTestFinder.tests(body, roots: statePaths), EventControlFinder.controls(body, event: parameter, state: statePaths) { return true }
+        for (lhs, rhs) in SwitchFinder.scan(body).assignments where statePaths.contains(SyntaxHelpers.path(lhs) ?? "") {
+            guard let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self),
+                  call.arguments.contains(where: { SyntaxHelpers.path($0.expression) == parameter }) else { continue }
+            let callee = call.calledExpression
+            let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? callee.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedText == "self" ? $0.declName.baseName.text : nil }
+            for (method, _) in type.methods where method.name.text == name {
+                let parameters = method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
+                if let b = method.body, ValueTestFinder.tests(b, roots: Set(parameters)) { return true }
+            }
+        }
+        return false
+    }
+
     /// The event parameter of a method: its first parameter of an enum type other than the state's
     /// (the same enum as the machine's other methods take, once one is known).
     func eventParameter(of method: FunctionDeclSyntax, in type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
@@ -342,7 +552,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 let text = sw.subject.compactText
                 return text.contains(paramName) || statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "")
             }
-            guard switchesOnBoth else { continue }
+            guard switchesOnBoth || testsEvent(paramName, in: body, of: type, statePaths: statePaths) else { continue }
             inputEnum = event
             inputNames = event.caseNames
             let domain = Domain(states: stateEnum.caseNames, inputs: inputNames)

@@ -236,3 +236,191 @@ final class SelfEnumMethodInputTests: XCTestCase {
         XCTAssertEqual(m.findingKeys.filter { $0.hasPrefix("dead_end_state") }, ["dead_end_state gone"], "\(m.findingKeys)")
     }
 }
+
+/// Transition functions and event methods spelt without a `switch` over the pair: the catalogue writes
+/// `switch (state, event)`, real code also nests the switches, tests with `if`, or hands the pair to a
+/// function returning the next state.
+final class SpellingTests: XCTestCase {
+    /// `(S, E) -> S?` with nested switches (event first), and an `inout` form tested with `if case`:
+    /// mapping functions by their written signature.
+    func testATransitionFunctionIsReadByItsSignatureWhateverItSwitchesOn() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Stage { case intro, consent, finished }
+        enum Tap { case forward, leave }
+        func advance(_ stage: Stage, after tap: Tap) -> Stage? {
+            switch tap {
+            case .forward:
+                switch stage {
+                case .intro: return .consent
+                case .consent: return .finished
+                case .finished: return nil
+                }
+            case .leave:
+                return .finished
+            }
+        }
+        func settle(_ stage: inout Stage, _ tap: Tap) {
+            if case .leave = tap { stage = .finished }
+            else if stage == .intro { stage = .consent }
+        }
+        func describe(_ stage: Stage, _ tap: Tap) -> String { "\\(stage) \\(tap)" }
+        """)
+        let advance = try XCTUnwrap(machines.named("advance"))
+        XCTAssertEqual(advance.transitions, ["intro -forward-> consent", "consent -forward-> finished", "intro -leave-> finished",
+                                             "consent -leave-> finished"])
+        let settle = try XCTUnwrap(machines.named("settle"))
+        XCTAssertTrue(settle.transitions.isSuperset(of: ["intro -leave-> finished", "intro -forward-> consent", "consent -leave-> finished"]),
+                      "\(settle.transitions)")
+        XCTAssertFalse(settle.transitions.contains("consent -forward-> finished"), "\(settle.transitions)")
+        XCTAssertNil(machines.first { $0.name == "describe" }, "returns no state")
+    }
+
+    /// An event method that tests its event with `if`s and `==` instead of a `switch`.
+    func testAnEventMethodTestedWithIfsIsAMachine() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Valve {
+            enum Position { case shut, ajar, open }
+            enum Turn { case left, right }
+            private(set) var position: Position = .shut
+            func turn(_ way: Turn) {
+                if position == .shut && way == .left { position = .ajar }
+                else if position == .ajar, way == .left { position = .open }
+                else if way == .right { position = .shut }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Valve.position"))
+        XCTAssertEqual(m.initial, "shut")
+        XCTAssertEqual(m.transitions, ["shut -left-> ajar", "ajar -left-> open", "ajar -right-> shut", "open -right-> shut"])
+    }
+
+    /// A parameter tested for something else than the state (an option) makes no event method.
+    func testAnOptionTestedBesideTheStateIsNoEvent() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Pipe {
+            enum Phase { case fresh, live, shut }
+            enum Squash { case off, on(Int) }
+            private var phase: Phase = .fresh
+            private var handlers: [Int] = []
+            func begin(_ squash: Squash) {
+                guard case .fresh = phase else { preconditionFailure("begun twice") }
+                phase = .live
+                if case .on(let level) = squash { handlers.append(level) }
+            }
+        }
+        """)
+        XCTAssertTrue(machines.isEmpty, "\(machines.map(\.name))")
+    }
+
+    /// `position = step(position, way)`: the property's machine walks the function that returns the next
+    /// state, its parameters standing for the state and the event, and that function is no machine of its own.
+    func testAnEventMethodHandingThePairToAFunctionReturningTheNextState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Position { case shut, ajar, open }
+        enum Turn { case left, right }
+        final class Valve {
+            private(set) var position: Position = .shut
+            func turn(_ way: Turn) { position = step(position, way) }
+            private func step(_ from: Position, _ way: Turn) -> Position {
+                switch way {
+                case .left: switch from { case .shut: return .ajar; default: return .open }
+                case .right: return from == .open ? .ajar : .shut
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Valve.position"))
+        XCTAssertEqual(m.initial, "shut")
+        XCTAssertEqual(m.transitions, ["shut -left-> ajar", "ajar -left-> open", "open -right-> ajar", "ajar -right-> shut"])
+        XCTAssertNil(machines.first { $0.name.hasSuffix("step") }, "\(machines.map(\.name))")
+    }
+
+    /// Reducers of a struct state outside any framework: a function of an `inout` state and an action, a
+    /// function returning a changed copy of its state (reading the old one through its parameter), and a
+    /// store's method that switches over its action and assigns its stored state's fields. Each gives a
+    /// machine per field, as a TCA reducer does.
+    func testPlainReducersOfAStructStateGiveAMachinePerField() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct Panel { var mode: Mode = .closed; var dirty = false }
+        enum Mode { case closed, editing, saving }
+        enum Gesture { case open, save, saved }
+        func apply(_ panel: inout Panel, _ gesture: Gesture) {
+            switch gesture {
+            case .open: panel.mode = .editing
+            case .save: panel.mode = .saving
+            case .saved: panel.mode = .closed
+            }
+        }
+        struct Sheet { var mode: Mode = .closed; var dirty = false }
+        func step(_ sheet: Sheet, on gesture: Gesture) -> Sheet {
+            var next = sheet
+            switch gesture {
+            case .open: next.mode = .editing; next.dirty = true
+            case .save:
+                guard sheet.mode == .editing else { return next }
+                next.mode = .saving
+            case .saved: next.mode = .closed; next.dirty = false
+            }
+            return next
+        }
+        final class Drawer {
+            struct Contents { var mode: Mode = .closed }
+            private(set) var contents = Contents()
+            func dispatch(_ gesture: Gesture) {
+                switch gesture {
+                case .open: contents.mode = .editing
+                case .save, .saved: contents.mode = .closed
+                }
+            }
+        }
+        func render(_ panel: inout Panel, _ gesture: Gesture) { print(panel, gesture) }
+        """)
+        let panel = try XCTUnwrap(machines.named("Panel.mode"))
+        XCTAssertEqual(panel.initial, "closed")
+        XCTAssertTrue(panel.transitions.isSuperset(of: ["closed -open-> editing", "editing -save-> saving", "saving -saved-> closed"]))
+        let sheet = try XCTUnwrap(machines.named("Sheet.mode"))
+        XCTAssertTrue(sheet.transitions.contains("editing -save-> saving"), "\(sheet.transitions)")
+        XCTAssertFalse(sheet.transitions.contains("closed -save-> saving"), "the guard reads the state as it was: \(sheet.transitions)")
+        XCTAssertTrue(sheet.rules.allSatisfy { $0.effect == nil }, "returning the copy is no effect")
+        XCTAssertNotNil(machines.named("Sheet.dirty"))
+        let drawer = try XCTUnwrap(machines.named("Drawer.mode"))
+        XCTAssertEqual(drawer.transitions, ["closed -open-> editing", "saving -open-> editing", "editing -save-> closed", "saving -save-> closed",
+                                            "editing -saved-> closed", "saving -saved-> closed"])
+    }
+
+    /// A method walked as an input that calls the event method with a case (`send(.succeeded)`, a view
+    /// model's async work) takes only the branch of that case; a `catch` runs from the state its `do` began in.
+    func testAnEventMethodCalledWithACaseTakesThatCaseAndCatchesRun() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Uploader {
+            enum Phase: Equatable { case idle, sending, sent, rejected }
+            enum Event { case submit, accepted, refused }
+            private(set) var phase: Phase = .idle
+            func send(_ event: Event) {
+                switch event {
+                case .submit:
+                    guard phase == .idle else { return }
+                    phase = .sending
+                    Task { await self.transfer() }
+                case .accepted: phase = .sent
+                case .refused: phase = .rejected
+                }
+            }
+            private func transfer() async { send(.accepted) }
+            func retry() {
+                do {
+                    try check()
+                    phase = .sending
+                } catch {
+                    phase = .rejected
+                }
+            }
+            private func check() throws {}
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Uploader.phase"))
+        XCTAssertEqual(Set(m.edges.filter { $0.input == "transfer()" }.map(\.to)), ["sent"], "\(m.transitions)")
+        XCTAssertTrue(m.transitions.isSuperset(of: ["idle -retry()-> sending", "idle -retry()-> rejected", "sent -retry()-> rejected"]),
+                      "\(m.transitions)")
+    }
+}
