@@ -459,22 +459,64 @@ struct SwitchMethodRecogniser: Recogniser {
                                   context: context)
         rules += walked.rules
         leftOut += walked.leftOut
-        let methodInputs = walked.inputs
-        context.add(Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
-                            inputs: (inputEnum?.caseNames ?? []) + methodInputs, initial: nil, rules: rules, order: .resolved,
-                            stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum, key: type.key, leftOut: leftOut)
+        var methodInputs = walked.inputs
+        // A type holding it in a stored property that assigns the property itself (`self.mode = .closed`
+        // in `handlerRemoved`): those methods are inputs too, named by that type (`Handler.handlerRemoved()`).
+        // Writes in closures, which no walk reaches, make the machine partial.
+        var unfollowed: [StateWrites.Unfollowed] = []
+        for (owner, property) in holders(of: stateEnum, context: context) {
+            let writes = StateWrites(property: property.name, enumMethods: [], type: owner)
+            let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
+                                   helperStatePaths: [property.name])
+            let held = self.methodInputs(writes.entries, of: owner, like: spec, context: context, qualified: true)
+            rules += held.rules
+            leftOut += held.leftOut
+            methodInputs += held.inputs
+            unfollowed += writes.unfollowed
+        }
+        var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
+                              inputs: (inputEnum?.caseNames ?? []) + methodInputs, initial: nil, rules: rules, order: .resolved,
+                              stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        markUnfollowed(unfollowed, in: &machine, context: context)
+        context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
+    }
+
+    /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
+    func holders(of stateEnum: EnumInfo, context: ExtractionContext) -> [(TypeInfo, Binding)] {
+        var result: [(TypeInfo, Binding)] = []
+        for owner in context.index.typeOrder where owner.enumInfo?.key != stateEnum.key {
+            for property in owner.properties where !property.isComputed && !property.isStatic {
+                // the name first: resolving every property of every type costs
+                guard let text = property.typeText, SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) == stateEnum.name,
+                      context.index.enumInfo(text, in: context.index.scope(of: property.node))?.key == stateEnum.key else { continue }
+                result.append((owner, property))
+            }
+        }
+        return result
+    }
+
+    /// Writes no walk reaches make the machine partial, each with a note where it is.
+    func markUnfollowed(_ unfollowed: [StateWrites.Unfollowed], in machine: inout Machine, context: ExtractionContext) {
+        guard !unfollowed.isEmpty else { return }
+        machine.partial = true
+        machine.unreadWrites = unfollowed.map(\.location)
+        for w in unfollowed {
+            context.warn("'\(machine.name)' is also written here (\(w.why)), where the tool does not follow; the machine is partial",
+                         at: w.location, severity: .note)
+        }
     }
 
     /// Methods of `type` walked as inputs of their own, named `method()`, each with `template`'s state
     /// and the type's other methods as helpers: the rules of those that change the state and their
     /// inputs. A method that never changes the state adds nothing; one claimed already is skipped.
+    /// `qualified`: the methods are another type's (a holder of the state), named `Type.method()`, and read
+    /// whatever that type's own machines claim (they are built apart, maybe on another thread).
     func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
-                      context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+                      context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
-        for (method, file) in methods where !context.claimed.contains(method.id) {
+        for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
-            let input = method.name.text + "()"
+            let input = (qualified ? type.name + "." : "") + method.name.text + "()"
             var spec = template
             spec.domain = Domain(states: template.domain.states, inputs: [input])
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
@@ -581,14 +623,7 @@ struct SwitchMethodRecogniser: Recogniser {
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        if !writes.unfollowed.isEmpty {
-            machine.partial = true
-            machine.unreadWrites = writes.unfollowed.map(\.location)
-            for w in writes.unfollowed {
-                context.warn("'\(machine.name)' is also written here (\(w.why)), where the tool does not follow; the machine is partial",
-                             at: w.location, severity: .note)
-            }
-        }
+        markUnfollowed(writes.unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
     }
 }
@@ -649,6 +684,9 @@ struct StateWrites {
         var closureWrites: [Syntax] = []
         var calledOutsideClosures = Set<String>()
         var closureDepth = 0
+        /// Closures being walked whose parameter has the property's name (`{ state in state = .closed }`):
+        /// there, the bare name is the parameter, and only `self.state` the property.
+        var shadowing: [Bool] = []
 
         init(property: String, enumMethods: Set<String>) {
             self.property = property
@@ -660,30 +698,42 @@ struct StateWrites {
             if closureDepth > 0 { closureWrites.append(Syntax(node)) } else { writes.append(Syntax(node)) }
         }
 
+        /// Whether `expr` names the property here: its path is the property's, and no closure parameter of
+        /// that name hides it (unless written `self.p`).
+        func isProperty(_ expr: ExprSyntax) -> Bool {
+            guard SyntaxHelpers.path(expr) == property else { return false }
+            guard shadowing.contains(true) else { return true }
+            return SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self)?.base?.trimmedText == "self"
+        }
+
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
             closureDepth += 1
+            shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
             return .visitChildren
         }
-        override func visitPost(_ node: ClosureExprSyntax) { closureDepth -= 1 }
+        override func visitPost(_ node: ClosureExprSyntax) {
+            closureDepth -= 1
+            shadowing.removeLast()
+        }
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             let elements = Array(node.elements)
-            if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), SyntaxHelpers.path(elements[0]) == property { found(node) }
+            if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), isProperty(elements[0]) { found(node) }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.operator.is(AssignmentExprSyntax.self), SyntaxHelpers.path(node.leftOperand) == property { found(node) }
+            if node.operator.is(AssignmentExprSyntax.self), isProperty(node.leftOperand) { found(node) }
             return .visitChildren
         }
         override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
-            if SyntaxHelpers.path(node.expression) == property { found(node) }
+            if isProperty(node.expression) { found(node) }
             return .visitChildren
         }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             let callee = node.calledExpression
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
-                if SyntaxHelpers.path(base) == property, enumMethods.contains(member.declName.baseName.text) { found(node) }
+                if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
                 if base.trimmedText == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }
             } else if let ref = callee.as(DeclReferenceExprSyntax.self), closureDepth == 0 {
                 calledOutsideClosures.insert(ref.baseName.text)

@@ -204,6 +204,38 @@ final class ReturnedHelperTests: XCTestCase {
 }
 
 final class SelfEnumMethodInputTests: XCTestCase {
+    /// An enum that is its own machine, held in a stored property by a type that assigns the property
+    /// itself (`gate = .removed` in `tearDown()`): that type's methods are inputs too, so a state only it
+    /// leaves is no dead end. A closure parameter named like the property is not the property.
+    func testTheMethodsOfATypeHoldingASelfEnumThatAssignIt() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Knock { case slam, lift }
+        enum Gate {
+            case shut, open, removed
+            mutating func handle(_ knock: Knock) {
+                switch (self, knock) {
+                case (.shut, .lift): self = .open
+                case (.open, .slam): self = .shut
+                default: break
+                }
+            }
+        }
+        final class Yard {
+            private var gate: Gate = .shut
+            func tearDown() { gate = .removed }
+            func rebuild() { self.modify { gate in gate = .shut } }
+            func look() -> Bool { gate == .open }
+            private func modify(_ body: (inout Gate) -> Void) { body(&self.gate) }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Gate"))
+        XCTAssertEqual(Set(m.inputs), ["slam", "lift", "Yard.tearDown()", "Yard.rebuild()"])
+        XCTAssertTrue(m.transitions.isSuperset(of: ["shut -lift-> open", "open -Yard.tearDown()-> removed", "removed -Yard.rebuild()-> shut"]),
+                      "\(m.transitions)")
+        XCTAssertFalse(m.partial)
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("also written here") }, "\(diagnostics.map(\.message))")
+    }
+
     /// An enum that is its own machine changes `self` in its event method and in mutating methods
     /// without an event (`mutating func dial()`): those are inputs of their own, as for a stored
     /// property's machine, so a state they leave is no dead end. One that never changes `self` adds nothing.
