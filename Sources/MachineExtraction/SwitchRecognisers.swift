@@ -374,9 +374,14 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     func recognise(_ type: TypeInfo, in context: ExtractionContext) {
+        // per method, the names whose fields it assigns (`state.mode = …` gives `state`): read once per type
+        // from the files' recorded walks, when some property is a struct's candidate store
+        var fieldWriters: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)]?
         for property in type.properties where !property.isComputed && !property.isStatic {
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
-                buildStore(type: type, property: property, context: context)
+                if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
+                buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
+                           context: context)
                 continue
             }
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
@@ -390,18 +395,33 @@ struct SwitchMethodRecogniser: Recogniser {
     /// action that tests it and assigns the struct's fields (`func dispatch(_ action: Action) { switch
     /// action { case .load: state.status = .loading … } }`). The method is read as a reducer of that
     /// state, one machine per field that is an enum, a Bool or an optional (the first such method).
-    func buildStore(type: TypeInfo, property: Binding, context: ExtractionContext) {
+    static func fieldWriters(of type: TypeInfo) -> [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)] {
+        type.methods.compactMap { method, file in
+            guard let body = method.body else { return nil }
+            var roots = Set<String>()
+            _ = file.events.contains(.sequenceExpr, within: body) { node in
+                guard let elements = node.as(SequenceExprSyntax.self)?.elements, elements.count >= 3,
+                      elements[elements.index(after: elements.startIndex)].is(AssignmentExprSyntax.self),
+                      let path = SyntaxHelpers.path(elements.first!), let dot = path.firstIndex(of: ".") else { return false }
+                roots.insert(String(path[..<dot]))
+                return false
+            }
+            return roots.isEmpty ? nil : (method, file, roots)
+        }
+    }
+
+    func buildStore(type: TypeInfo, property: Binding, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
+                    context: ExtractionContext) {
         let typeText = property.typeText ?? property.initializer.flatMap { i -> String? in
             guard let call = SyntaxHelpers.unwrap(i).as(FunctionCallExprSyntax.self) else { return nil }
             let callee = call.calledExpression.trimmedText
             return callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee
         }
-        let scope = context.index.scope(of: property.node)
-        guard let typeText, let stateType = context.index.type(typeText, in: scope), stateType.kind == "struct" else { return }
-        for (method, file) in type.methods where !context.claimed.contains(method.id) {
-            guard let body = method.body, SwitchFinder.scan(body).assignments.contains(where: {
-                SyntaxHelpers.path($0.lhs)?.hasPrefix(property.name + ".") ?? false
-            }) else { continue }
+        // most properties have no method assigning a field of them: nothing is resolved for those
+        guard let typeText, !writers.isEmpty, let stateType = context.index.type(typeText, in: context.index.scope(of: property.node)),
+              stateType.kind == "struct" else { return }
+        for (method, file, _) in writers where !context.claimed.contains(method.id) {
+            guard let body = method.body else { continue }
             for p in method.signature.parameterClause.parameters where !SyntaxHelpers.isInout(p) {
                 let name = (p.secondName ?? p.firstName).text
                 guard let action = context.index.enumInfo(p.type.trimmedText, in: context.index.scope(of: method)), !action.cases.isEmpty,
