@@ -24,6 +24,7 @@ struct DictionaryTableRecogniser: Recogniser {
         let subscripts = Subscripts(files: context.files)
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
             for dict in finder.dictionaries(index: context.index) { build(dict, file: file, context: context, subscripts: subscripts) }
+            for array in finder.arrays(index: context.index) { ArrayTable(array: array, file: file, context: context)?.build() }
         }
     }
 
@@ -58,10 +59,24 @@ struct DictionaryTableRecogniser: Recogniser {
     final class Finder: SyntaxVisitor {
         /// Dictionary literals with elements, in walk order.
         var literals: [DictionaryExprSyntax] = []
+        /// Array literals whose first element is a row of three or four (a tuple or a call), in walk order.
+        var rowArrays: [ArrayExprSyntax] = []
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
             if case .elements(let list) = node.content, !list.isEmpty { literals.append(node) }
             return .visitChildren
+        }
+        override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
+            if let first = node.elements.first, ArrayTable.row(first.expression) != nil { rowArrays.append(node) }
+            return .visitChildren
+        }
+
+        /// The arrays of transitions: most rows name three cases, and they are in no other table.
+        func arrays(index: SymbolIndex) -> [ArrayExprSyntax] {
+            rowArrays.filter { array in
+                let read = array.elements.compactMap { ArrayTable.row($0.expression).flatMap { ArrayTable.caseNames($0, index) } }.count
+                return read >= 2 && read * 2 > array.elements.count
+            }
         }
 
         /// The tables: literals with an entry keyed by a state and an event (case names, resolved with
@@ -298,6 +313,140 @@ struct DictionaryTableRecogniser: Recogniser {
             return lookup
         }
         return nil
+    }
+}
+
+/// D10 as an array: rows of (from, event, to), tuples or calls (`(.idle, .start, .running)`,
+/// `(from: .a, on: .e, to: .b)`, `Transition(from: .a, event: .e, to: .b)`), with an effect as a fourth
+/// part. Which part is which: the labels (of the rows, of the written tuple type, or of the row type's
+/// stored fields), else the written types (two parts of one enum, the state, and one of another),
+/// else the names (the two parts that share case names are the state, with a note). Rows that name the
+/// same (from, event) twice with different targets are overlapping rules.
+struct ArrayTable {
+    let array: ArrayExprSyntax
+    let file: ParsedFile
+    let context: ExtractionContext
+
+    enum Role { case from, event, to }
+
+    static let labelRoles: [String: Role] = [
+        "from": .from, "source": .from, "state": .from, "current": .from, "origin": .from,
+        "to": .to, "target": .to, "destination": .to, "next": .to, "dest": .to,
+        "event": .event, "input": .event, "on": .event, "trigger": .event, "action": .event, "when": .event,
+    ]
+
+    init?(array: ArrayExprSyntax, file: ParsedFile, context: ExtractionContext) {
+        self.array = array
+        self.file = file
+        self.context = context
+    }
+
+    /// A row's parts: a tuple's elements or a call's arguments, three or four.
+    static func row(_ expr: ExprSyntax) -> [(label: String?, expr: ExprSyntax)]? {
+        let e = SyntaxHelpers.unwrap(expr)
+        var parts: [(label: String?, expr: ExprSyntax)] = []
+        if let call = e.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            parts = call.arguments.map { ($0.label?.text, $0.expression) }
+        } else if let tuple = e.as(TupleExprSyntax.self) {
+            parts = tuple.elements.map { ($0.label?.text, $0.expression) }
+        }
+        return parts.count == 3 || parts.count == 4 ? parts : nil
+    }
+
+    /// The case names of a row's first three parts, if each names one.
+    static func caseNames(_ row: [(label: String?, expr: ExprSyntax)], _ index: SymbolIndex) -> [String]? {
+        let names = row.prefix(3).compactMap { SyntaxHelpers.caseReference($0.expr, index)?.name }
+        return names.count == 3 ? names : nil
+    }
+
+    /// Per part, the label and the type the written element type gives: `[(from: S, event: E, to: S)]`,
+    /// or `[Transition]` with the struct's stored fields (by the row's labels, else in order).
+    func writtenParts(_ labels: [String?]) -> [(label: String?, type: String?)] {
+        var typeSyntax: TypeSyntax?
+        if let binding = array.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+            typeSyntax = binding.typeAnnotation?.type
+        }
+        let element = typeSyntax?.as(ArrayTypeSyntax.self)?.element
+        if let tuple = element?.as(TupleTypeSyntax.self), tuple.elements.count >= 3 {
+            return tuple.elements.map { ($0.firstName?.text, $0.type.trimmedText) }
+        }
+        // the row type: the written element type, else the rows' called type (`Transition(…)`)
+        let rowType = element?.trimmedText ?? array.elements.lazy.compactMap { e -> String? in
+            SyntaxHelpers.unwrap(e.expression).as(FunctionCallExprSyntax.self).map { $0.calledExpression.trimmedText }
+        }.first { !$0.hasPrefix(".") }
+        guard let rowType, let declared = context.index.type(rowType, in: context.index.scope(of: array)), declared.kind != "enum" else {
+            return labels.map { ($0, nil) }
+        }
+        let fields = declared.properties.filter { !$0.isStatic && !$0.isComputed }
+        return labels.enumerated().map { i, label in
+            let field = label.map { l in fields.first { $0.name == l } } ?? (i < fields.count ? fields[i] : nil)
+            return (label ?? field?.name, field?.typeText)
+        }
+    }
+
+    func build() {
+        let index = context.index
+        var rows: [(parts: [(label: String?, expr: ExprSyntax)], names: [String], node: Syntax)] = []
+        var unreadable: [ArrayElementSyntax] = []
+        for element in array.elements {
+            if let parts = Self.row(element.expression), let names = Self.caseNames(parts, index) {
+                rows.append((parts, names, Syntax(element)))
+            } else {
+                unreadable.append(element)
+            }
+        }
+        guard let first = rows.first else { return }
+        let written = writtenParts(first.parts.map(\.label))
+        let location = file.location(of: array)
+        let labels = (0..<3).map { i in first.parts[i].label ?? (i < written.count ? written[i].label : nil) }
+        // the roles: by label, else by type, else by name
+        var roles: [Role?] = (0..<3).map { i in i < written.count ? written[i].label.flatMap { Self.labelRoles[$0] } : nil }
+        let enums: [EnumInfo?] = (0..<3).map { i in
+            i < written.count ? written[i].type.flatMap { index.enumInfo($0, in: index.scope(of: array)) } : nil
+        }
+        if Set(roles.compactMap { $0 }).count != 3 {
+            roles = [nil, nil, nil]
+            if let e = enums[0], let f = enums[1], let g = enums[2] {
+                if e.key == g.key, f.key != e.key { roles = [.from, .event, .to] }
+                else if e.key == f.key, g.key != e.key { roles = [.from, .to, .event] }
+                else if f.key == g.key, e.key != f.key { roles = [.event, .from, .to] }
+            }
+        }
+        if Set(roles.compactMap { $0 }).count != 3 {
+            // without types, a part labelled with another word (`is:`, `expected:`) is no part of a transition
+            guard labels.allSatisfy({ $0.map { Self.labelRoles[$0] != nil } ?? true }) else { return }
+            // the two positions that name the same cases are the state, the first of them the source
+            let sets = (0..<3).map { i in Set(rows.map { $0.names[i] }) }
+            let shared = [(0, 2, 1), (0, 1, 2), (1, 2, 0)].filter { a, b, c in
+                !sets[a].isDisjoint(with: sets[b]) && sets[c].isDisjoint(with: sets[a].union(sets[b]))
+            }
+            guard shared.count == 1, let (a, b, c) = shared.first else { return }
+            roles = [nil, nil, nil]
+            (roles[a], roles[b], roles[c]) = (.from, .to, .event)
+            context.warn("no written type or label says which part of a row is the state; parts \(a + 1) and \(b + 1) are read as the source and target states because they name the same cases",
+                         at: location, severity: .note)
+        }
+        guard let fromAt = roles.firstIndex(of: .from), let toAt = roles.firstIndex(of: .to),
+              let eventAt = roles.firstIndex(of: .event) else { return }
+        let stateEnum = enums[fromAt] ?? enums[toAt]
+        let inputEnum = enums[eventAt].flatMap { $0.key == stateEnum?.key ? nil : $0 }
+        let states = context.caseList(stateEnum, used: rows.flatMap { [$0.names[fromAt], $0.names[toAt]] })
+        let inputs = context.caseList(inputEnum, used: rows.map { $0.names[eventAt] })
+        for element in unreadable {
+            context.warn("not a (from, event, to) row: \(element.expression.compactText.prefix(60)); left out of the machine",
+                         at: file.location(of: element))
+        }
+        let reader = EffectReader(index: index, inputs: Set(inputs), inputKey: nil)
+        let rules = rows.map { row in
+            Rule(location: file.location(of: row.node),
+                 outcomes: [Outcome(pairs: [Pair(from: row.names[fromAt], input: row.names[eventAt])], target: .state(row.names[toAt]),
+                                    effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
+        }
+        let name = SyntaxHelpers.enclosingBindingName(array)
+        context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
+                            states: states, inputs: inputs, initial: nil, rules: rules, order: .resolved,
+                            stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
+                    stateEnum: stateEnum, at: array)
     }
 }
 

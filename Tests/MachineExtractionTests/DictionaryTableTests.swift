@@ -115,4 +115,39 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(pump.moves, ["idle -on-> running", "running -off-> idle"])
         XCTAssertEqual(pump.rules.last?.outcomes.map(\.target), [.stay])
     }
+
+    /// Arrays of (from, event, to) rows: a labelled tuple type, rows of a struct with an effect, and bare
+    /// tuples told apart by names (with a note). A row labelled with another word, or rows of other
+    /// values, make no table.
+    func testArraysOfTransitionRows() throws {
+        let result = Analysed.source([
+            "Tables.swift": """
+            enum Dial { case low, mid, high }
+            enum Knob { case up, down }
+            let steps: [(from: Dial, knob: Knob, to: Dial)] = [
+                (.low, .up, .mid),
+                (from: .mid, knob: .up, to: .high),
+                (.high, .down, .mid),
+            ]
+            struct Hop { let source: Dial; let trigger: Knob; let target: Dial; let sound: String }
+            let hops: [Hop] = [
+                Hop(source: .low, trigger: .up, target: .high, sound: "whoosh"),
+                Hop(source: .high, trigger: .down, target: .low, sound: "thud"),
+            ]
+            let loose = [(Dial.low, Knob.up, Dial.mid), (.mid, .down, .low)]
+            struct Cast { let from: Dial; let to: Dial; let cost: Int }
+            let casts = [Cast(.low, .mid, is: .up), Cast(.mid, .high, is: .down)]
+            let checks: [(Int, Knob, Dial)] = [(1, .up, .low), (2, .down, .mid)]
+            """,
+        ])
+        let steps = try result.machine("steps")
+        XCTAssertEqual(steps.moves, ["low -up-> mid", "mid -up-> high", "high -down-> mid"])
+        let hops = try result.machine("hops")
+        XCTAssertEqual(hops.moves, ["low -up-> high", "high -down-> low"])
+        XCTAssertNotNil(hops.rules.first?.outcomes.first?.effect)
+        let loose = try result.machine("loose")
+        XCTAssertEqual(loose.moves, ["low -up-> mid", "mid -down-> low"])
+        XCTAssertTrue(result.diagnostics.contains { $0.message.contains("parts 1 and 3 are read as the source and target states") })
+        XCTAssertFalse(result.machines.contains { ["casts", "checks"].contains($0.name) }, "\(result.machines.map(\.name))")
+    }
 }
