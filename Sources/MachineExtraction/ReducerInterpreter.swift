@@ -863,6 +863,11 @@ final class ReducerInterpreter {
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
+                } else if isInput(b.initializer.map { SyntaxHelpers.path($0.value) } ?? b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text) {
+                    // `guard let event` on an optional input: every input but `nil` (an input of its own where
+                    // the event is optional: the end of a stream), or every input when none is `nil`
+                    guard d.inputIndex["nil"] != nil else { continue }
+                    pred = pred.and(inputAtom(Set(d.inputs).subtracting(["nil"]), refutable: false))
                 } else {
                     pred = pred.and(.unknown(d))
                 }

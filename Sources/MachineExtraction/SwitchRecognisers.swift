@@ -445,13 +445,14 @@ struct SwitchMethodRecogniser: Recogniser {
         var leftOut: [SourceLocation?] = []
         var location: SourceLocation?
         var inputEnum: EnumInfo?
+        var inputNames: [String] = []
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let mutating = method.modifiers.contains { $0.name.text == "mutating" }
             let returns = method.signature.returnClause.map { SymbolIndex.bareTypeName($0.type.trimmedText) }
             let returnsSelf = returns == "Self" || returns == type.name || returns == type.qualifiedName
             guard mutating || returnsSelf else { continue }
-            guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
+            guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let scan = SwitchFinder.scan(body)
             let onSelf = scan.switches.contains { sw in
                 let text = sw.subject.compactText
@@ -460,11 +461,12 @@ struct SwitchMethodRecogniser: Recogniser {
             let assignsSelf = scan.assignments.contains { $0.lhs.trimmedText == "self" }
             guard onSelf, assignsSelf || returnsSelf else { continue }
             inputEnum = event
-            let domain = Domain(states: stateEnum.caseNames, inputs: event.caseNames)
+            inputNames = (inputNames + inputs).uniqued()
+            let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let optional = method.signature.returnClause?.type.trimmedText.hasSuffix("?") ?? false
             let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
                                    returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: event.caseNames, inputType: event, at: method), readings: context.readings)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
@@ -495,7 +497,7 @@ struct SwitchMethodRecogniser: Recogniser {
             unfollowed += writes.unfollowed
         }
         var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
-                              inputs: (inputEnum?.caseNames ?? []) + methodInputs, initial: nil, rules: rules, order: .resolved,
+                              inputs: inputNames + methodInputs, initial: nil, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         markUnfollowed(unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
@@ -571,13 +573,15 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// The event parameter of a method: its first parameter of an enum type other than the state's
-    /// (the same enum as the machine's other methods take, once one is known).
+    /// (the same enum as the machine's other methods take, once one is known), with the inputs it gives:
+    /// the enum's cases, and `nil` when it is optional (`_ frame: Frame?`, where `nil` ends a stream).
     func eventParameter(of method: FunctionDeclSyntax, in type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
-                        context: ExtractionContext) -> (String, EnumInfo)? {
+                        context: ExtractionContext) -> (String, EnumInfo, [String])? {
         for p in method.signature.parameterClause.parameters {
-            guard let e = context.index.enumInfo(p.type.trimmedText, in: context.index.scope(of: method)),
+            let wrapped = p.type.as(OptionalTypeSyntax.self)?.wrappedType ?? p.type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self)?.wrappedType
+            guard let e = context.index.enumInfo((wrapped ?? p.type).trimmedText, in: context.index.scope(of: method)),
                   e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
-            return ((p.secondName ?? p.firstName).text, e)
+            return ((p.secondName ?? p.firstName).text, e, e.caseNames + (wrapped == nil || e.caseNames.contains("nil") ? [] : ["nil"]))
         }
         return nil
     }
@@ -609,20 +613,20 @@ struct SwitchMethodRecogniser: Recogniser {
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
-            guard let (paramName, event) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
+            guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText
                 return text.contains(paramName) || statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "")
             }
             guard switchesOnBoth || testsEvent(paramName, in: body, of: type, statePaths: statePaths) else { continue }
             inputEnum = event
-            inputNames = event.caseNames
-            let domain = Domain(states: stateEnum.caseNames, inputs: inputNames)
+            inputNames = (inputNames + inputs).uniqued()
+            let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum))
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputNames, inputType: event, at: method), readings: context.readings)
+            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)

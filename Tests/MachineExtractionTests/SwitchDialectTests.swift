@@ -455,4 +455,34 @@ final class SpellingTests: XCTestCase {
         XCTAssertTrue(m.transitions.isSuperset(of: ["idle -retry()-> sending", "idle -retry()-> rejected", "sent -retry()-> rejected"]),
                       "\(m.transitions)")
     }
+
+    /// An optional event (`_ chunk: Chunk?`, where `nil` ends the stream) is an event too: `nil` is an input
+    /// of its own, taken by the `else` of `if let chunk` / `guard let chunk`.
+    func testAnOptionalEventHasANilInput() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Splitter {
+            enum Stage { case waiting, inBody, done }
+            enum Chunk { case head, body }
+            private var stage: Stage = .waiting
+            func receive(_ chunk: Chunk?) {
+                switch stage {
+                case .waiting:
+                    if let chunk {
+                        if case .head = chunk { stage = .inBody }
+                    } else {
+                        stage = .done
+                    }
+                case .inBody:
+                    guard let chunk else { stage = .done; return }
+                    if chunk == .head { stage = .waiting }
+                case .done:
+                    break
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Splitter.stage"))
+        XCTAssertEqual(m.inputs, ["head", "body", "nil"])
+        XCTAssertEqual(m.transitions, ["waiting -head-> inBody", "waiting -nil-> done", "inBody -nil-> done", "inBody -head-> waiting"])
+    }
 }
