@@ -481,7 +481,8 @@ final class ReducerInterpreter {
         substitutions.append(bound.filter { name, _ in !paths.contains(name) && !inputs.contains(name) })
         defer { substitutions.removeLast() }
         valueSinks.append((returnSinks.count, []))
-        _ = withPaths(paths, inputs: inputs) { execBlock(body.statements, [ctx]).next }
+        // (a method of the state's owner names the state as its helpers do: `mode` for `state.mode`)
+        _ = withPaths(paths.union(spec.helperStatePaths), inputs: inputs) { execBlock(body.statements, [ctx]).next }
         // a value the helper computes at run time is named by the call the reducer wrote
         let results = valueSinks.removeLast().results.map { c, t -> (Ctx, Target) in
             if case .unknown = t { return (c, .unknown(text(call))) }
@@ -710,7 +711,6 @@ final class ReducerInterpreter {
         return flow
     }
 
-    /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
     /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
     /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
     /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
@@ -750,6 +750,7 @@ final class ReducerInterpreter {
         return flow
     }
 
+    /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
     func inputTree(_ atom: PatternAtom, _ subject: Subject) -> InputPattern? {
         switch (atom, subject) {
         case (_, .input): return atom.tree

@@ -485,4 +485,36 @@ final class SpellingTests: XCTestCase {
         XCTAssertEqual(m.inputs, ["head", "body", "nil"])
         XCTAssertEqual(m.transitions, ["waiting -head-> inBody", "waiting -nil-> done", "inBody -nil-> done", "inBody -head-> waiting"])
     }
+
+    /// `state.page = state.following()` in a TCA reducer: the state's method that returns the next value
+    /// is walked for it, with its own name for the field (`switch page`). Before, the input had no edge.
+    func testAFieldAssignedWhatAMethodOfTheStateReturns() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import ComposableArchitecture
+        @Reducer
+        struct Wizard {
+            struct State: Equatable {
+                var page: Page = .intro
+                func following() -> Page {
+                    switch page {
+                    case .intro: return .details
+                    case .details, .summary: return .summary
+                    }
+                }
+            }
+            enum Page: Equatable { case intro, details, summary }
+            enum Action { case next, restart }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .next: state.page = state.following(); return .none
+                    case .restart: state.page = .intro; return .none
+                    }
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Wizard.page"))
+        XCTAssertEqual(m.transitions, ["intro -next-> details", "details -next-> summary", "details -restart-> intro", "summary -restart-> intro"])
+    }
 }
