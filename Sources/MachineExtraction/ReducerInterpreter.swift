@@ -469,7 +469,15 @@ final class ReducerInterpreter {
     /// the state or the input there), and each value it returns on a path is that path's target. Nil
     /// when the call names no such helper, or no path returns.
     func returnedTargets(of call: FunctionCallExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)]? {
-        guard let helper = helper(called: call), helper.signature.returnClause != nil, let body = helper.body, helperDepth < 4 else { return nil }
+        // a helper of the state's owner, else the one function of the project the callee names where it is
+        // written (`reduce(state.phase, action)`) taking as many arguments
+        let named = helper(called: call) ?? {
+            let found = effects.index.functions(referencedBy: call.calledExpression).filter {
+                $0.signature.parameterClause.parameters.count == call.arguments.count + (call.trailingClosure == nil ? 0 : 1)
+            }
+            return found.count == 1 ? found[0] : nil
+        }()
+        guard let helper = named, helper.signature.returnClause != nil, let body = helper.body, helperDepth < 4 else { return nil }
         helperDepth += 1
         defer { helperDepth -= 1 }
         let bound = arguments(of: call, boundTo: helper)

@@ -517,4 +517,34 @@ final class SpellingTests: XCTestCase {
         let m = try XCTUnwrap(machines.named("Wizard.page"))
         XCTAssertEqual(m.transitions, ["intro -next-> details", "details -next-> summary", "details -restart-> intro", "summary -restart-> intro"])
     }
+
+    /// `state.phase = advance(state.phase, on: action)` with a free function: the one function the callee
+    /// names is walked for its value (it is also a mapping machine of its own, by its signature).
+    func testAFieldAssignedWhatAFreeFunctionReturns() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import ComposableArchitecture
+        enum Phase: Equatable { case idle, busy, done }
+        func advance(_ phase: Phase, on action: Job.Action) -> Phase {
+            switch (phase, action) {
+            case (.idle, .start): return .busy
+            case (.busy, .finish): return .done
+            default: return phase
+            }
+        }
+        @Reducer
+        struct Job {
+            struct State: Equatable { var phase: Phase = .idle }
+            enum Action { case start, finish }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    state.phase = advance(state.phase, on: action)
+                    return .none
+                }
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Job.phase"))
+        XCTAssertEqual(m.transitions, ["idle -start-> busy", "busy -finish-> done"])
+        XCTAssertNotNil(machines.named("advance"))
+    }
 }
