@@ -305,10 +305,10 @@ struct MappingFunctionRecogniser: Recogniser {
             if let tuple = t.as(TupleTypeSyntax.self), let first = tuple.elements.first { t = first.type }
             return t.trimmedText
         }
-        // the state: the parameter of the returned type, else the one taken inout (a text test first: most
-        // functions return nothing of the kind)
+        // the state: the parameter of the returned type, else the one taken inout, whatever the function
+        // returns then (an effect) (a text test first: most functions return nothing of the kind)
         guard let s = types.indices.first(where: { returned != nil && types[$0] == returned && !takenInout[$0] })
-                ?? (returned == nil ? takenInout.firstIndex(of: true) : nil) else { return false }
+                ?? takenInout.firstIndex(of: true) else { return false }
         let scope = context.index.scope(of: function)
         guard let stateEnum = context.index.enumInfo(types[s]!, in: scope), !stateEnum.cases.isEmpty else { return false }
         guard let i = types.indices.first(where: { k in
@@ -323,7 +323,7 @@ struct MappingFunctionRecogniser: Recogniser {
                !p.isComputed && !p.isStatic && p.typeText.flatMap { context.index.enumInfo($0, in: scope) }?.key == stateEnum.key
            }) { return false }
         let scan = SwitchFinder.scan(c.body)
-        let inoutForm = returned == nil
+        let inoutForm = takenInout[s]
         if inoutForm {
             guard scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == state }) else { return false }
         } else {

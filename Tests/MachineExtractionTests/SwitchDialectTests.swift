@@ -296,6 +296,13 @@ final class SpellingTests: XCTestCase {
             else if stage == .intro { stage = .consent }
         }
         func describe(_ stage: Stage, _ tap: Tap) -> String { "\\(stage) \\(tap)" }
+        enum Chime { case ding }
+        func ring(_ stage: inout Stage, on tap: Tap) -> Chime? {
+            switch tap {
+            case .leave: stage = .finished; return .ding
+            case .forward: return nil
+            }
+        }
         """)
         let advance = try XCTUnwrap(machines.named("advance"))
         XCTAssertEqual(advance.transitions, ["intro -forward-> consent", "consent -forward-> finished", "intro -leave-> finished",
@@ -305,6 +312,9 @@ final class SpellingTests: XCTestCase {
                       "\(settle.transitions)")
         XCTAssertFalse(settle.transitions.contains("consent -forward-> finished"), "\(settle.transitions)")
         XCTAssertNil(machines.first { $0.name == "describe" }, "returns no state")
+        // the inout form returning an effect
+        let ring = try XCTUnwrap(machines.named("ring"))
+        XCTAssertEqual(ring.transitions, ["intro -leave-> finished", "consent -leave-> finished"])
     }
 
     /// An event method that tests its event with `if`s and `==` instead of a `switch`.
