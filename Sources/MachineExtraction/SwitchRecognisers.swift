@@ -528,6 +528,26 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The value every initializer of the type assigns the property among its own statements (`init() {
+    /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
+    func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
+        guard let decl = type.node.asProtocol(DeclGroupSyntax.self) else { return nil }
+        var values: [ExprSyntax] = []
+        for member in decl.memberBlock.members {
+            guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { continue }
+            let assigned = initializer.body?.statements.lazy.compactMap { item -> ExprSyntax? in
+                guard let elements = item.item.as(SequenceExprSyntax.self)?.elements, elements.count == 3,
+                      elements[elements.index(after: elements.startIndex)].is(AssignmentExprSyntax.self),
+                      SyntaxHelpers.path(elements.first!) == property else { return nil }
+                return elements.last!
+            }.first
+            guard let assigned else { return nil }
+            values.append(assigned)
+        }
+        guard let first = values.first, values.allSatisfy({ $0.trimmedText == first.trimmedText }) else { return nil }
+        return first
+    }
+
     /// Methods of `type` walked as inputs of their own, named `method()`, each with `template`'s state
     /// and the type's other methods as helpers: the rules of those that change the state and their
     /// inputs. A method that never changes the state adds nothing; one claimed already is skipped.
@@ -643,7 +663,7 @@ struct SwitchMethodRecogniser: Recogniser {
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
-        let initial = context.initialState(property.initializer, states: stateEnum.caseNames)
+        let initial = context.initialState(property.initializer ?? initializerValue(of: property.name, in: type), states: stateEnum.caseNames)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))

@@ -557,4 +557,36 @@ final class SpellingTests: XCTestCase {
         XCTAssertEqual(m.transitions, ["idle -start-> busy", "busy -finish-> done"])
         XCTAssertNotNil(machines.named("advance"))
     }
+
+    /// A state property without a default value takes its initial state from the type's initializers when
+    /// they all assign it the same case; when they differ, there is none.
+    func testTheInitialStateComesFromTheInitializers() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Ping { case send, answer }
+        struct Probe {
+            enum Link { case down, waiting, up }
+            private var link: Link
+            init() { self.link = .down }
+            init(label: String) { print(label); self.link = .down }
+            mutating func handle(_ ping: Ping) {
+                switch (link, ping) {
+                case (.down, .send): link = .waiting
+                case (.waiting, .answer): link = .up
+                default: break
+                }
+            }
+        }
+        struct Relay {
+            enum Link { case down, waiting, up }
+            private var link: Link
+            init() { link = .down }
+            init(warm: Bool) { link = .up }
+            mutating func handle(_ ping: Ping) {
+                if link == .down && ping == .send { link = .waiting }
+            }
+        }
+        """)
+        XCTAssertEqual(try XCTUnwrap(machines.named("Probe.link")).initial, "down")
+        XCTAssertNil(try XCTUnwrap(machines.named("Relay.link")).initial)
+    }
 }
