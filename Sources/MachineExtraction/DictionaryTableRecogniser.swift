@@ -24,7 +24,7 @@ struct DictionaryTableRecogniser: Recogniser {
         let subscripts = Subscripts(files: context.files)
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
             for dict in finder.dictionaries(index: context.index) { build(dict, file: file, context: context, subscripts: subscripts) }
-            for array in finder.arrays(index: context.index) { ArrayTable(array: array, file: file, context: context)?.build() }
+            for array in finder.arrays(index: context.index) { ArrayTable(array: array, file: file, context: context).build() }
         }
     }
 
@@ -106,12 +106,7 @@ struct DictionaryTableRecogniser: Recogniser {
             return result
         }
         guard target(element.value, index) != nil else { return [] }
-        var args: [(String?, ExprSyntax)] = []
-        if let call = key.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
-            args = call.arguments.map { ($0.label?.text, $0.expression) }
-        } else if let tuple = key.as(TupleExprSyntax.self) {
-            args = tuple.elements.map { ($0.label?.text, $0.expression) }
-        }
+        let args = ArrayTable.parts(key)
         guard args.count == 2 else { return [] }
         var components: [(label: String?, name: String)] = []
         for (label, expr) in args {
@@ -335,22 +330,21 @@ struct ArrayTable {
         "event": .event, "input": .event, "on": .event, "trigger": .event, "action": .event, "when": .event,
     ]
 
-    init?(array: ArrayExprSyntax, file: ParsedFile, context: ExtractionContext) {
-        self.array = array
-        self.file = file
-        self.context = context
+    /// A key's or a row's parts: a call's arguments (`Key(state: .a, event: .e)`, without a trailing
+    /// closure) or a tuple's elements, with their labels.
+    static func parts(_ expr: ExprSyntax) -> [(label: String?, expr: ExprSyntax)] {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            return call.arguments.map { ($0.label?.text, $0.expression) }
+        }
+        if let tuple = e.as(TupleExprSyntax.self) { return tuple.elements.map { ($0.label?.text, $0.expression) } }
+        return []
     }
 
-    /// A row's parts: a tuple's elements or a call's arguments, three or four.
+    /// A row's parts, three or four.
     static func row(_ expr: ExprSyntax) -> [(label: String?, expr: ExprSyntax)]? {
-        let e = SyntaxHelpers.unwrap(expr)
-        var parts: [(label: String?, expr: ExprSyntax)] = []
-        if let call = e.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
-            parts = call.arguments.map { ($0.label?.text, $0.expression) }
-        } else if let tuple = e.as(TupleExprSyntax.self) {
-            parts = tuple.elements.map { ($0.label?.text, $0.expression) }
-        }
-        return parts.count == 3 || parts.count == 4 ? parts : nil
+        let p = parts(expr)
+        return p.count == 3 || p.count == 4 ? p : nil
     }
 
     /// The case names of a row's first three parts, if each names one.

@@ -279,7 +279,7 @@ struct ReducerRecogniser: Recogniser {
         let location = c.file.location(of: c.node)
         // a `@Reducer enum` feature: the type the reducer is written in is that enum
         if c.dialect == .tca, let scope = context.index.scope(of: c.node),
-           let owner = scope.levels.lazy.compactMap({ level -> TypeInfo? in if case .type(let t) = level { return t } else { return nil } }).first,
+           let owner = scope.innermostType,
            let feature = owner.enumInfo, Self.isReducer(feature.decl.attributes) {
             buildReducerEnum(c, feature: feature, location: location, context: context)
             return

@@ -125,8 +125,7 @@ struct SwiftStateRecogniser: Recogniser {
                 name = owner
                 // the class the registrations are made in (`self.addRoute` in a StateMachine subclass)
                 let first = group[0]
-                if let type = context.index.scope(of: first.call)?.levels.lazy.compactMap({ level -> TypeInfo? in
-                    if case .type(let t) = level { return t } else { return nil } }).first {
+                if let type = context.index.scope(of: first.call)?.innermostType {
                     typeText = type.inherited.first { ["StateMachine", "Machine"].contains(DSLSupport.genericType($0, at: type.node, index: context.index).name) }
                     typeNode = type.node
                     initial = superInitState(type: type)

@@ -68,8 +68,7 @@ final class ValueTestFinder: SyntaxVisitor {
     }
 
     private func names(_ expr: ExprSyntax) -> Bool {
-        guard let p = SyntaxHelpers.path(expr) else { return false }
-        return roots.contains(String(p.split(separator: ".").first ?? ""))
+        SyntaxHelpers.root(expr).map(roots.contains) ?? false
     }
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -126,7 +125,7 @@ final class EventControlFinder: SyntaxVisitor {
     }
 
     private func writesState(_ node: some SyntaxProtocol) -> Bool {
-        SwitchFinder.scan(node).assignments.contains { state.contains(SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first ?? "") } ?? "") }
+        SwitchFinder.scan(node).assignments.contains { SyntaxHelpers.root($0.lhs).map(state.contains) ?? false }
     }
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -140,11 +139,9 @@ final class EventControlFinder: SyntaxVisitor {
         return .visitChildren
     }
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-        let elements = Array(node.elements)
-        if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self),
-           state.contains(SyntaxHelpers.path(elements[0]).map { String($0.split(separator: ".").first ?? "") } ?? "") {
+        if let (lhs, rhs) = SyntaxHelpers.assignment(node), SyntaxHelpers.root(lhs).map(state.contains) == true {
             assigns = true
-            if elements[2...].contains(where: { ValueTestFinder.tests($0, roots: [event]) }) { found = true }
+            if rhs.contains(where: { ValueTestFinder.tests($0, roots: [event]) }) { found = true }
         }
         return found ? .skipChildren : .visitChildren
     }
@@ -318,7 +315,7 @@ struct MappingFunctionRecogniser: Recogniser {
         guard ValueTestFinder.tests(c.body, roots: [state, input]) else { return false }
         // a method of a type that keeps such a state in a stored property is the step of that property's
         // machine (`state = reduce(state, event)`), read with it by the `switch`-method reader
-        if let owner = scope?.levels.lazy.compactMap({ level -> TypeInfo? in if case .type(let t) = level { t } else { nil } }).first,
+        if let owner = scope?.innermostType,
            owner.properties.contains(where: { p in
                !p.isComputed && !p.isStatic && p.typeText.flatMap { context.index.enumInfo($0, in: scope) }?.key == stateEnum.key
            }) { return false }
@@ -400,10 +397,10 @@ struct SwitchMethodRecogniser: Recogniser {
             guard let body = method.body else { return nil }
             var roots = Set<String>()
             _ = file.events.contains(.sequenceExpr, within: body) { node in
-                guard let elements = node.as(SequenceExprSyntax.self)?.elements, elements.count >= 3,
-                      elements[elements.index(after: elements.startIndex)].is(AssignmentExprSyntax.self),
-                      let path = SyntaxHelpers.path(elements.first!), let dot = path.firstIndex(of: ".") else { return false }
-                roots.insert(String(path[..<dot]))
+                // a field's write: the path has a dot
+                if let lhs = SyntaxHelpers.assignment(node)?.lhs, let path = SyntaxHelpers.path(lhs), path.contains(".") {
+                    roots.insert(String(path.prefix { $0 != "." }))
+                }
                 return false
             }
             return roots.isEmpty ? nil : (method, file, roots)
@@ -536,10 +533,8 @@ struct SwitchMethodRecogniser: Recogniser {
         for member in decl.memberBlock.members {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { continue }
             let assigned = initializer.body?.statements.lazy.compactMap { item -> ExprSyntax? in
-                guard let elements = item.item.as(SequenceExprSyntax.self)?.elements, elements.count == 3,
-                      elements[elements.index(after: elements.startIndex)].is(AssignmentExprSyntax.self),
-                      SyntaxHelpers.path(elements.first!) == property else { return nil }
-                return elements.last!
+                guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property else { return nil }
+                return rhs[0]
             }.first
             guard let assigned else { return nil }
             values.append(assigned)
@@ -762,8 +757,7 @@ struct StateWrites {
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-            let elements = Array(node.elements)
-            if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), isProperty(elements[0]) { found(node) }
+            if let lhs = SyntaxHelpers.assignment(node)?.lhs, isProperty(lhs) { found(node) }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {

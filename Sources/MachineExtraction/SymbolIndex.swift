@@ -170,6 +170,11 @@ struct LookupScope {
     }
     let file: ParsedFile
     let levels: [Level]
+
+    /// The innermost type around the use.
+    var innermostType: TypeInfo? {
+        levels.lazy.compactMap { level -> TypeInfo? in if case .type(let t) = level { t } else { nil } }.first
+    }
 }
 
 /// Declarations across every input file, kept where Swift keeps them: per module, per file for

@@ -110,6 +110,19 @@ enum SyntaxHelpers {
         return nil
     }
 
+    /// The first name of an expression's path: `self.state.mode` → `state`.
+    static func root(_ expr: ExprSyntax) -> String? {
+        path(expr).map { String($0.prefix { $0 != "." }) }
+    }
+
+    /// An unfolded assignment `lhs = …` (a sequence whose second element is `=`): its left side and the
+    /// elements after `=` (one for `x = .a`, more for `x = a ?? b`).
+    static func assignment(_ node: some SyntaxProtocol) -> (lhs: ExprSyntax, rhs: [ExprSyntax])? {
+        guard let elements = Syntax(node).as(SequenceExprSyntax.self)?.elements, elements.count >= 3 else { return nil }
+        let parts = Array(elements)
+        return parts[1].is(AssignmentExprSyntax.self) ? (parts[0], Array(parts[2...])) : nil
+    }
+
     /// The last name of an expression's path: `self.machine.route` → `route`.
     static func lastName(_ expr: ExprSyntax) -> String? {
         path(expr).flatMap { $0.split(separator: ".").last.map(String.init) }
