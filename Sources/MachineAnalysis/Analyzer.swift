@@ -190,7 +190,7 @@ public struct Analyzer: Sendable {
 
     func unreachable(_ machine: Machine, _ graph: Graph) -> [Finding] {
         guard machine.initial != nil, !graph.anyTargetReachable else { return [] }
-        return machine.states.filter { graph.distance[$0] == nil }.map { state in
+        return machine.states.filter { graph.distance[$0] == nil && !machine.transient.contains($0) }.map { state in
             Finding(check: Check.unreachableState.rawValue, severity: reachabilitySeverity(.unreachableState, machine),
                     message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
                     location: machine.stateLocations[state] ?? machine.location, subject: state)

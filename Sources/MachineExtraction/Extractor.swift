@@ -781,6 +781,7 @@ final class ExtractionContext {
         m.inputs = m.inputs.map(clean).uniqued()
         m.initial = m.initial.map(clean)
         m.terminal = m.terminal.map(clean).uniqued()
+        m.transient = m.transient.map(clean).uniqued()
         m.stateLocations = Dictionary(m.stateLocations.map { (clean($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         m.inputLocations = Dictionary(m.inputLocations.map { (clean($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         for i in m.rules.indices {

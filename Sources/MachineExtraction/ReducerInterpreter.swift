@@ -103,11 +103,14 @@ final class ReducerInterpreter {
     struct Flow {
         var next: [Ctx] = []
         var breaks: [Ctx] = []
+        /// Paths at a `continue`: they go on at the enclosing loop, past any `switch` around them.
+        var continues: [Ctx] = []
         var fallthroughs: [Ctx] = []
 
         mutating func absorb(_ f: Flow) {
             next += f.next
             breaks += f.breaks
+            continues += f.continues
             fallthroughs += f.fallthroughs
         }
     }
@@ -160,7 +163,7 @@ final class ReducerInterpreter {
         slots = [Slot(location: location, catchAll: false, shadowed: false)]
         let start = Ctx(pairs: d.all.intersection(arrivals(nil)), slot: 0)
         let flow = execBlock(body, [start])
-        for ctx in flow.next + flow.breaks { finalize(ctx, returning: nil) }
+        for ctx in flow.next + flow.breaks + flow.continues { finalize(ctx, returning: nil) }
         return rules()
     }
 
@@ -190,6 +193,7 @@ final class ReducerInterpreter {
             if current.isEmpty { break }
             let f = execItem(item, current)
             flow.breaks += f.breaks
+            flow.continues += f.continues
             flow.fallthroughs += f.fallthroughs
             current = merged(f.next)
             if dropped, leftOut == nil { leftOut = location(of: item) }
@@ -299,9 +303,12 @@ final class ReducerInterpreter {
         }
         if stmt.is(ThrowStmtSyntax.self) {
             for ctx in ctxs {
+                // a state written before the throw stays written (a property, an `inout` state); a
+                // function returning the next state gives none
+                let target: Target = spec.returnsState ? .failure : (ctx.target ?? .failure)
                 var c = ctx
-                c.target = .failure
-                record(c, target: .failure)
+                c.target = target
+                record(c, target: target)
             }
             return Flow()
         }
@@ -311,6 +318,8 @@ final class ReducerInterpreter {
                 let f = execBlock(g.body.statements, elses)
                 // a guard's else must leave; a path that falls off (can't compile) ends here
                 for c in f.next { finalize(c, returning: nil) }
+                // one that leaves by `break` or `continue` goes on at the enclosing switch or loop
+                return Flow(next: conts, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             }
             return Flow(next: conts)
         }
@@ -319,10 +328,10 @@ final class ReducerInterpreter {
         if let b = stmt.as(BreakStmtSyntax.self) {
             return b.label == nil ? Flow(breaks: ctxs) : Flow(next: ctxs)
         }
-        if stmt.is(ContinueStmtSyntax.self) { return Flow(breaks: ctxs) }
+        if stmt.is(ContinueStmtSyntax.self) { return Flow(continues: ctxs) }
         if let d = stmt.as(DoStmtSyntax.self) {
             let f = execBlock(d.body.statements, ctxs)
-            var flow = Flow(next: f.next, breaks: f.breaks, fallthroughs: f.fallthroughs)
+            var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
             // write a `try` guards comes after it (`let x = try load(); state = .loaded(x)`)
             if !d.catchClauses.isEmpty, d.body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) {
@@ -339,14 +348,16 @@ final class ReducerInterpreter {
     /// A loop runs its body zero or more times: both the state before and after the body go on.
     func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx]) -> Flow {
         let f = execBlock(body.statements, ctxs)
-        return Flow(next: merged(ctxs + f.next + f.breaks), fallthroughs: f.fallthroughs)
+        return Flow(next: merged(ctxs + f.next + f.breaks + f.continues), fallthroughs: f.fallthroughs)
     }
 
     func execExpr(_ raw: ExprSyntax, _ ctxs: [Ctx]) -> Flow {
         let expr = SyntaxHelpers.unwrap(raw)
         if let sw = expr.as(SwitchExprSyntax.self) {
+            // `switch self.process(count)`: the call runs first (and may write the state)
+            let entering = SyntaxHelpers.unwrap(sw.subject).as(FunctionCallExprSyntax.self).map { execCall($0, ctxs) } ?? ctxs
             var flow = Flow()
-            for ctx in ctxs { flow.absorb(execSwitch(sw, ctx)) }
+            for ctx in entering { flow.absorb(execSwitch(sw, ctx)) }
             return flow
         }
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
@@ -713,6 +724,7 @@ final class ReducerInterpreter {
             let starts = (matched.isEmpty ? [] : [caseCtx]) + pending
             let f = execBlock(sc.statements, starts)
             flow.next += f.next + f.breaks
+            flow.continues += f.continues
             pending = f.fallthroughs
         }
         flow.next = merged(flow.next)
@@ -753,6 +765,7 @@ final class ReducerInterpreter {
         for sc in cases[start...] where !entering.isEmpty {
             let f = execBlock(sc.statements, entering)
             flow.next += f.next + f.breaks
+            flow.continues += f.continues
             entering = f.fallthroughs
         }
         return flow

@@ -469,13 +469,22 @@ struct SwitchMethodRecogniser: Recogniser {
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
         }
-        guard let location, !rules.isEmpty else { return }
         // Its other mutating methods (`mutating func shutDown()`) are inputs of their own, as for a stored
         // property's machine.
         let mutators = type.methods.filter { m, _ in m.modifiers.contains { $0.name.text == "mutating" } }
+        // Without an event method, its mutating methods are its events when it is named as a state, one
+        // of them tests `self` and no other type holds it (a holder's property is that type's machine).
+        if location == nil {
+            guard Self.namedAsState(stateEnum.name),
+                  let tester = Self.firstTesting(["self"], among: Set(mutators.map(\.0.name.text)), of: type),
+                  holders(of: stateEnum, context: context).isEmpty else { return }
+            location = tester.1.location(of: tester.0)
+        }
+        guard let location else { return }
         let walked = methodInputs(mutators, of: type, like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []),
                                                                   statePaths: ["self"], inputPaths: [], helperStatePaths: ["self"]),
                                   context: context)
+        guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
         var methodInputs = walked.inputs
@@ -500,13 +509,45 @@ struct SwitchMethodRecogniser: Recogniser {
         context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
     }
 
+    /// The cases of the state's enum that are this type's states: all of them, unless the enum is declared
+    /// outside the type and other types hold it too (a vocabulary shared by many classes, each using some
+    /// of it); then the cases the type names, in its declaration or its methods. A case it never names
+    /// is no state of its machine, rather than a state reported unreachable in each of them.
+    func scopedStates(_ stateEnum: EnumInfo, of type: TypeInfo, context: ExtractionContext) -> [String] {
+        let all = stateEnum.caseNames
+        guard !stateEnum.qualifiedName.hasPrefix(type.qualifiedName + "."),
+              Set(holders(of: stateEnum, context: context).map(\.0.key)).count > 1 else { return all }
+        var named = Set<String>()
+        let nodes = [type.node] + type.methods.compactMap { $0.0.body.map(Syntax.init) }
+        for node in nodes {
+            for token in node.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let text) = token.tokenKind { named.insert(text.withoutBackticks) }
+            }
+        }
+        let used = all.filter(named.contains)
+        return used.isEmpty ? all : used
+    }
+
+    /// The states a type's methods assign the property and always overwrite before they return: no rule
+    /// leads to them (`self.state = .modifying` while a payload is changed in place, copy-on-write's
+    /// placeholder). They are held only while a method runs, so they are not reported unreachable.
+    static func transient(_ assigned: [ExprSyntax], rules: [Rule], initial: String?, context: ExtractionContext) -> [String] {
+        var targets = Set(initial.map { [$0] } ?? [])
+        for rule in rules {
+            for outcome in rule.outcomes { if case .state(let s) = outcome.target { targets.insert(s) } }
+        }
+        return assigned.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }.filter { !targets.contains($0) }.uniqued()
+    }
+
     /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
     func holders(of stateEnum: EnumInfo, context: ExtractionContext) -> [(TypeInfo, Binding)] {
         var result: [(TypeInfo, Binding)] = []
         for owner in context.index.typeOrder where owner.enumInfo?.key != stateEnum.key {
             for property in owner.properties where !property.isComputed && !property.isStatic {
-                // the name first: resolving every property of every type costs
-                guard let text = property.typeText, SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) == stateEnum.name,
+                // the name first: resolving every property of every type costs (the written type, else
+                // the type of the case it starts as: `var status = Status.idle`)
+                guard let text = property.typeText ?? property.initializer.flatMap({ SyntaxHelpers.caseReference($0, context.index)?.type }),
+                      SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) == stateEnum.name,
                       context.index.enumInfo(text, in: context.index.scope(of: property.node))?.key == stateEnum.key else { continue }
                 result.append((owner, property))
             }
@@ -553,7 +594,7 @@ struct SwitchMethodRecogniser: Recogniser {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
-            let input = (qualified ? type.name + "." : "") + method.name.text + "()"
+            let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
             var spec = template
             spec.domain = Domain(states: template.domain.states, inputs: [input])
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
@@ -565,6 +606,31 @@ struct SwitchMethodRecogniser: Recogniser {
             result.inputs.append(input)
         }
         return result
+    }
+
+    /// Words that name a state: a property or enum named with one (`state`, `connectionState`, `Phase`,
+    /// `Status`, `Stage`, `mode`) whose type's methods change it and test it is that type's machine, with
+    /// the methods as its events; an enum named otherwise (`storage`, `sign`, `Backing`) is read as data.
+    static let stateWords = ["state", "phase", "status", "stage", "mode"]
+
+    static func namedAsState(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return stateWords.contains { lowered.contains($0) }
+    }
+
+    /// The first method among `names` (in declaration order) that tests a value named by `roots`.
+    static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            names.contains(method.name.text) && method.body.map { ValueTestFinder.tests($0, roots: roots) } == true
+        }
+    }
+
+    /// A method as an input: `reset()`, or its full name (`next(isolation:)`, `write(_:promise:)`) where
+    /// the type has several methods of that name.
+    static func inputName(of method: FunctionDeclSyntax, among methods: [(FunctionDeclSyntax, ParsedFile)]) -> String {
+        let name = method.name.text
+        guard methods.lazy.filter({ $0.0.name.text == name }).count > 1 else { return name + "()" }
+        return name + "(" + method.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")"
     }
 
     /// Whether a method body reads as an event method without a `switch` over its event: it tests the state,
@@ -625,6 +691,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let enumMethods = context.mutatingMethods(of: stateEnum)
         let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
         guard !writes.direct.isEmpty else { return }
+        let states = scopedStates(stateEnum, of: type, context: context)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
@@ -636,7 +703,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard switchesOnBoth || testsEvent(paramName, in: body, of: type, statePaths: statePaths) else { continue }
             inputEnum = event
             inputNames = (inputNames + inputs).uniqued()
-            let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
+            let domain = Domain(states: states, inputs: inputs)
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
@@ -647,21 +714,31 @@ struct SwitchMethodRecogniser: Recogniser {
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
         }
-        guard let location, !rules.isEmpty else { return }
+        // Without an event method, the methods are the events (`mutating func channelActive()`, `func
+        // play()`) when the property or its enum is named as a state and one of them tests it.
+        if location == nil {
+            guard Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name),
+                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type) else { return }
+            location = tester.1.location(of: tester.0)
+        }
+        guard let location else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
         // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
         let walked = methodInputs(writes.entries, of: type,
-                                  like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), stateKind: kind,
+                                  like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
                                                     enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum)),
                                   context: context)
+        // events that are methods: at least two of them change the state
+        guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
-        let initial = context.initialState(property.initializer ?? initializerValue(of: property.name, in: type), states: stateEnum.caseNames)
+        let initial = context.initialState(property.initializer ?? initializerValue(of: property.name, in: type), states: states)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
-                              states: stateEnum.caseNames, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
+                              states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        machine.transient = Self.transient(writes.assigned, rules: machine.rules, initial: initial, context: context)
         markUnfollowed(writes.unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
     }
@@ -685,6 +762,8 @@ struct StateWrites {
     var entries: [(FunctionDeclSyntax, ParsedFile)] = []
     /// Writes no walk of a method body reaches: inside a closure (run later, by someone else).
     var unfollowed: [Unfollowed] = []
+    /// The values the methods assign the property outside closures (`.modifying` in `self.state = .modifying`).
+    var assigned: [ExprSyntax] = []
 
     init(property: String, enumMethods: Set<String>, type: TypeInfo) {
         var callees: [String: Set<String>] = [:]
@@ -693,6 +772,7 @@ struct StateWrites {
             let finder = WriteFinder(property: property, enumMethods: enumMethods)
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
+            assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
             for w in finder.closureWrites {
                 unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a closure in \(method.name.text)()"))
@@ -721,6 +801,8 @@ struct StateWrites {
         let enumMethods: Set<String>
         var writes: [Syntax] = []
         var closureWrites: [Syntax] = []
+        /// The right sides of the assignments in `writes`.
+        var values: [ExprSyntax] = []
         var calledOutsideClosures = Set<String>()
         var closureDepth = 0
         /// Closures being walked whose parameter has the property's name (`{ state in state = .closed }`):
@@ -757,11 +839,17 @@ struct StateWrites {
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-            if let lhs = SyntaxHelpers.assignment(node)?.lhs, isProperty(lhs) { found(node) }
+            if let (lhs, rhs) = SyntaxHelpers.assignment(node), isProperty(lhs) {
+                found(node)
+                if closureDepth == 0, rhs.count == 1 { values.append(rhs[0]) }
+            }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.operator.is(AssignmentExprSyntax.self), isProperty(node.leftOperand) { found(node) }
+            if node.operator.is(AssignmentExprSyntax.self), isProperty(node.leftOperand) {
+                found(node)
+                if closureDepth == 0 { values.append(node.rightOperand) }
+            }
             return .visitChildren
         }
         override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {

@@ -508,6 +508,9 @@ public struct Machine: Codable, Hashable, Sendable {
     public var unreadWrites: [SourceLocation] = []
     /// Statements where the walk of its rules left paths out, too many to follow (set with `partial`).
     public var pathsLeftOut: [SourceLocation] = []
+    /// States the code assigns only to overwrite them before the method returns (copy-on-write's
+    /// `.modifying` placeholder): held only while a method runs, never reported unreachable.
+    public var transient: [String] = []
     /// Effect ids given elsewhere in the code its module sees: where actions are sent with an id
     /// (Actomaton's `send(_:id:)`), and on effects outside its rules (a child feature's
     /// `.cancellable(id:)`, TCA cancellation being store-wide). A cancel of one of them is not unknown.
@@ -536,7 +539,7 @@ public struct Machine: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case name, id, dialect, location, states, inputs, internalInputs, initial, rules, edges, findings, order, terminal
-        case partial, unreadWrites, pathsLeftOut
+        case partial, unreadWrites, pathsLeftOut, transient
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -559,6 +562,7 @@ public struct Machine: Codable, Hashable, Sendable {
             try c.encode(unreadWrites, forKey: .unreadWrites)
             if !pathsLeftOut.isEmpty { try c.encode(pathsLeftOut, forKey: .pathsLeftOut) }
         }
+        if !transient.isEmpty { try c.encode(transient, forKey: .transient) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -579,6 +583,7 @@ public struct Machine: Codable, Hashable, Sendable {
         partial = try c.decodeIfPresent(Bool.self, forKey: .partial) ?? false
         unreadWrites = try c.decodeIfPresent([SourceLocation].self, forKey: .unreadWrites) ?? []
         pathsLeftOut = try c.decodeIfPresent([SourceLocation].self, forKey: .pathsLeftOut) ?? []
+        transient = try c.decodeIfPresent([String].self, forKey: .transient) ?? []
         stateLocations = [:]
         inputLocations = [:]
     }

@@ -590,3 +590,229 @@ final class SpellingTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(machines.named("Relay.link")).initial)
     }
 }
+
+/// Types whose methods are the events of a state property (`mutating func channelActive()`, `func
+/// play()`), with no method taking an event parameter; and the walk of what such methods do.
+final class MethodMachineTests: XCTestCase {
+    func testTheMethodsOfAStateNamedPropertyAreItsEvents() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct KilnStateMachine {
+            enum State { case cold, firing(target: Int), glazing, cracked }
+            enum Order { case igniteBurner, nothing }
+            private var state: State = .cold
+            mutating func lit(target: Int) -> Order {
+                switch self.state {
+                case .cold:
+                    self.state = .firing(target: target)
+                    return .igniteBurner
+                case .firing, .glazing, .cracked:
+                    return .nothing
+                }
+            }
+            mutating func reachedHeat() {
+                switch self.state {
+                case .firing: self.state = .glazing
+                case .cold, .glazing, .cracked: break
+                }
+            }
+            mutating func dropped() { self.state = .cracked }
+        }
+        final class Spinner {
+            enum Phase { case still, spinning, braking }
+            private(set) var phase: Phase = .still
+            func spin() {
+                guard phase != .spinning else { return }
+                phase = .spinning
+            }
+            func brake() { if phase == .spinning { phase = .braking } }
+            func settle() {
+                switch phase {
+                case .braking: phase = .still
+                default: break
+                }
+            }
+        }
+        struct Pouch {
+            enum Storage { case empty, one(Int), many([Int]) }
+            var storage: Storage = .empty
+            mutating func put(_ x: Int) {
+                switch storage {
+                case .empty: storage = .one(x)
+                case .one(let y): storage = .many([y, x])
+                case .many(var xs): xs.append(x); storage = .many(xs)
+                }
+            }
+            mutating func empty() { storage = .empty }
+        }
+        enum HatchState {
+            case ajar, shut, bolted
+            mutating func shove() {
+                switch self {
+                case .ajar: self = .shut
+                case .shut, .bolted: break
+                }
+            }
+            mutating func bolt() { if case .shut = self { self = .bolted } }
+        }
+        """)
+        let kiln = try XCTUnwrap(machines.named("KilnStateMachine.state"))
+        XCTAssertEqual(kiln.initial, "cold")
+        XCTAssertEqual(kiln.transitions, ["cold -lit()-> firing", "firing -reachedHeat()-> glazing", "cold -dropped()-> cracked",
+                                          "firing -dropped()-> cracked", "glazing -dropped()-> cracked"])
+        XCTAssertEqual(kiln.findingKeys, ["dead_end_state cracked"])
+        let spinner = try XCTUnwrap(machines.named("Spinner.phase"))
+        XCTAssertEqual(spinner.transitions, ["still -spin()-> spinning", "braking -spin()-> spinning", "spinning -brake()-> braking",
+                                             "braking -settle()-> still"])
+        let hatch = try XCTUnwrap(machines.named("HatchState"))
+        XCTAssertEqual(hatch.transitions, ["ajar -shove()-> shut", "shut -bolt()-> bolted"])
+        // an enum named as data, not as a state, is not a machine of its methods
+        XCTAssertNil(machines.first { $0.name == "Pouch.storage" })
+    }
+
+    /// Overloads are inputs of their own, named in full; a type with one method that changes the state
+    /// has no machine of its methods.
+    func testOverloadedMethodsAreNamedInFull() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct TapState {}
+        final class Faucet {
+            enum Flow { case dry, running }
+            private var flowState: Flow = .dry
+            func open() { if flowState == .dry { flowState = .running } }
+            func open(gently: Bool) { if flowState == .dry { flowState = .running } }
+            func close() { flowState = .dry }
+        }
+        final class Lamp {
+            enum Mode { case off, on }
+            private var mode: Mode = .off
+            func toggle() { mode = mode == .off ? .on : .off }
+        }
+        """)
+        let faucet = try XCTUnwrap(machines.named("Faucet.flowState"))
+        XCTAssertEqual(faucet.inputs, ["open()", "open(gently:)", "close()"])
+        XCTAssertNil(machines.first { $0.name == "Lamp.mode" })
+    }
+
+    /// A state assigned only to be overwritten before the method returns (copy-on-write's placeholder),
+    /// or held across an `await`, is transient: no rule leads there, and it is not reported unreachable.
+    func testAStateHeldOnlyWhileAMethodRunsIsTransient() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct QueueStateMachine {
+            enum State { case idle, holding([Int]), busy, closed }
+            private var state: State = .idle
+            mutating func push(_ x: Int) {
+                switch self.state {
+                case .idle: self.state = .holding([x])
+                case .holding(var xs):
+                    self.state = .busy
+                    xs.append(x)
+                    self.state = .holding(xs)
+                case .busy, .closed: break
+                }
+            }
+            mutating func close() { self.state = .closed }
+        }
+        actor Furnace {
+            enum State { case off, warming, hot }
+            private var state: State = .off
+            func light() async {
+                guard case .off = state else { return }
+                state = .warming
+                await Task.yield()
+                state = .hot
+            }
+            func douse() { state = .off }
+        }
+        """)
+        let queue = try XCTUnwrap(machines.named("QueueStateMachine.state"))
+        XCTAssertEqual(queue.transient, ["busy"])
+        XCTAssertFalse(queue.findingKeys.contains("unreachable_state busy"), "\(queue.findingKeys)")
+        let furnace = try XCTUnwrap(machines.named("Furnace.state"))
+        XCTAssertEqual(furnace.transient, ["warming"])
+        XCTAssertEqual(furnace.findingKeys, [])
+    }
+
+    /// A write before a `throw`, or before a `continue` in a `guard`'s else, stays written; a method
+    /// called as a `switch` subject runs first.
+    func testWritesBeforeThrowAndContinueAndCallsInASwitchSubject() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct Fault: Error {}
+        final class Pipe {
+            enum State { case idle, open, failed }
+            private var state: State = .idle
+            func open(ok: Bool) throws {
+                guard case .idle = state else { return }
+                if !ok { state = .failed; throw Fault() }
+                state = .open
+            }
+            func reset() { state = .idle }
+        }
+        struct Siphon {
+            enum State { case filling, drained, done }
+            private var state: State = .filling
+            mutating func next(_ levels: [Int]) -> Int? {
+                while true {
+                    switch self.state {
+                    case .filling:
+                        guard let first = levels.first else {
+                            self.state = .drained
+                            continue
+                        }
+                        return first
+                    case .drained:
+                        self.state = .done
+                        return nil
+                    case .done:
+                        return nil
+                    }
+                }
+            }
+            mutating func finish() { if case .drained = state { state = .done } }
+        }
+        final class Scanner {
+            enum Outcome { case more, end }
+            enum State { case idle, open, paused, done }
+            private var state: State = .idle
+            private func advance() -> Outcome {
+                if case .idle = state { state = .open; return .more }
+                return .end
+            }
+            func read() {
+                switch self.advance() {
+                case .more: break
+                case .end: state = .done
+                }
+            }
+            func pause() { if case .open = state { state = .paused } }
+        }
+        """)
+        XCTAssertTrue(try XCTUnwrap(machines.named("Pipe.state")).transitions.contains("idle -open()-> failed"))
+        let siphon = try XCTUnwrap(machines.named("Siphon.state"))
+        XCTAssertTrue(siphon.transitions.contains("filling -next()-> drained"), "\(siphon.transitions)")
+        XCTAssertFalse(siphon.findingKeys.contains("unreachable_state drained"), "\(siphon.findingKeys)")
+        let scanner = try XCTUnwrap(machines.named("Scanner.state"))
+        XCTAssertTrue(scanner.transitions.isSuperset(of: ["idle -read()-> open", "open -pause()-> paused"]), "\(scanner.transitions)")
+    }
+
+    /// An enum declared apart and held by several types is a vocabulary: each type's machine has the cases
+    /// that type names, not the others reported unreachable in each.
+    func testASharedEnumGivesEachTypeTheCasesItNames() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum LinkStatus { case waiting, linked, draining, gone }
+        final class Uplink {
+            private var status = LinkStatus.waiting
+            func attach() { guard case .waiting = status else { return }; status = .linked }
+            func detach() { if case .linked = status { status = .gone } }
+        }
+        final class Downlink {
+            private var status = LinkStatus.waiting
+            func attach() { guard case .waiting = status else { return }; status = .linked }
+            func drain() { if case .linked = status { status = .draining } }
+            func detach() { if case .draining = status { status = .gone } }
+        }
+        """)
+        let up = try XCTUnwrap(machines.named("Uplink.status"))
+        XCTAssertEqual(up.states, ["waiting", "linked", "gone"])
+        XCTAssertFalse(up.findingKeys.contains("unreachable_state draining"))
+        XCTAssertEqual(try XCTUnwrap(machines.named("Downlink.status")).states, ["waiting", "linked", "draining", "gone"])
+    }
+}
