@@ -340,15 +340,32 @@ final class ReducerInterpreter {
             return flow
         }
         if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs) }
-        if let loop = stmt.as(WhileStmtSyntax.self) { return execLoop(loop.body, ctxs) }
-        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctxs) }
+        if let loop = stmt.as(WhileStmtSyntax.self) {
+            return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true")
+        }
+        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true") }
         return Flow(next: ctxs)
     }
 
-    /// A loop runs its body zero or more times: both the state before and after the body go on.
-    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx]) -> Flow {
-        let f = execBlock(body.statements, ctxs)
-        return Flow(next: merged(ctxs + f.next + f.breaks + f.continues), fallthroughs: f.fallthroughs)
+    /// A loop runs its body zero or more times: both the state before and after the body go on. The paths
+    /// on which the body wrote another state run it again (twice at most: `self.state = .drained;
+    /// continue` in a `while true { switch self.state { … } }` goes on in the `.drained` case). An
+    /// `endless` loop (`while true`) is left only by `break` (or `return`).
+    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false) -> Flow {
+        var out = endless ? [] : ctxs
+        var fallthroughs: [Ctx] = []
+        var entering = ctxs
+        for pass in 0..<3 where !entering.isEmpty {
+            let f = execBlock(body.statements, entering)
+            let again = f.next + f.continues
+            out += f.breaks + (endless ? [] : again)
+            fallthroughs += f.fallthroughs
+            let before = Set(entering.map(\.target))
+            // a path whose state did not change would walk the body as it just did
+            entering = merged(again.filter { !before.contains($0.target) })
+            if endless, pass == 2 { out += entering }
+        }
+        return Flow(next: merged(out), fallthroughs: fallthroughs)
     }
 
     func execExpr(_ raw: ExprSyntax, _ ctxs: [Ctx]) -> Flow {

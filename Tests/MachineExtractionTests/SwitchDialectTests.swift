@@ -731,8 +731,8 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(furnace.findingKeys, [])
     }
 
-    /// A write before a `throw`, or before a `continue` in a `guard`'s else, stays written; a method
-    /// called as a `switch` subject runs first.
+    /// A write before a `throw`, or before a `continue` in a `guard`'s else, stays written, and the loop
+    /// runs again in the state written; a method called as a `switch` subject runs first.
     func testWritesBeforeThrowAndContinueAndCallsInASwitchSubject() throws {
         let (machines, _) = try Fixture.analyze(source: """
         struct Fault: Error {}
@@ -759,7 +759,7 @@ final class MethodMachineTests: XCTestCase {
                         }
                         return first
                     case .drained:
-                        self.state = .done
+                        if levels.isEmpty { self.state = .done }
                         return nil
                     case .done:
                         return nil
@@ -787,7 +787,8 @@ final class MethodMachineTests: XCTestCase {
         """)
         XCTAssertTrue(try XCTUnwrap(machines.named("Pipe.state")).transitions.contains("idle -open()-> failed"))
         let siphon = try XCTUnwrap(machines.named("Siphon.state"))
-        XCTAssertTrue(siphon.transitions.contains("filling -next()-> drained"), "\(siphon.transitions)")
+        // the loop goes on in the state the `continue` left
+        XCTAssertTrue(siphon.transitions.isSuperset(of: ["filling -next()-> drained", "filling -next()-> done"]), "\(siphon.transitions)")
         XCTAssertFalse(siphon.findingKeys.contains("unreachable_state drained"), "\(siphon.findingKeys)")
         let scanner = try XCTUnwrap(machines.named("Scanner.state"))
         XCTAssertTrue(scanner.transitions.isSuperset(of: ["idle -read()-> open", "open -pause()-> paused"]), "\(scanner.transitions)")
