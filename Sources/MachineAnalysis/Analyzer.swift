@@ -202,7 +202,7 @@ public struct Analyzer: Sendable {
         let entered = machine.initial == nil ? Set(machine.edges.filter { $0.from != $0.to }.map(\.to)) : []
         return machine.states.compactMap { state in
             let witness = graph.trace(to: state)
-            guard witness != nil || entered.contains(state), !machine.terminal.contains(state),
+            guard witness != nil || entered.contains(state), !machine.terminal.contains(state), !machine.transient.contains(state),
                   !graph.unknownTargetFrom.contains(state),
                   !machine.edges.contains(where: { $0.from == state && $0.to != state }) else { return nil }
             return Finding(check: Check.deadEndState.rawValue, severity: reachabilitySeverity(.deadEndState, machine),

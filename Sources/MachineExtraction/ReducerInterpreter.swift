@@ -33,6 +33,9 @@ struct ReducerSpec {
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// States the code never lets anyone see (every `switch` over the state traps in them: copy-on-write's
+    /// `.modifying`): a value of the state's type read from a variable is none of them.
+    var unobservable: Set<String> = []
     /// An optional whose states are named values (`nil`, `editor`, `alert(confirmDelete)`): each state's
     /// value as a tree, run-time parts as `.any`. Empty for a plain `nil`/`some` optional.
     var valueStates: [String: InputPattern] = [:]
@@ -187,6 +190,9 @@ final class ReducerInterpreter {
     // MARK: Statements
 
     func execBlock(_ items: CodeBlockItemListSyntax, _ start: [Ctx]) -> Flow {
+        // names a block declares are its own
+        let outerLocals = locals
+        defer { locals = outerLocals }
         var flow = Flow()
         var current = start
         for item in items {
@@ -262,6 +268,14 @@ final class ReducerInterpreter {
         }
         switch item.item {
         case .decl(let decl):
+            // a local named like the state hides it (`let (state, result) = self.step()`)
+            if let v = decl.as(VariableDeclSyntax.self) {
+                for binding in v.bindings {
+                    for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
+                        if case .identifier(let name) = token.tokenKind, isState(name) { locals.insert(name) }
+                    }
+                }
+            }
             // `let action = self.state.advance()`: the call may change the state
             if let v = decl.as(VariableDeclSyntax.self), v.bindings.count == 1,
                let call = v.bindings.first?.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self) {
@@ -564,6 +578,8 @@ final class ReducerInterpreter {
     }
 
     var extraStatePaths: Set<String> = []
+    /// Locals of the blocks being walked that hide a state path of that name.
+    var locals: Set<String> = []
     var extraInputPaths: Set<String> = []
     /// Contexts that `return`ed from functions walked for calls used as statements, innermost last.
     var returnSinks: [[Ctx]] = []
@@ -629,6 +645,12 @@ final class ReducerInterpreter {
         return spec.statePaths.contains(path) || extraStatePaths.contains(path)
     }
 
+    /// A bare name of the state that a local declaration before it in a block around it hides (`let (state,
+    /// result) = self.step(); self.state = state`): a value, not the state.
+    func isLocal(_ expr: ExprSyntax) -> Bool {
+        expr.as(DeclReferenceExprSyntax.self).map { locals.contains($0.baseName.text) } ?? false
+    }
+
     func isInput(_ path: String?) -> Bool {
         guard let path else { return false }
         return spec.inputPaths.contains(path) || extraInputPaths.contains(path)
@@ -646,7 +668,7 @@ final class ReducerInterpreter {
             return .tuple(t.elements.map { classify($0.expression) })
         }
         let p = SyntaxHelpers.path(expr)
-        if isState(p) { return .state }
+        if isState(p), !isLocal(expr) { return .state }
         if isInput(p) { return .input }
         return .other(text(expr))
     }
@@ -1104,7 +1126,7 @@ final class ReducerInterpreter {
             let b = restrict(ctx, pred.negated(d), text: "!(\(text))")
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
-        if isState(SyntaxHelpers.path(expr)) { return [(ctx, ctx.target ?? .stay)] }
+        if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) { return returned }
         if spec.stateKind != .optional, expr.is(NilLiteralExprSyntax.self) {
             return [(ctx, spec.nilIsFailure ? .failure : (ctx.target ?? .stay))]
@@ -1137,7 +1159,7 @@ final class ReducerInterpreter {
             if let ref = expr.as(DeclReferenceExprSyntax.self) {
                 let inputs = Set(d.pairs(ctx.pairs).map(\.input))
                 let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
-                let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states
+                let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states.filter { !spec.unobservable.contains($0) }
                 return possible.map { s in
                     var c = ctx
                     c.guards.append("\(ref.baseName.text) == .\(s)")

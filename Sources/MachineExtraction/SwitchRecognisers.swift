@@ -531,12 +531,43 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The states a type's methods assign the property and always overwrite before they return: no rule
     /// leads to them (`self.state = .modifying` while a payload is changed in place, copy-on-write's
     /// placeholder). They are held only while a method runs, so they are not reported unreachable.
-    static func transient(_ assigned: [ExprSyntax], rules: [Rule], initial: String?, context: ExtractionContext) -> [String] {
+    /// So are the states the code never lets anyone see (`unobservable`) that it assigns.
+    static func transient(_ assigned: [ExprSyntax], rules: [Rule], initial: String?, unobservable: Set<String>,
+                          context: ExtractionContext) -> [String] {
         var targets = Set(initial.map { [$0] } ?? [])
         for rule in rules {
             for outcome in rule.outcomes { if case .state(let s) = outcome.target { targets.insert(s) } }
         }
-        return assigned.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }.filter { !targets.contains($0) }.uniqued()
+        return assigned.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }
+            .filter { !targets.contains($0) || unobservable.contains($0) }.uniqued()
+    }
+
+    /// The states that every case naming them in a `switch` over the property traps in (`case .modifying:
+    /// fatalError()`), when some `switch` names them: the code says no one sees them between calls.
+    static func unobservable(_ statePaths: Set<String>, among states: [String], in type: TypeInfo) -> Set<String> {
+        var trapping = Set<String>(), observed = Set<String>()
+        for (method, file) in type.methods {
+            guard let body = method.body else { continue }
+            _ = file.events.contains(.switchExpr, within: body) { node in
+                guard let sw = node.as(SwitchExprSyntax.self), statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "") else { return false }
+                for sc in SyntaxHelpers.cases(of: sw) {
+                    guard case .case(let label) = sc.label else { continue }
+                    let named = label.caseItems.flatMap { item in
+                        item.pattern.tokens(viewMode: .sourceAccurate).compactMap { t -> String? in
+                            if case .identifier(let name) = t.tokenKind, states.contains(name) { name } else { nil }
+                        }
+                    }
+                    let traps = sc.statements.count == 1 && sc.statements.first.flatMap { item in
+                        item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+                    }.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }.map {
+                        ["fatalError", "preconditionFailure"].contains($0.calledExpression.trimmedText)
+                    } == true
+                    if traps { trapping.formUnion(named) } else { observed.formUnion(named) }
+                }
+                return false
+            }
+        }
+        return trapping.subtracting(observed)
     }
 
     /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
@@ -692,6 +723,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
         guard !writes.direct.isEmpty else { return }
         let states = scopedStates(stateEnum, of: type, context: context)
+        let unobservable = Self.unobservable(statePaths, among: states, in: type)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
@@ -707,7 +739,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
-                                   enumPredicates: context.predicates(of: stateEnum))
+                                   enumPredicates: context.predicates(of: stateEnum), unobservable: unobservable)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
@@ -727,7 +759,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let walked = methodInputs(writes.entries, of: type,
                                   like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
-                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum)),
+                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
+                                                    unobservable: unobservable),
                                   context: context)
         // events that are methods: at least two of them change the state
         guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
@@ -738,7 +771,15 @@ struct SwitchMethodRecogniser: Recogniser {
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        machine.transient = Self.transient(writes.assigned, rules: machine.rules, initial: initial, context: context)
+        machine.transient = Self.transient(writes.assigned, rules: machine.rules, initial: initial, unobservable: unobservable, context: context)
+        // a path that ends in a state the code never lets anyone see missed the write that leaves it (made
+        // by a closure it hands the state to: `avoidingCoW { $0 = … }`)
+        let stuck = unobservable.filter { s in machine.rules.contains { r in r.outcomes.contains { $0.target == .state(s) } } }.sorted()
+        if !stuck.isEmpty {
+            machine.partial = true
+            context.warn("'\(machine.name)' ends some methods in \(stuck.map { "'\($0)'" }.joined(separator: ", ")), which every switch over it traps in: the write that leaves it is not followed, and the machine is partial",
+                         at: location, severity: .note)
+        }
         markUnfollowed(writes.unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
     }

@@ -731,6 +731,65 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(furnace.findingKeys, [])
     }
 
+    /// A state every `switch` over the property traps in is never seen between calls: a local named like
+    /// the state is a value, not the state, and a value read from it is none of those states; a method
+    /// left in one (its write made by a closure) makes the machine partial, with a note.
+    func testAStateEverySwitchTrapsInIsNeverSeenBetweenCalls() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        struct LoomStateMachine {
+            enum State { case idle, weaving(Int), resting, borrowed }
+            private var state: State = .idle
+            private func step(_ rows: Int) -> (State, Bool) { rows > 3 ? (.resting, true) : (.weaving(rows), false) }
+            mutating func weave() -> Bool {
+                switch self.state {
+                case .idle, .resting:
+                    self.state = .weaving(0)
+                    return true
+                case .weaving(let rows):
+                    self.state = .borrowed
+                    let (state, done) = self.step(rows + 1)
+                    self.state = state
+                    return done
+                case .borrowed:
+                    fatalError("borrowed")
+                }
+            }
+            mutating func stop() {
+                switch self.state {
+                case .weaving: self.state = .resting
+                case .idle, .resting: break
+                case .borrowed: preconditionFailure()
+                }
+            }
+        }
+        struct SpoolStateMachine {
+            enum State { case empty, wound, lent }
+            private var state: State = .empty
+            private mutating func lending(_ body: (inout State) throws -> Void) rethrows {
+                self.state = .lent
+                try body(&self.state)
+            }
+            mutating func wind(_ spin: (inout State) throws -> Void) rethrows { try self.lending(spin) }
+            mutating func unwind() {
+                switch self.state {
+                case .wound: self.state = .empty
+                case .empty: break
+                case .lent: fatalError()
+                }
+            }
+        }
+        """)
+        let loom = try XCTUnwrap(machines.named("LoomStateMachine.state"))
+        XCTAssertEqual(loom.transient, ["borrowed"])
+        XCTAssertFalse(loom.edges.contains { $0.to == "borrowed" }, "\(loom.transitions)")
+        XCTAssertTrue(loom.transitions.contains("weaving -weave()-> resting"), "\(loom.transitions)")
+        XCTAssertFalse(loom.partial)
+        let spool = try XCTUnwrap(machines.named("SpoolStateMachine.state"))
+        XCTAssertTrue(spool.partial)
+        XCTAssertFalse(spool.findingKeys.contains("dead_end_state lent"), "\(spool.findingKeys)")
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("ends some methods in 'lent'") }, "\(diagnostics.map(\.message))")
+    }
+
     /// A write before a `throw`, or before a `continue` in a `guard`'s else, stays written, and the loop
     /// runs again in the state written; a method called as a `switch` subject runs first.
     func testWritesBeforeThrowAndContinueAndCallsInASwitchSubject() throws {
