@@ -198,7 +198,7 @@ enum CandidatePass {
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
                           SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedText == "self" }) else { continue }
                     result.append((qualified + ".self", "switch over self", qualified,
-                                   "the method that switches over it takes no event parameter of an enum type declared in the given files"))
+                                   "the method that switches over it takes no event parameter of an enum type declared in the given files, and its mutating methods are not read as its events (that needs an enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), that no other type holds, and two methods that change it)"))
                 } else if let type = enclosing,
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
@@ -206,7 +206,7 @@ enum CandidatePass {
                               m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path } } ?? false
                           }) {
                     result.append((qualified + "." + path, "switch over a state property", "\(typeNames.last!).\(path)",
-                                   "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files"))
+                                   "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files, and its type's methods are not read as its events (that needs it or its enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), and two methods that change it)"))
                 }
             }
             return result

@@ -80,7 +80,8 @@ struct EffectReader {
         let baseIsType = base.map { index.isTypeReference($0, at: origin) } ?? true
 
         // Cancellation: .cancel(id:), Effect.cancel(id:), .cancel(ids:), Harvest .cancel(x)
-        if name == "cancel", baseIsType {
+        // (an action enum's own `.cancel(requestContinuation:…)` is none: only `id:` / `ids:` or no label)
+        if name == "cancel", baseIsType, call.arguments.allSatisfy({ $0.label.map { ["id", "ids"].contains($0.text) } ?? true }) {
             var r = Result()
             let ids = call.arguments.map { cancelID($0.expression) }
             r.cancels = ids.isEmpty ? ["*"] : ids

@@ -755,7 +755,7 @@ final class ReducerInterpreter {
                 let position = sc.positionAfterSkippingLeadingTrivia
                 let index = slots.count
                 slots.append(Slot(location: location(of: sc.label), catchAll: catchAll,
-                                  shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil))
+                                  shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil && !SyntaxHelpers.onlyTraps(sc.statements)))
                 slotByPosition[position] = index
                 caseCtx.slot = index
             }

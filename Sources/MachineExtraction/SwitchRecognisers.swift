@@ -7,6 +7,7 @@ final class SwitchFinder: SyntaxVisitor {
     var returns: [ReturnStmtSyntax] = []
     var assignments: [(lhs: ExprSyntax, rhs: ExprSyntax)] = []
     var calls: [FunctionCallExprSyntax] = []
+    var inouts: [InOutExprSyntax] = []
 
     init() { super.init(viewMode: .sourceAccurate) }
 
@@ -24,6 +25,10 @@ final class SwitchFinder: SyntaxVisitor {
     }
     override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
         returns.append(node)
+        return .visitChildren
+    }
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+        inouts.append(node)
         return .visitChildren
     }
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -532,19 +537,23 @@ struct SwitchMethodRecogniser: Recogniser {
     /// leads to them (`self.state = .modifying` while a payload is changed in place, copy-on-write's
     /// placeholder). They are held only while a method runs, so they are not reported unreachable.
     /// So are the states the code never lets anyone see (`unobservable`) that it assigns.
-    static func transient(_ assigned: [ExprSyntax], rules: [Rule], initial: String?, unobservable: Set<String>,
+    static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], rules: [Rule], initial: String?, unobservable: Set<String>,
                           context: ExtractionContext) -> [String] {
         var targets = Set(initial.map { [$0] } ?? [])
         for rule in rules {
             for outcome in rule.outcomes { if case .state(let s) = outcome.target { targets.insert(s) } }
         }
-        return assigned.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }
+        return assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
             .filter { !targets.contains($0) || unobservable.contains($0) }.uniqued()
     }
 
-    /// The states that every case naming them in a `switch` over the property traps in (`case .modifying:
-    /// fatalError()`), when some `switch` names them: the code says no one sees them between calls.
-    static func unobservable(_ statePaths: Set<String>, among states: [String], in type: TypeInfo) -> Set<String> {
+    /// Placeholders: the states that every case naming them in a `switch` over the property traps in
+    /// (`case .modifying: fatalError()`), when some `switch` names them, and that each assignment of them is
+    /// followed, in its block, by another write of the property (`self.state = .modifying; …; self.state =
+    /// next`, `body(&self.state)`). No one sees them between calls. (A final state that every call traps
+    /// in is assigned last: it is seen.)
+    static func unobservable(_ statePaths: Set<String>, among states: [String], in type: TypeInfo,
+                             assigned: [(node: Syntax, value: ExprSyntax)], context: ExtractionContext) -> Set<String> {
         var trapping = Set<String>(), observed = Set<String>()
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
@@ -557,17 +566,32 @@ struct SwitchMethodRecogniser: Recogniser {
                             if case .identifier(let name) = t.tokenKind, states.contains(name) { name } else { nil }
                         }
                     }
-                    let traps = sc.statements.count == 1 && sc.statements.first.flatMap { item in
-                        item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
-                    }.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }.map {
-                        ["fatalError", "preconditionFailure"].contains($0.calledExpression.trimmedText)
-                    } == true
-                    if traps { trapping.formUnion(named) } else { observed.formUnion(named) }
+                    if SyntaxHelpers.onlyTraps(sc.statements) { trapping.formUnion(named) } else { observed.formUnion(named) }
                 }
                 return false
             }
         }
-        return trapping.subtracting(observed)
+        let candidates = trapping.subtracting(observed)
+        guard !candidates.isEmpty else { return [] }
+        var placeholders = Set<String>(), kept = Set<String>()
+        for (node, value) in assigned {
+            guard let name = SyntaxHelpers.caseReference(value, context.index)?.name, candidates.contains(name) else { continue }
+            if overwrittenLater(node, statePaths: statePaths) { placeholders.insert(name) } else { kept.insert(name) }
+        }
+        return placeholders.subtracting(kept)
+    }
+
+    /// Whether a statement after the one holding `node`, in its block, writes the property.
+    static func overwrittenLater(_ node: Syntax, statePaths: Set<String>) -> Bool {
+        var statement = node
+        while let parent = statement.parent, !parent.is(CodeBlockItemListSyntax.self) { statement = parent }
+        guard let block = statement.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+        return block.contains { item in
+            guard item.position > statement.position else { return false }
+            let scan = SwitchFinder.scan(item)
+            return scan.assignments.contains { statePaths.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+                || scan.inouts.contains { statePaths.contains(SyntaxHelpers.path($0.expression) ?? "") }
+        }
     }
 
     /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
@@ -634,7 +658,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
             result.rules += walked
             result.leftOut.append(interpreter.leftOut)
-            result.inputs.append(input)
+            result.inputs = result.inputs.appendingUnique([input])
         }
         return result
     }
@@ -723,7 +747,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
         guard !writes.direct.isEmpty else { return }
         let states = scopedStates(stateEnum, of: type, context: context)
-        let unobservable = Self.unobservable(statePaths, among: states, in: type)
+        let unobservable = Self.unobservable(statePaths, among: states, in: type, assigned: writes.assigned, context: context)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
@@ -803,8 +827,9 @@ struct StateWrites {
     var entries: [(FunctionDeclSyntax, ParsedFile)] = []
     /// Writes no walk of a method body reaches: inside a closure (run later, by someone else).
     var unfollowed: [Unfollowed] = []
-    /// The values the methods assign the property outside closures (`.modifying` in `self.state = .modifying`).
-    var assigned: [ExprSyntax] = []
+    /// The assignments of the property outside closures, with the value assigned (`.modifying` in
+    /// `self.state = .modifying`).
+    var assigned: [(node: Syntax, value: ExprSyntax)] = []
 
     init(property: String, enumMethods: Set<String>, type: TypeInfo) {
         var callees: [String: Set<String>] = [:]
@@ -842,8 +867,8 @@ struct StateWrites {
         let enumMethods: Set<String>
         var writes: [Syntax] = []
         var closureWrites: [Syntax] = []
-        /// The right sides of the assignments in `writes`.
-        var values: [ExprSyntax] = []
+        /// The assignments in `writes` outside closures, with their right sides.
+        var values: [(node: Syntax, value: ExprSyntax)] = []
         var calledOutsideClosures = Set<String>()
         var closureDepth = 0
         /// Closures being walked whose parameter has the property's name (`{ state in state = .closed }`):
@@ -882,14 +907,14 @@ struct StateWrites {
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             if let (lhs, rhs) = SyntaxHelpers.assignment(node), isProperty(lhs) {
                 found(node)
-                if closureDepth == 0, rhs.count == 1 { values.append(rhs[0]) }
+                if closureDepth == 0, rhs.count == 1 { values.append((Syntax(node), rhs[0])) }
             }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
             if node.operator.is(AssignmentExprSyntax.self), isProperty(node.leftOperand) {
                 found(node)
-                if closureDepth == 0 { values.append(node.rightOperand) }
+                if closureDepth == 0 { values.append((Syntax(node), node.rightOperand)) }
             }
             return .visitChildren
         }

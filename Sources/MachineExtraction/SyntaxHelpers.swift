@@ -111,6 +111,15 @@ enum SyntaxHelpers {
     }
 
     /// The first name of an expression's path: `self.state.mode` → `state`.
+    /// Whether statements are one call that stops the program (`fatalError(…)`, `preconditionFailure(…)`):
+    /// a case written for what must not happen.
+    static func onlyTraps(_ statements: CodeBlockItemListSyntax) -> Bool {
+        guard statements.count == 1, let item = statements.first?.item else { return false }
+        let expr = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+        guard let call = expr.flatMap({ unwrap($0).as(FunctionCallExprSyntax.self) }) else { return false }
+        return ["fatalError", "preconditionFailure"].contains(call.calledExpression.trimmedText)
+    }
+
     static func root(_ expr: ExprSyntax) -> String? {
         path(expr).map { String($0.prefix { $0 != "." }) }
     }

@@ -790,6 +790,41 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("ends some methods in 'lent'") }, "\(diagnostics.map(\.message))")
     }
 
+    /// What such methods return is an action for their caller: an action enum's own `.cancel(…)` case is
+    /// no cancellation, and a case that traps on states that cannot reach it is no shadowed rule.
+    func testReturnedActionsAndTrappingCasesAreNoFindings() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct ValveStateMachine {
+            enum State { case shut, opening, open }
+            enum Action { case cancel(reason: String, retry: Bool), none }
+            private var state: State = .shut
+            mutating func timedOut() -> Action {
+                switch self.state {
+                case .opening:
+                    self.state = .shut
+                    return .cancel(reason: "slow", retry: false)
+                case .shut, .open:
+                    return .none
+                }
+            }
+            mutating func begin() {
+                guard case .shut = self.state else { return }
+                self.state = .opening
+                self.finish()
+            }
+            private mutating func finish() {
+                switch self.state {
+                case .opening: self.state = .open
+                default: preconditionFailure("finishing in \\(self.state)")
+                }
+            }
+        }
+        """)
+        let valve = try XCTUnwrap(machines.named("ValveStateMachine.state"))
+        XCTAssertEqual(valve.findingKeys, ["dead_end_state open"], "\(valve.findings.map(\.message))")
+        XCTAssertTrue(valve.rules.allSatisfy { $0.cancels.isEmpty })
+    }
+
     /// A write before a `throw`, or before a `continue` in a `guard`'s else, stays written, and the loop
     /// runs again in the state written; a method called as a `switch` subject runs first.
     func testWritesBeforeThrowAndContinueAndCallsInASwitchSubject() throws {
