@@ -33,8 +33,8 @@ struct ReducerSpec {
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
-    /// States the code never lets anyone see (every `switch` over the state traps in them: copy-on-write's
-    /// `.modifying`): a value of the state's type read from a variable is none of them.
+    /// Placeholders the code never lets anyone see (copy-on-write's `.modifying`: every `switch` over the
+    /// state traps in it, and every write of it is overwritten): a value read from a variable is none of them.
     var unobservable: Set<String> = []
     /// An optional whose states are named values (`nil`, `editor`, `alert(confirmDelete)`): each state's
     /// value as a tree, run-time parts as `.any`. Empty for a plain `nil`/`some` optional.
