@@ -786,8 +786,9 @@ struct SwitchMethodRecogniser: Recogniser {
                                                     enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
                                                     unobservable: unobservable),
                                   context: context)
-        // events that are methods: at least two of them change the state
-        guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
+        // events that are methods: at least two of them change the state, or one in a type its author
+        // calls a state machine (`GlitchesMonitorStateMachine`)
+        guard inputNames.isEmpty ? walked.inputs.count >= (type.name.contains("StateMachine") ? 1 : 2) : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs

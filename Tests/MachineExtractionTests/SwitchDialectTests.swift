@@ -670,7 +670,7 @@ final class MethodMachineTests: XCTestCase {
     }
 
     /// Overloads are inputs of their own, named in full; a type with one method that changes the state
-    /// has no machine of its methods.
+    /// has no machine of its methods, unless it is named a state machine.
     func testOverloadedMethodsAreNamedInFull() throws {
         let (machines, _) = try Fixture.analyze(source: """
         struct TapState {}
@@ -686,10 +686,22 @@ final class MethodMachineTests: XCTestCase {
             private var mode: Mode = .off
             func toggle() { mode = mode == .off ? .on : .off }
         }
+        struct FuseStateMachine {
+            enum State { case intact(Int), blown }
+            private var state: State = .intact(0)
+            mutating func surge() {
+                switch self.state {
+                case .intact(let n): self.state = n > 2 ? .blown : .intact(n + 1)
+                case .blown: break
+                }
+            }
+        }
         """)
         let faucet = try XCTUnwrap(machines.named("Faucet.flowState"))
         XCTAssertEqual(faucet.inputs, ["open()", "open(gently:)", "close()"])
         XCTAssertNil(machines.first { $0.name == "Lamp.mode" })
+        // one method is enough in a type its author calls a state machine
+        XCTAssertEqual(try XCTUnwrap(machines.named("FuseStateMachine.state")).transitions, ["intact -surge()-> blown"])
     }
 
     /// A state assigned only to be overwritten before the method returns (copy-on-write's placeholder),
