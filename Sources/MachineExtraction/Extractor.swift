@@ -319,6 +319,10 @@ final class ExtractionContext {
         let lock = NSLock()
         var predicates: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
         var initialisersByKey: [String: [FunctionCallExprSyntax]]?
+        /// Stored properties by the last name of their type (written, or of the case they start as).
+        var propertiesByTypeName: [String: [(TypeInfo, Binding)]]?
+        /// The stored properties of other types holding each enum (by key).
+        var holders: [String: [(TypeInfo, Binding)]] = [:]
     }
     let caches: Caches
 

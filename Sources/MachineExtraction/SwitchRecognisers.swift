@@ -595,18 +595,31 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
+    /// (Once per enum and run: the properties are bucketed by the last name of their type first, as
+    /// resolving every property of every type costs.)
     func holders(of stateEnum: EnumInfo, context: ExtractionContext) -> [(TypeInfo, Binding)] {
-        var result: [(TypeInfo, Binding)] = []
-        for owner in context.index.typeOrder where owner.enumInfo?.key != stateEnum.key {
-            for property in owner.properties where !property.isComputed && !property.isStatic {
-                // the name first: resolving every property of every type costs (the written type, else
-                // the type of the case it starts as: `var status = Status.idle`)
-                guard let text = property.typeText ?? property.initializer.flatMap({ SyntaxHelpers.caseReference($0, context.index)?.type }),
-                      SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) == stateEnum.name,
-                      context.index.enumInfo(text, in: context.index.scope(of: property.node))?.key == stateEnum.key else { continue }
-                result.append((owner, property))
+        let caches = context.caches
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if let known = caches.holders[stateEnum.key] { return known }
+        if caches.propertiesByTypeName == nil {
+            var buckets: [String: [(TypeInfo, Binding)]] = [:]
+            for owner in context.index.typeOrder {
+                for property in owner.properties where !property.isComputed && !property.isStatic {
+                    // the written type, else the type of the case it starts as: `var status = Status.idle`
+                    guard let text = property.typeText ?? property.initializer.flatMap({ SyntaxHelpers.caseReference($0, context.index)?.type }),
+                          let last = SymbolIndex.bareTypeName(text).split(separator: ".").last else { continue }
+                    buckets[String(last), default: []].append((owner, property))
+                }
             }
+            caches.propertiesByTypeName = buckets
         }
+        let result = (caches.propertiesByTypeName![stateEnum.name] ?? []).filter { owner, property in
+            guard owner.enumInfo?.key != stateEnum.key else { return false }
+            let text = property.typeText ?? property.initializer.flatMap { SyntaxHelpers.caseReference($0, context.index)?.type }
+            return text.flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }?.key == stateEnum.key
+        }
+        caches.holders[stateEnum.key] = result
         return result
     }
 
