@@ -681,9 +681,26 @@ struct SwitchMethodRecogniser: Recogniser {
     /// the methods as its events; an enum named otherwise (`storage`, `sign`, `Backing`) is read as data.
     static let stateWords = ["state", "phase", "status", "stage", "mode"]
 
+    /// Whether one of the words of a camel-case name is a state word (`connectionState`, `_state`,
+    /// `HTTPState`, `SubscriptionStatus`; not `statement`).
     static func namedAsState(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return stateWords.contains { lowered.contains($0) }
+        var words: [String] = []
+        var word = ""
+        let characters = Array(name)
+        for (i, c) in characters.enumerated() {
+            let next = i + 1 < characters.count ? characters[i + 1] : nil
+            // a word starts at an upper-case letter after a lower-case one, or before a lower-case one
+            // at the end of a run of capitals (`HTTPState`)
+            let starts = c.isUppercase && (characters[max(i - 1, 0)].isLowercase || (next?.isLowercase == true && i > 0 && characters[i - 1].isUppercase))
+            if !c.isLetter || starts {
+                if !word.isEmpty { words.append(word.lowercased()) }
+                word = c.isLetter ? String(c) : ""
+            } else {
+                word.append(c)
+            }
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words.contains { stateWords.contains($0) }
     }
 
     /// The first method among `names` (in declaration order) that tests a value named by `roots`.

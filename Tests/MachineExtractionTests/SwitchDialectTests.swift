@@ -1,3 +1,4 @@
+@testable import MachineExtraction
 import MachineModel
 import XCTest
 
@@ -667,6 +668,17 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(hatch.transitions, ["ajar -shove()-> shut", "shut -bolt()-> bolted"])
         // an enum named as data, not as a state, is not a machine of its methods
         XCTAssertNil(machines.first { $0.name == "Pouch.storage" })
+    }
+
+    /// A state word is a whole word of the name.
+    func testStateWordsAreWholeWordsOfTheName() {
+        for name in ["state", "State", "_state", "connectionState", "HTTPState", "SubscriptionStatus", "ReadState", "lifecyclePhase",
+                     "displayMode", "STAGE"] {
+            XCTAssertTrue(SwitchMethodRecogniser.namedAsState(name), name)
+        }
+        for name in ["statement", "estate", "modest", "storage", "sign", "Backing", "stateless", "phases"] {
+            XCTAssertFalse(SwitchMethodRecogniser.namedAsState(name), name)
+        }
     }
 
     /// Overloads are inputs of their own, named in full; a type with one method that changes the state
