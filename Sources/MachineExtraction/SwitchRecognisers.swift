@@ -379,6 +379,7 @@ struct SwitchMethodRecogniser: Recogniser {
         // per method, the names whose fields it assigns (`state.mode = …` gives `state`): read once per type
         // from the files' recorded walks, when some property is a struct's candidate store
         var fieldWriters: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)]?
+        let facts = TypeFacts(type)
         for property in type.properties where !property.isComputed && !property.isStatic {
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
                 if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
@@ -386,7 +387,7 @@ struct SwitchMethodRecogniser: Recogniser {
                            context: context)
                 continue
             }
-            build(type: type, property: property, stateEnum: stateEnum, kind: kind, context: context)
+            build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
         }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
@@ -518,19 +519,42 @@ struct SwitchMethodRecogniser: Recogniser {
     /// outside the type and other types hold it too (a vocabulary shared by many classes, each using some
     /// of it); then the cases the type names, in its declaration or its methods. A case it never names
     /// is no state of its machine, rather than a state reported unreachable in each of them.
-    func scopedStates(_ stateEnum: EnumInfo, of type: TypeInfo, context: ExtractionContext) -> [String] {
+    func scopedStates(_ stateEnum: EnumInfo, of type: TypeInfo, facts: TypeFacts, context: ExtractionContext) -> [String] {
         let all = stateEnum.caseNames
         guard !stateEnum.qualifiedName.hasPrefix(type.qualifiedName + "."),
               Set(holders(of: stateEnum, context: context).map(\.0.key)).count > 1 else { return all }
-        var named = Set<String>()
-        let nodes = [type.node] + type.methods.compactMap { $0.0.body.map(Syntax.init) }
-        for node in nodes {
-            for token in node.tokens(viewMode: .sourceAccurate) {
-                if case .identifier(let text) = token.tokenKind { named.insert(text.withoutBackticks) }
-            }
-        }
-        let used = all.filter(named.contains)
+        let used = all.filter(facts.identifiers.contains)
         return used.isEmpty ? all : used
+    }
+
+    /// What the machines of one type's properties read of the whole type, found once per type when first asked.
+    final class TypeFacts {
+        let type: TypeInfo
+        init(_ type: TypeInfo) { self.type = type }
+
+        /// The names the type's declaration and methods use.
+        lazy var identifiers: Set<String> = {
+            var named = Set<String>()
+            for node in [type.node] + type.methods.compactMap({ $0.0.body.map(Syntax.init) }) {
+                for token in node.tokens(viewMode: .sourceAccurate) {
+                    if case .identifier(let text) = token.tokenKind { named.insert(text.withoutBackticks) }
+                }
+            }
+            return named
+        }()
+
+        /// The `switch`es of its methods, by the path of their subject.
+        lazy var switches: [String: [SwitchExprSyntax]] = {
+            var result: [String: [SwitchExprSyntax]] = [:]
+            for (method, file) in type.methods {
+                guard let body = method.body else { continue }
+                _ = file.events.contains(.switchExpr, within: body) { node in
+                    if let sw = node.as(SwitchExprSyntax.self), let path = SyntaxHelpers.path(sw.subject) { result[path, default: []].append(sw) }
+                    return false
+                }
+            }
+            return result
+        }()
     }
 
     /// The states a type's methods assign the property and always overwrite before they return: no rule
@@ -552,23 +576,18 @@ struct SwitchMethodRecogniser: Recogniser {
     /// followed, in its block, by another write of the property (`self.state = .modifying; …; self.state =
     /// next`, `body(&self.state)`). No one sees them between calls. (A final state that every call traps
     /// in is assigned last: it is seen.)
-    static func unobservable(_ statePaths: Set<String>, among states: [String], in type: TypeInfo,
+    static func unobservable(_ statePaths: Set<String>, among states: [String], facts: TypeFacts,
                              assigned: [(node: Syntax, value: ExprSyntax)], context: ExtractionContext) -> Set<String> {
         var trapping = Set<String>(), observed = Set<String>()
-        for (method, file) in type.methods {
-            guard let body = method.body else { continue }
-            _ = file.events.contains(.switchExpr, within: body) { node in
-                guard let sw = node.as(SwitchExprSyntax.self), statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "") else { return false }
-                for sc in SyntaxHelpers.cases(of: sw) {
-                    guard case .case(let label) = sc.label else { continue }
-                    let named = label.caseItems.flatMap { item in
-                        item.pattern.tokens(viewMode: .sourceAccurate).compactMap { t -> String? in
-                            if case .identifier(let name) = t.tokenKind, states.contains(name) { name } else { nil }
-                        }
+        for sw in statePaths.sorted().flatMap({ facts.switches[$0] ?? [] }) {
+            for sc in SyntaxHelpers.cases(of: sw) {
+                guard case .case(let label) = sc.label else { continue }
+                let named = label.caseItems.flatMap { item in
+                    item.pattern.tokens(viewMode: .sourceAccurate).compactMap { t -> String? in
+                        if case .identifier(let name) = t.tokenKind, states.contains(name) { name } else { nil }
                     }
-                    if SyntaxHelpers.onlyTraps(sc.statements) { trapping.formUnion(named) } else { observed.formUnion(named) }
                 }
-                return false
+                if SyntaxHelpers.onlyTraps(sc.statements) { trapping.formUnion(named) } else { observed.formUnion(named) }
             }
         }
         let candidates = trapping.subtracting(observed)
@@ -606,8 +625,10 @@ struct SwitchMethodRecogniser: Recogniser {
             var buckets: [String: [(TypeInfo, Binding)]] = [:]
             for owner in context.index.typeOrder {
                 for property in owner.properties where !property.isComputed && !property.isStatic {
-                    // the written type, else the type of the case it starts as: `var status = Status.idle`
-                    guard let text = property.typeText ?? property.initializer.flatMap({ SyntaxHelpers.caseReference($0, context.index)?.type }),
+                    // the written type, else the base of the case it starts as (`var status = Status.idle`),
+                    // by its text: nothing is resolved here
+                    let base = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self)?.base?.trimmedText }
+                    guard let text = property.typeText ?? base,
                           let last = SymbolIndex.bareTypeName(text).split(separator: ".").last else { continue }
                     buckets[String(last), default: []].append((owner, property))
                 }
@@ -765,7 +786,7 @@ struct SwitchMethodRecogniser: Recogniser {
         return nil
     }
 
-    func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, context: ExtractionContext) {
+    func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext) {
         let statePaths: Set<String> = [property.name]
         var rules: [Rule] = []
         var leftOut: [SourceLocation?] = []
@@ -776,8 +797,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let enumMethods = context.mutatingMethods(of: stateEnum)
         let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
         guard !writes.direct.isEmpty else { return }
-        let states = scopedStates(stateEnum, of: type, context: context)
-        let unobservable = Self.unobservable(statePaths, among: states, in: type, assigned: writes.assigned, context: context)
+        let states = scopedStates(stateEnum, of: type, facts: facts, context: context)
+        let unobservable = Self.unobservable(statePaths, among: states, facts: facts, assigned: writes.assigned, context: context)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
