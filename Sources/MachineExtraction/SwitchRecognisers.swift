@@ -561,14 +561,15 @@ struct SwitchMethodRecogniser: Recogniser {
     /// leads to them (`self.state = .modifying` while a payload is changed in place, copy-on-write's
     /// placeholder). They are held only while a method runs, so they are not reported unreachable.
     /// So are the states the code never lets anyone see (`unobservable`) that it assigns.
-    static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], rules: [Rule], initial: String?, unobservable: Set<String>,
-                          context: ExtractionContext) -> [String] {
-        var targets = Set(initial.map { [$0] } ?? [])
-        for rule in rules {
-            for outcome in rule.outcomes { if case .state(let s) = outcome.target { targets.insert(s) } }
-        }
-        return assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
-            .filter { !targets.contains($0) || unobservable.contains($0) }.uniqued()
+    static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], targets: Set<String>, initial: String?,
+                          unobservable: Set<String>, context: ExtractionContext) -> [String] {
+        assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
+            .filter { (!targets.contains($0) && $0 != initial) || unobservable.contains($0) }.uniqued()
+    }
+
+    /// The states some rule leads to.
+    static func targets(of rules: [Rule]) -> Set<String> {
+        Set(rules.flatMap { rule in rule.outcomes.compactMap { o -> String? in if case .state(let s) = o.target { s } else { nil } } })
     }
 
     /// Placeholders: the states that every case naming them in a `switch` over the property traps in
@@ -625,11 +626,7 @@ struct SwitchMethodRecogniser: Recogniser {
             var buckets: [String: [(TypeInfo, Binding)]] = [:]
             for owner in context.index.typeOrder {
                 for property in owner.properties where !property.isComputed && !property.isStatic {
-                    // the written type, else the base of the case it starts as (`var status = Status.idle`),
-                    // by its text: nothing is resolved here
-                    let base = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self)?.base?.trimmedText }
-                    guard let text = property.typeText ?? base,
-                          let last = SymbolIndex.bareTypeName(text).split(separator: ".").last else { continue }
+                    guard let text = Self.typeText(of: property), let last = SymbolIndex.bareTypeName(text).split(separator: ".").last else { continue }
                     buckets[String(last), default: []].append((owner, property))
                 }
             }
@@ -637,11 +634,19 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         let result = (caches.propertiesByTypeName![stateEnum.name] ?? []).filter { owner, property in
             guard owner.enumInfo?.key != stateEnum.key else { return false }
-            let text = property.typeText ?? property.initializer.flatMap { SyntaxHelpers.caseReference($0, context.index)?.type }
-            return text.flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }?.key == stateEnum.key
+            return Self.typeText(of: property).flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }?.key == stateEnum.key
         }
         caches.holders[stateEnum.key] = result
         return result
+    }
+
+    /// A stored property's type as written, else the base of the case it starts as (`var status =
+    /// Status.idle`, `Status.failed(0)`), by its text: nothing is resolved.
+    static func typeText(of property: Binding) -> String? {
+        if let written = property.typeText { return written }
+        guard var value = property.initializer.map(SyntaxHelpers.unwrap) else { return nil }
+        if let call = value.as(FunctionCallExprSyntax.self) { value = call.calledExpression }
+        return value.as(MemberAccessExprSyntax.self)?.base?.trimmedText
     }
 
     /// Writes no walk reaches make the machine partial, each with a note where it is.
@@ -709,10 +714,10 @@ struct SwitchMethodRecogniser: Recogniser {
         var word = ""
         let characters = Array(name)
         for (i, c) in characters.enumerated() {
-            let next = i + 1 < characters.count ? characters[i + 1] : nil
+            let previous = i > 0 ? characters[i - 1] : nil, next = i + 1 < characters.count ? characters[i + 1] : nil
             // a word starts at an upper-case letter after a lower-case one, or before a lower-case one
             // at the end of a run of capitals (`HTTPState`)
-            let starts = c.isUppercase && (characters[max(i - 1, 0)].isLowercase || (next?.isLowercase == true && i > 0 && characters[i - 1].isUppercase))
+            let starts = c.isUppercase && (previous?.isLowercase == true || (previous?.isUppercase == true && next?.isLowercase == true))
             if !c.isLetter || starts {
                 if !word.isEmpty { words.append(word.lowercased()) }
                 word = c.isLetter ? String(c) : ""
@@ -847,10 +852,11 @@ struct SwitchMethodRecogniser: Recogniser {
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        machine.transient = Self.transient(writes.assigned, rules: machine.rules, initial: initial, unobservable: unobservable, context: context)
+        let targets = Self.targets(of: machine.rules)
+        machine.transient = Self.transient(writes.assigned, targets: targets, initial: initial, unobservable: unobservable, context: context)
         // a path that ends in a state the code never lets anyone see missed the write that leaves it (made
         // by a closure it hands the state to: `avoidingCoW { $0 = … }`)
-        let stuck = unobservable.filter { s in machine.rules.contains { r in r.outcomes.contains { $0.target == .state(s) } } }.sorted()
+        let stuck = unobservable.intersection(targets).sorted()
         if !stuck.isEmpty {
             machine.partial = true
             context.warn("'\(machine.name)' ends some methods in \(stuck.map { "'\($0)'" }.joined(separator: ", ")), which every switch over it traps in: the write that leaves it is not followed, and the machine is partial",
