@@ -318,6 +318,7 @@ final class ExtractionContext {
     final class Caches: @unchecked Sendable {
         let lock = NSLock()
         var predicates: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
+        var successors: [String: [String: [String: String]]] = [:]
         var initialisersByKey: [String: [FunctionCallExprSyntax]]?
         /// Stored properties by the last name of their type (written, or of the case they start as).
         var propertiesByTypeName: [String: [(TypeInfo, Binding)]]?
@@ -482,18 +483,58 @@ final class ExtractionContext {
         guard let type = index.types[info.key] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
-            guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { continue }
-            let body: CodeBlockItemListSyntax
-            switch accessor.accessors {
-            case .getter(let items): body = items
-            case .accessors(let list):
-                guard let getter = list.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements else { continue }
-                body = getter
-            }
+            guard let body = Self.getter(of: property) else { continue }
             let evaluator = predicateEvaluator(values: info.caseNames, subjects: ["self"], file: property.file)
             let verdict = evaluator.block(body, Set(info.caseNames)).result
             result[property.name] = (verdict.yes, verdict.maybe)
         }
+        return result
+    }
+
+    /// The body of a computed property's getter.
+    static func getter(of property: Binding) -> CodeBlockItemListSyntax? {
+        guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { return nil }
+        switch accessor.accessors {
+        case .getter(let items): return items
+        case .accessors(let list): return list.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements
+        }
+    }
+
+    /// Computed properties of an enum that give the next case (`var next: Light { switch self { case .red:
+    /// return .green … } }`), by name: each case's next case. Only those that name one case for every
+    /// case (evaluated once per run, like the predicates).
+    func successors(of info: EnumInfo?) -> [String: [String: String]] {
+        guard let info else { return [:] }
+        caches.lock.lock()
+        let cached = caches.successors[info.key]
+        caches.lock.unlock()
+        if let cached { return cached }
+        var result: [String: [String: String]] = [:]
+        if let type = index.types[info.key] {
+            let selfNames: Set<String> = ["Self", info.name, type.qualifiedName]
+            for property in type.properties where property.isComputed && !property.isStatic && selfNames.contains(property.typeText ?? "") {
+                guard let body = Self.getter(of: property) else { continue }
+                let spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
+                                       returnsState: true)
+                let interpreter = ReducerInterpreter(spec: spec, file: property.file, effects: effectReader(inputs: [], inputType: nil),
+                                                     readings: readings)
+                var next: [String: Set<String>] = [:]
+                for outcome in interpreter.run(body, at: property.location).flatMap(\.outcomes) {
+                    for pair in outcome.pairs {
+                        switch outcome.target {
+                        case .state(let t): next[pair.from, default: []].insert(t)
+                        case .stay: next[pair.from, default: []].insert(pair.from)
+                        case .failure, .unknown: next[pair.from, default: []].insert("")
+                        }
+                    }
+                }
+                guard info.caseNames.allSatisfy({ next[$0]?.count == 1 && next[$0]?.first != "" }) else { continue }
+                result[property.name] = next.mapValues { $0.first! }
+            }
+        }
+        caches.lock.lock()
+        caches.successors[info.key] = result
+        caches.lock.unlock()
         return result
     }
 

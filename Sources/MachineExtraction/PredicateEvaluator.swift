@@ -148,7 +148,7 @@ final class PredicateEvaluator {
     /// The values for which a Boolean expression holds.
     func eval(_ raw: ExprSyntax) -> Verdict {
         if origin == nil, index.file(of: raw) != nil { origin = Syntax(raw) }
-        let e = SyntaxHelpers.unwrap(SyntaxHelpers.fold(SyntaxHelpers.unwrap(raw)))
+        let e = SyntaxHelpers.unwrapFolded(raw)
         if let infix = e.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
             switch op {

@@ -153,7 +153,7 @@ final class ProductInterpreter {
     }
 
     func splitUnbounded(_ raw: ExprSyntax, _ c: Ctx) throws -> (yes: [Ctx], no: [Ctx]) {
-        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        let expr = SyntaxHelpers.unwrapFolded(raw)
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
             switch op {
@@ -473,7 +473,7 @@ final class ProductInterpreter {
 
     /// The values an expression may give a field on a path, forking on `?:` and on values not known here.
     func value(of raw: ExprSyntax, for f: Field, _ c: Ctx) throws -> [(Ctx, String)] {
-        let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+        let expr = SyntaxHelpers.unwrapFolded(raw)
         if let t = expr.as(TernaryExprSyntax.self) {
             let r = try split(t.condition, c)
             var out: [(Ctx, String)] = []

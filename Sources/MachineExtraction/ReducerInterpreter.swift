@@ -33,6 +33,9 @@ struct ReducerSpec {
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// Computed properties of the state's enum that give the next case (`state.light.next`), by name:
+    /// each state's next state.
+    var enumSuccessors: [String: [String: String]] = [:]
     /// Placeholders the code never lets anyone see (copy-on-write's `.modifying`: every `switch` over the
     /// state traps in it, and every write of it is overwritten): a value read from a variable is none of them.
     var unobservable: Set<String> = []
@@ -193,10 +196,17 @@ final class ReducerInterpreter {
         // names a block declares are its own
         let outerLocals = locals
         defer { locals = outerLocals }
+        // a block with `defer`s runs them on every path that leaves it
+        let defers = items.contains { $0.item.is(DeferStmtSyntax.self) }
+        if defers { deferFrames.append(DeferFrame(level: sinkLevel)) }
         var flow = Flow()
         var current = start
         for item in items {
             if current.isEmpty { break }
+            if let d = item.item.as(DeferStmtSyntax.self) {
+                deferFrames[deferFrames.count - 1].bodies.append(d.body)
+                continue
+            }
             let f = execItem(item, current)
             flow.breaks += f.breaks
             flow.continues += f.continues
@@ -206,7 +216,41 @@ final class ReducerInterpreter {
             dropped = false
         }
         flow.next = current
+        if defers {
+            let frame = deferFrames.removeLast()
+            flow.next = frame.run(current, in: self)
+            flow.breaks = frame.run(flow.breaks, in: self)
+            flow.continues = frame.run(flow.continues, in: self)
+        }
         return flow
+    }
+
+    /// The `defer` bodies of a block being walked, in the order written, and the helper level it is at.
+    struct DeferFrame {
+        var level: [Int]
+        var bodies: [CodeBlockSyntax] = []
+
+        /// The paths after the bodies ran, last written first.
+        func run(_ ctxs: [Ctx], in interpreter: ReducerInterpreter) -> [Ctx] {
+            bodies.reversed().reduce(ctxs) { paths, body in paths.isEmpty ? paths : interpreter.execBlock(body.statements, paths).next }
+        }
+    }
+
+    /// The `defer`s of the blocks being walked, innermost last.
+    var deferFrames: [DeferFrame] = []
+    /// The depth of helpers walked for a call or a value: a `return` leaves the blocks of this level only.
+    var sinkLevel: [Int] { [returnSinks.count, valueSinks.count] }
+
+    /// The paths after the `defer`s of the blocks a `return` (`all`: a `throw`, which leaves the
+    /// callers' blocks too) leaves ran.
+    func leaving(_ ctxs: [Ctx], all: Bool = false) -> [Ctx] {
+        guard !deferFrames.isEmpty, !ctxs.isEmpty else { return ctxs }
+        let saved = deferFrames
+        defer { deferFrames = saved }
+        var paths = ctxs
+        let level = sinkLevel
+        while let frame = deferFrames.popLast(), all || frame.level == level { paths = frame.run(paths, in: self) }
+        return paths
     }
 
     /// Everything of a path but its pairs: paths with equal conditions are joined.
@@ -301,7 +345,7 @@ final class ReducerInterpreter {
             }
             if !returnSinks.isEmpty {
                 // `return body(&self.state)`: the call runs before the function returns
-                returnSinks[returnSinks.count - 1] += returnedCall.map { execCall($0, ctxs) } ?? ctxs
+                returnSinks[returnSinks.count - 1] += leaving(returnedCall.map { execCall($0, ctxs) } ?? ctxs)
                 return Flow()
             }
             // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
@@ -312,18 +356,11 @@ final class ReducerInterpreter {
                 return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next })
             }
             // `return self.transition(to: .idle)`: the helper runs before the method returns
-            for ctx in returnedCall.map({ execCall($0, ctxs) }) ?? ctxs { finalize(ctx, returning: ret.expression) }
+            for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) { finalize(ctx, returning: ret.expression) }
             return Flow()
         }
         if stmt.is(ThrowStmtSyntax.self) {
-            for ctx in ctxs {
-                // a state written before the throw stays written (a property, an `inout` state); a
-                // function returning the next state gives none
-                let target: Target = spec.returnsState ? .failure : (ctx.target ?? .failure)
-                var c = ctx
-                c.target = target
-                record(c, target: target)
-            }
+            thrown(ctxs)
             return Flow()
         }
         if let g = stmt.as(GuardStmtSyntax.self) {
@@ -369,7 +406,12 @@ final class ReducerInterpreter {
         var out = endless ? [] : ctxs
         var fallthroughs: [Ctx] = []
         var entering = ctxs
+        // an endless loop whose body tries something is left by the error it throws
+        // (unless a `do` around it catches the error)
+        let throwing = endless && body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) }
+            && !Self.caught(Syntax(body))
         for pass in 0..<3 where !entering.isEmpty {
+            if throwing { thrown(entering) }
             let f = execBlock(body.statements, entering)
             let again = f.next + f.continues
             out += f.breaks + (endless ? [] : again)
@@ -380,6 +422,28 @@ final class ReducerInterpreter {
             if endless, pass == 2 { out += entering }
         }
         return Flow(next: merged(out), fallthroughs: fallthroughs)
+    }
+
+    /// Whether a `do` with `catch` clauses around `node`, in its function or closure, catches what it throws.
+    static func caught(_ node: Syntax) -> Bool {
+        var child = node
+        while let parent = child.parent {
+            if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) || parent.is(AccessorDeclSyntax.self) { return false }
+            if let d = parent.as(DoStmtSyntax.self), d.body.id == child.id, !d.catchClauses.isEmpty { return true }
+            child = parent
+        }
+        return false
+    }
+
+    /// Paths that leave by throwing: the `defer`s on the way run, and a state written before stays
+    /// written (a property, an `inout` state); a function returning the next state gives none.
+    func thrown(_ ctxs: [Ctx]) {
+        for ctx in leaving(ctxs, all: true) {
+            let target: Target = spec.returnsState ? .failure : (ctx.target ?? .failure)
+            var c = ctx
+            c.target = target
+            record(c, target: target)
+        }
     }
 
     func execExpr(_ raw: ExprSyntax, _ ctxs: [Ctx]) -> Flow {
@@ -860,8 +924,28 @@ final class ReducerInterpreter {
             case nil: flow.next += elses
             }
         }
-        flow.next = merged(flow.next)
+        flow.next = merged(joiningComplements(flow.next, text(node.conditions)))
         return flow
+    }
+
+    /// Paths that went on past an `if` alike but for its condition, one where it held and one where it
+    /// failed, go on as one path with no guard from it (`if let loop { loop.resume() }` decides nothing).
+    func joiningComplements(_ ctxs: [Ctx], _ text: String) -> [Ctx] {
+        guard ctxs.count > 1 else { return ctxs }
+        let negated = "!(\(text))"
+        var stripped: [Ctx?] = []
+        var sides: [Condition: Set<Bool>] = [:]
+        for ctx in ctxs {
+            var c = ctx
+            guard let k = c.guards.lastIndex(where: { $0 == text || $0 == negated }) else { stripped.append(nil); continue }
+            let held = c.guards.remove(at: k) == text
+            stripped.append(c)
+            sides[Condition(c), default: []].insert(held)
+        }
+        return zip(ctxs, stripped).map { ctx, s in
+            guard let c = s, sides[Condition(c)]?.count == 2 else { return ctx }
+            return c
+        }
     }
 
     /// The paths on which the conditions of an `if` or `guard` hold, and those on which they fail (paths
@@ -940,7 +1024,7 @@ final class ReducerInterpreter {
     }
 
     func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {
-        let expr = SyntaxHelpers.unwrap(fold(raw))
+        let expr = SyntaxHelpers.unwrap(fold(SyntaxHelpers.unwrap(raw)))
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
             switch op {
@@ -1113,7 +1197,7 @@ final class ReducerInterpreter {
 
     /// The states an expression may denote on a path, forking on `?:`.
     func targets(of raw: ExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)] {
-        let expr = SyntaxHelpers.unwrap(fold(raw))
+        let expr = SyntaxHelpers.unwrap(fold(SyntaxHelpers.unwrap(raw)))
         if let argument = substituted(expr) {
             let saved = substitutions.removeLast()
             defer { substitutions.append(saved) }
@@ -1127,6 +1211,10 @@ final class ReducerInterpreter {
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
         if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
+        if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)), !isLocal(base),
+           let next = spec.enumSuccessors[member.declName.baseName.text] {
+            return successors(next, ctx)
+        }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) { return returned }
         if spec.stateKind != .optional, expr.is(NilLiteralExprSyntax.self) {
             return [(ctx, spec.nilIsFailure ? .failure : (ctx.target ?? .stay))]
@@ -1167,6 +1255,18 @@ final class ReducerInterpreter {
                 }
             }
             return [(ctx, .unknown(expr.compactText))]
+        }
+    }
+
+    /// The state a successor property of the state's enum gives (`state.light.next`): on a path that
+    /// assigned the state, the next of that one; otherwise the path splits by the state it starts in.
+    func successors(_ next: [String: String], _ ctx: Ctx) -> [(Ctx, Target)] {
+        if case .state(let v)? = ctx.target { return [(ctx, next[v].map(Target.state) ?? .unknown(v))] }
+        if case .unknown? = ctx.target { return [(ctx, ctx.target!)] }
+        return d.states.compactMap { to -> (Ctx, Target)? in
+            var c = ctx
+            c.pairs = ctx.pairs.intersection(d.set(states: Set(next.filter { $0.value == to }.keys)))
+            return c.pairs.isEmpty ? nil : (c, .state(to))
         }
     }
 

@@ -320,7 +320,7 @@ struct ReducerRecogniser: Recogniser {
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
-                                   enumPredicates: context.predicates(of: stateEnum))
+                                   enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum))
             let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
             let rules = interpreter.run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -609,7 +609,7 @@ struct ReducerRecogniser: Recogniser {
         if let named {
             var found: [String] = []
             func collect(_ raw: ExprSyntax) {
-                let expr = SyntaxHelpers.unwrap(SyntaxHelpers.fold(raw))
+                let expr = SyntaxHelpers.unwrapFolded(raw)
                 if let ternary = expr.as(TernaryExprSyntax.self) {
                     collect(ternary.thenExpression)
                     collect(ternary.elseExpression)
@@ -662,7 +662,8 @@ struct ReducerRecogniser: Recogniser {
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),
-                               enumPredicates: context.predicates(of: t.fieldEnum), valueStates: values, arrivals: arrivals)
+                               enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
+                               valueStates: values, arrivals: arrivals)
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         var rules = interpreter.run(c.body, at: location)
         var implicit: [Outcome] = []
@@ -790,9 +791,9 @@ struct ReducerRecogniser: Recogniser {
 
     func namedOptional(_ field: Binding, owner: TypeInfo, context: ExtractionContext) -> NamedOptional? {
         guard var wrapped = field.typeText?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if wrapped.hasSuffix("?") || wrapped.hasSuffix("!") {
-            wrapped.removeLast()
-        } else if ["Optional<", "PresentationState<"].contains(where: { wrapped.hasPrefix($0) }), wrapped.hasSuffix(">"),
+        if let inner = SyntaxHelpers.optionalWrapped(wrapped) {
+            wrapped = inner
+        } else if wrapped.hasPrefix("PresentationState<"), wrapped.hasSuffix(">"),
                   let inner = CandidateFinder.genericArguments(inType: wrapped).first {
             wrapped = inner
         } else {

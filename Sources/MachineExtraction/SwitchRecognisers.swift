@@ -449,6 +449,8 @@ struct SwitchMethodRecogniser: Recogniser {
         var location: SourceLocation?
         var inputEnum: EnumInfo?
         var inputNames: [String] = []
+        var eventMethods = Set<String>()
+        let successors = context.successors(of: stateEnum)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let mutating = method.modifiers.contains { $0.name.text == "mutating" }
@@ -468,12 +470,13 @@ struct SwitchMethodRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let optional = method.signature.returnClause?.type.trimmedText.hasSuffix("?") ?? false
             let spec = ReducerSpec(domain: domain, statePaths: ["self"], inputPaths: [paramName],
-                                   returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional)
+                                   returnsState: !assignsSelf && returnsSelf, nilIsFailure: optional, enumSuccessors: successors)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
+            eventMethods.insert(method.name.text)
         }
         // Its other mutating methods (`mutating func shutDown()`) are inputs of their own, as for a stored
         // property's machine.
@@ -482,13 +485,14 @@ struct SwitchMethodRecogniser: Recogniser {
         // of them tests `self` and no other type holds it (a holder's property is that type's machine).
         if location == nil {
             guard Self.namedAsState(stateEnum.name),
-                  let tester = Self.firstTesting(["self"], among: Set(mutators.map(\.0.name.text)), of: type),
+                  let tester = Self.firstTesting(["self"], among: Set(mutators.map(\.0.name.text)), of: type, successors: Set(successors.keys)),
                   holders(of: stateEnum, context: context).isEmpty else { return }
             location = tester.1.location(of: tester.0)
         }
         guard let location else { return }
         let walked = methodInputs(mutators, of: type, like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []),
-                                                                  statePaths: ["self"], inputPaths: [], helperStatePaths: ["self"]),
+                                                                  statePaths: ["self"], inputPaths: [], helperStatePaths: ["self"],
+                                                                  enumSuccessors: successors),
                                   context: context)
         guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
         rules += walked.rules
@@ -497,22 +501,51 @@ struct SwitchMethodRecogniser: Recogniser {
         // A type holding it in a stored property that assigns the property itself (`self.mode = .closed`
         // in `handlerRemoved`): those methods are inputs too, named by that type (`Handler.handlerRemoved()`).
         // Writes in closures, which no walk reaches, make the machine partial.
+        // A holder's method that only hands its argument to the enum's own event method (`gear =
+        // gear.next(on: lever)`) sends those events: it is no input of its own.
         var unfollowed: [StateWrites.Unfollowed] = []
+        var starts: [String?] = []
+        var assigned: [(node: Syntax, value: ExprSyntax)] = []
         for (owner, property) in holders(of: stateEnum, context: context) {
             let writes = StateWrites(property: property.name, enumMethods: [], type: owner)
             let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
                                    helperStatePaths: [property.name])
-            let held = self.methodInputs(writes.entries, of: owner, like: spec, context: context, qualified: true)
+            let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
+            starts.append(context.initialState(property.initializer ?? initializerValue(of: property.name, in: owner), states: stateEnum.caseNames))
+            let held = self.methodInputs(own, of: owner, like: spec, context: context, qualified: true)
             rules += held.rules
             leftOut += held.leftOut
             methodInputs += held.inputs
             unfollowed += writes.unfollowed
+            assigned += writes.assigned
         }
+        // the holders' starting value, when they agree
+        let initial = starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
         var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
-                              inputs: inputNames + methodInputs, initial: nil, rules: rules, order: .resolved,
+                              inputs: inputNames + methodInputs, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
+        machine.transient = Self.transient(assigned, targets: Self.targets(of: machine.rules), initial: initial, unobservable: [],
+                                           context: context)
         markUnfollowed(unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
+    }
+
+    /// Whether `method` only gives `property` what one of `eventMethods` of its own value returns: it
+    /// calls one (`gear.next(on: lever)`), and assigns the property that call or a local holding its
+    /// result (`guard let next = phase.transition(on: e) else { return }; phase = next`).
+    static func forwards(_ method: FunctionDeclSyntax, property: String, to eventMethods: Set<String>) -> Bool {
+        guard !eventMethods.isEmpty, let body = method.body else { return false }
+        let paths: Set<String> = [property, "self." + property]
+        let scan = SwitchFinder.scan(body)
+        func isEventCall(_ expr: ExprSyntax) -> Bool {
+            guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self),
+                  let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return false }
+            return paths.contains(SyntaxHelpers.path(base) ?? "") && eventMethods.contains(member.declName.baseName.text)
+        }
+        let assignments = scan.assignments.filter { paths.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+        return scan.calls.contains { isEventCall(ExprSyntax($0)) } && !assignments.isEmpty && assignments.allSatisfy { _, rhs in
+            isEventCall(rhs) || SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { !paths.contains($0.baseName.text) } ?? false
+        }
     }
 
     /// The cases of the state's enum that are this type's states: all of them, unless the enum is declared
@@ -729,10 +762,19 @@ struct SwitchMethodRecogniser: Recogniser {
         return words.contains { stateWords.contains($0) }
     }
 
-    /// The first method among `names` (in declaration order) that tests a value named by `roots`.
-    static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
-        type.methods.first { method, _ in
-            names.contains(method.name.text) && method.body.map { ValueTestFinder.tests($0, roots: roots) } == true
+    /// The first method among `names` (in declaration order) that tests a value named by `roots`, or
+    /// gives it one of `successors` of its enum.
+    static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
+                             successors: Set<String> = []) -> (FunctionDeclSyntax, ParsedFile)? {
+        // `light = light.next`, a successor of the state's enum, tests it too
+        func steps(_ body: CodeBlockSyntax) -> Bool {
+            !successors.isEmpty && SwitchFinder.scan(body).assignments.contains { _, rhs in
+                guard let member = SyntaxHelpers.unwrap(rhs).as(MemberAccessExprSyntax.self), let base = member.base else { return false }
+                return roots.contains(SyntaxHelpers.path(base) ?? "") && successors.contains(member.declName.baseName.text)
+            }
+        }
+        return type.methods.first { method, _ in
+            names.contains(method.name.text) && method.body.map { ValueTestFinder.tests($0, roots: roots) || steps($0) } == true
         }
     }
 
@@ -771,17 +813,45 @@ struct SwitchMethodRecogniser: Recogniser {
                         context: ExtractionContext) -> (String, EnumInfo, [String])? {
         for p in method.signature.parameterClause.parameters {
             let wrapped = p.type.as(OptionalTypeSyntax.self)?.wrappedType ?? p.type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self)?.wrappedType
-            guard let e = context.index.enumInfo((wrapped ?? p.type).trimmedText, in: context.index.scope(of: method)),
+            let written = Self.boundType((wrapped ?? p.type).trimmedText, of: type) ?? (wrapped ?? p.type)
+            guard let e = context.index.enumInfo(written.trimmedText, in: context.index.scope(of: written)),
                   e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
             return ((p.secondName ?? p.firstName).text, e, e.caseNames + (wrapped == nil || e.caseNames.contains("nil") ? [] : ["nil"]))
         }
         return nil
     }
 
+    /// The type a generic parameter of `type` is bound to by the extensions that declare its methods
+    /// (`extension Dimmer where S == Lamp`), when they all bind it to the same written type.
+    static func boundType(_ parameter: String, of type: TypeInfo) -> TypeSyntax? {
+        guard type.genericParameters.contains(parameter) else { return nil }
+        var bound: [TypeSyntax] = []
+        for (method, _) in type.methods {
+            guard let ext = method.parent?.parent?.parent?.parent?.as(ExtensionDeclSyntax.self),
+                  let requirements = ext.genericWhereClause?.requirements else { continue }
+            for r in requirements {
+                if case .sameTypeRequirement(let same) = r.requirement, same.leftType.trimmedText == parameter,
+                   let right = same.rightType.as(TypeSyntax.self) {
+                    bound.append(right)
+                }
+            }
+        }
+        guard let first = bound.first, bound.allSatisfy({ $0.trimmedText == first.trimmedText }) else { return nil }
+        return first
+    }
+
+    /// The enum a stored property holds: its written type, or the type of the case it starts as. An
+    /// optional enum (`var phase: Phase?`) has `nil` as a state of its own.
     func stateType(of property: Binding, owner: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateKind)? {
         if let t = property.typeText {
-            guard !t.hasSuffix("?") else { return nil }
-            if let e = context.resolve(t, at: property.node)?.enumInfo, !e.cases.isEmpty { return (e, .enumeration) }
+            let wrapped = SyntaxHelpers.optionalWrapped(t)
+            let bound = Self.boundType(wrapped ?? t, of: owner)
+            let text = bound?.trimmedText ?? wrapped ?? t, node = bound.map(Syntax.init) ?? property.node
+            // (most optionals hold structs and classes: a name declared twice is reported only where no `?` is written)
+            let resolved = wrapped == nil ? context.resolve(text, at: node) : context.index.scope(of: node).map { context.index.resolveType(text, in: $0) }
+            if let e = resolved?.enumInfo, !e.cases.isEmpty, wrapped == nil || !e.caseNames.contains("none") {
+                return (e, wrapped == nil ? .enumeration : .optional)
+            }
             return nil
         }
         if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i, context.index), let type = ref.type,
@@ -800,9 +870,14 @@ struct SwitchMethodRecogniser: Recogniser {
         var inputNames: [String] = []
         // written directly (`p = …`, `p.advance()` of a mutating method of its enum) or through another method
         let enumMethods = context.mutatingMethods(of: stateEnum)
+        let successors = context.successors(of: stateEnum)
+        let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
         let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
         guard !writes.direct.isEmpty else { return }
-        let states = scopedStates(stateEnum, of: type, facts: facts, context: context)
+        let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
+        // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
+        let states = kind == .optional ? ["nil"] + cases : cases
+        let valueStates = kind == .optional ? Dictionary(uniqueKeysWithValues: cases.map { ($0, InputPattern.member($0)) }) : [:]
         let unobservable = Self.unobservable(statePaths, among: states, facts: facts, assigned: writes.assigned, context: context)
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
@@ -813,13 +888,17 @@ struct SwitchMethodRecogniser: Recogniser {
                 return text.contains(paramName) || statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "")
             }
             guard switchesOnBoth || testsEvent(paramName, in: body, of: type, statePaths: statePaths) else { continue }
+            // an optional that is data (`var type: ChannelType?` set from a message) is no state: one the
+            // method tests, or named as a state, is
+            guard kind != .optional || named || ValueTestFinder.tests(body, roots: statePaths) else { continue }
             inputEnum = event
             inputNames = (inputNames + inputs).uniqued()
             let domain = Domain(states: states, inputs: inputs)
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
-                                   enumPredicates: context.predicates(of: stateEnum), unobservable: unobservable)
+                                   enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors, unobservable: unobservable,
+                                   valueStates: valueStates)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
@@ -829,8 +908,8 @@ struct SwitchMethodRecogniser: Recogniser {
         // Without an event method, the methods are the events (`mutating func channelActive()`, `func
         // play()`) when the property or its enum is named as a state and one of them tests it.
         if location == nil {
-            guard Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name),
-                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type) else { return }
+            guard named,
+                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys)) else { return }
             location = tester.1.location(of: tester.0)
         }
         guard let location else { return }
@@ -839,8 +918,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let walked = methodInputs(writes.entries, of: type,
                                   like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
-                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
-                                                    unobservable: unobservable),
+                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors,
+                                                    unobservable: unobservable, valueStates: valueStates),
                                   context: context)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
@@ -848,7 +927,9 @@ struct SwitchMethodRecogniser: Recogniser {
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
-        let initial = context.initialState(property.initializer ?? initializerValue(of: property.name, in: type), states: states)
+        let start = property.initializer ?? initializerValue(of: property.name, in: type)
+        let initial = kind == .optional && (start == nil || start!.is(NilLiteralExprSyntax.self))
+            ? "nil" : context.initialState(start, states: states)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))

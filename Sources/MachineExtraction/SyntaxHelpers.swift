@@ -72,6 +72,18 @@ enum SyntaxHelpers {
         return result
     }
 
+    /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.
+    static func optionalWrapped(_ typeText: String) -> String? {
+        let t = typeText.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("?") || t.hasSuffix("!") { return String(t.dropLast()) }
+        if t.hasPrefix("Optional<"), t.hasSuffix(">") { return String(t.dropFirst("Optional<".count).dropLast()) }
+        return nil
+    }
+
+    /// The expression with its operators folded, `try`, `await`, `!` and parentheses stripped around it
+    /// and around what it folds to (`(state == .idle)` is a comparison).
+    static func unwrapFolded(_ expr: ExprSyntax) -> ExprSyntax { unwrap(fold(unwrap(expr))) }
+
     /// Strips `try`, `await`, parentheses around one element, `!` force unwraps.
     static func unwrap(_ expr: ExprSyntax) -> ExprSyntax {
         var e = expr

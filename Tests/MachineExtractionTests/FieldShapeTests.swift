@@ -355,11 +355,12 @@ final class PartialMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.location?.line == 12 && $0.message.contains("partial") })
     }
 
-    /// A door whose event method first tests `n` flags the tool cannot read, one after the other: 2ⁿ
-    /// paths with different guards reach its `switch`, which has three cases.
+    /// A door whose event method first switches over `n` flags the tool cannot read, one after the other:
+    /// 2ⁿ paths with different guards reach its `switch`, which has three cases. (An `if` whose two sides
+    /// go on alike would join them again.)
     func door(conditions n: Int) -> String {
         let flags = (1...n).map { "var flag\($0) = false" }.joined(separator: "\n    ")
-        let tests = (1...n).map { "if flag\($0) { tally += \($0) }" }.joined(separator: "\n        ")
+        let tests = (1...n).map { "switch flag\($0) { case true: tally += \($0); case false: break }" }.joined(separator: "\n        ")
         return """
         enum Latch { case shut, open }
         enum Knock { case push, pull }

@@ -934,4 +934,187 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(up.findingKeys.contains("unreachable_state draining"))
         XCTAssertEqual(try XCTUnwrap(machines.named("Downlink.status")).states, ["waiting", "linked", "draining", "gone"])
     }
+
+    /// An optional enum property is a machine with `nil` as a state of its own; `.x?`, `.some(.x)`, `.x`
+    /// and `nil` patterns match it.
+    func testAnOptionalEnumPropertyHasNilAsAState() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Swell { case calm, rising, breaking }
+        enum Wind { case gust, lull }
+        final class Jetty {
+            private(set) var swell: Swell?
+            func feel(_ w: Wind) {
+                switch (swell, w) {
+                case (nil, _): swell = .calm
+                case (.calm?, .gust): swell = .rising
+                case (.some(.rising), .gust): swell = .breaking
+                case (.breaking, .lull): swell = nil
+                default: break
+                }
+            }
+        }
+        enum Brew { case steeping, poured }
+        final class Teapot {
+            private var brewState: Brew? = nil
+            func fill() { guard brewState == nil else { return }; brewState = .steeping }
+            func pour() { if case .steeping = brewState { brewState = .poured } }
+            func rinse() { brewState = nil }
+        }
+        """)
+        let jetty = try XCTUnwrap(machines.named("Jetty.swell"))
+        XCTAssertEqual(jetty.states, ["nil", "calm", "rising", "breaking"])
+        XCTAssertEqual(jetty.initial, "nil")
+        XCTAssertEqual(jetty.transitions, ["nil -gust-> calm", "nil -lull-> calm", "calm -gust-> rising", "rising -gust-> breaking",
+                                           "breaking -lull-> nil"])
+        let teapot = try XCTUnwrap(machines.named("Teapot.brewState"))
+        XCTAssertEqual(teapot.initial, "nil")
+        XCTAssertEqual(teapot.transitions, ["nil -fill()-> steeping", "steeping -pour()-> poured", "steeping -rinse()-> nil",
+                                            "poured -rinse()-> nil"])
+        XCTAssertEqual(diagnostics.map(\.message), [])
+    }
+
+    /// A generic machine whose methods are declared in an extension that binds its parameters
+    /// (`extension Dial where S == Notch`) holds the bound enum.
+    func testAGenericStateBoundByAConstrainedExtension() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Notch { case low, mid, high }
+        enum Twist { case up, down }
+        struct Dial<S, E> { private(set) var s: S }
+        extension Dial where S == Notch, E == Twist {
+            mutating func turn(_ e: E) {
+                switch (s, e) {
+                case (.low, .up): s = .mid
+                case (.mid, .up): s = .high
+                case (.high, .down), (.mid, .down): s = .low
+                default: break
+                }
+            }
+        }
+        """)
+        let dial = try XCTUnwrap(machines.named("Dial.s"))
+        XCTAssertEqual(dial.states, ["low", "mid", "high"])
+        XCTAssertEqual(dial.transitions, ["low -up-> mid", "mid -up-> high", "high -down-> low", "mid -down-> low"])
+    }
+
+    /// A holder's method that only hands its argument to the enum's own event method sends the enum's
+    /// events: no input of its own, and the holder's starting value is the initial state.
+    func testAHolderForwardingToTheEnumsEventMethodIsNoInputOfItsOwn() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Sluice {
+            case sealed, filling, open
+            func after(_ c: Crank) -> Sluice? {
+                switch (self, c) {
+                case (.sealed, .wind): return .filling
+                case (.filling, .wind): return .open
+                case (_, .release): return .sealed
+                default: return nil
+                }
+            }
+        }
+        enum Crank { case wind, release }
+        final class Lock {
+            private(set) var sluice: Sluice = .sealed
+            func crank(_ c: Crank) {
+                guard let next = sluice.after(c) else { return }
+                sluice = next
+            }
+            func flood() { sluice = .open }
+        }
+        enum Latch {
+            case up, down
+            func flipped(by k: Knock) -> Latch { switch (self, k) { case (.up, .tap): return .down; case (.down, .tap): return .up } }
+        }
+        enum Knock { case tap }
+        final class Gate {
+            var latch = Latch.down
+            func knock(_ k: Knock) { latch = latch.flipped(by: k) }
+        }
+        """)
+        let sluice = try XCTUnwrap(machines.named("Sluice"))
+        XCTAssertEqual(sluice.inputs, ["wind", "release", "Lock.flood()"])
+        XCTAssertEqual(sluice.initial, "sealed")
+        XCTAssertTrue(sluice.transitions.isSuperset(of: ["sealed -wind-> filling", "filling -wind-> open", "open -release-> sealed",
+                                                         "sealed -Lock.flood()-> open"]), "\(sluice.transitions)")
+        let latch = try XCTUnwrap(machines.named("Latch"))
+        XCTAssertEqual(latch.inputs, ["tap"])
+        XCTAssertEqual(latch.initial, "down")
+        XCTAssertFalse(latch.findings.contains { $0.check == "data_dependent_target" })
+    }
+
+    /// `defer` runs on every way out of its block; an endless loop that tries something is left by the
+    /// error; a condition in parentheses is read; an enum's computed successor (`var next: Self`) is
+    /// followed and counts as a test of the state.
+    func testDeferEndlessLoopsParenthesesAndSuccessors() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Kettle {
+            enum BoilState { case cold, boiling, whistling }
+            private(set) var state: BoilState = .cold
+            func boil() async {
+                guard (state == .cold) else { return }
+                state = .boiling
+                defer { if state == .boiling { state = .cold } }
+                do { try await Task.sleep(nanoseconds: 9) } catch { state = .whistling }
+            }
+            func reset() { state = .cold }
+        }
+        actor Reel {
+            enum Phase { case wound, spinning, snapped }
+            private(set) var phase: Phase = .wound
+            func spin() async throws {
+                guard phase == .wound else { return }
+                phase = .spinning
+                defer { phase = .snapped }
+                repeat { try await Task.sleep(nanoseconds: 9) } while true
+            }
+            func rewind() { if phase == .snapped { phase = .wound } }
+        }
+        enum Beacon {
+            case dark, lit, flashing
+            var next: Beacon {
+                switch self {
+                case .dark: return .lit
+                case .lit: return .flashing
+                case .flashing: return .dark
+                }
+            }
+        }
+        final class Tower {
+            private var beaconState: Beacon = .dark
+            func pulse() { beaconState = beaconState.next }
+            func blackout() { beaconState = .dark }
+        }
+        """)
+        let kettle = try XCTUnwrap(machines.named("Kettle.state"))
+        // the `defer` turns `boiling` back to `cold` on the way out: `boiling` is held only while it waits
+        // (when another method may be called)
+        XCTAssertEqual(kettle.transitions, ["cold -boil()-> whistling", "whistling -reset()-> cold", "boiling -reset()-> cold"])
+        XCTAssertEqual(kettle.transient, ["boiling"])
+        let reel = try XCTUnwrap(machines.named("Reel.phase"))
+        XCTAssertEqual(reel.transitions, ["wound -spin()-> snapped", "snapped -rewind()-> wound"])
+        let tower = try XCTUnwrap(machines.named("Tower.beaconState"))
+        XCTAssertEqual(tower.transitions, ["dark -pulse()-> lit", "lit -pulse()-> flashing", "flashing -pulse()-> dark",
+                                           "lit -blackout()-> dark", "flashing -blackout()-> dark"])
+    }
+
+    /// An `if` whose two sides go on alike decides nothing: the edge carries no guard from it.
+    func testAnIfThatDecidesNothingLeavesNoGuard() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Ferry {
+            enum Mode { case docked, sailing }
+            private(set) var mode: Mode = .docked
+            var horn: (() -> Void)?
+            var trips = 0
+            func depart() {
+                guard mode == .docked else { return }
+                mode = .sailing
+                if let h = horn { h(); horn = nil } else { trips += 1 }
+                if trips > 3 { print("busy") }
+            }
+            func dock() { if mode == .sailing { mode = .docked } }
+        }
+        """)
+        let ferry = try XCTUnwrap(machines.named("Ferry.mode"))
+        let departs = ferry.rules.flatMap(\.outcomes).filter { $0.pairs.contains(Pair(from: "docked", input: "depart()")) }
+        XCTAssertEqual(departs.map(\.guardText), [nil])
+    }
 }
