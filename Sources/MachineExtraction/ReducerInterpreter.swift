@@ -93,6 +93,8 @@ final class ReducerInterpreter {
         /// Names bound to a part of the input by a case pattern (`case let .response(result)`), with the
         /// pattern and the argument positions that lead to them: a `switch result` narrows the input.
         var bound: [String: Bound] = [:]
+        /// Local variables holding a state (`let next: State; … next = .closed`), by name.
+        var values: [String: String] = [:]
     }
 
     struct Narrowing: Hashable {
@@ -264,9 +266,11 @@ final class ReducerInterpreter {
         var effect: Effect?
         var patterns: [Narrowing]
         var bound: [String: Bound]
+        var values: [String: String]
 
         init(_ c: Ctx) {
             (slot, writes, target, guards, cancels, effect, patterns, bound) = (c.slot, c.writes, c.target, c.guards, c.cancels, c.effect, c.patterns, c.bound)
+            values = c.values
         }
 
         /// A few cheap parts (equal conditions still hash alike; `==` compares all of them).
@@ -318,6 +322,14 @@ final class ReducerInterpreter {
                     for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
                         if case .identifier(let name) = token.tokenKind, isState(name) { locals.insert(name) }
                     }
+                }
+            }
+            // `let next: State = .idle`, `var next: State`: a local holding a state, or not yet
+            var ctxs = ctxs
+            if let v = decl.as(VariableDeclSyntax.self) {
+                for binding in v.bindings {
+                    guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                    ctxs = held(name, binding.initializer?.value, ctxs)
                 }
             }
             // `let action = self.state.advance()`: the call may change the state
@@ -1190,9 +1202,36 @@ final class ReducerInterpreter {
                 return n
             }
         }
+        // `next = .closed`: a local now holds that state
+        let ctxs = lhs.as(DeclReferenceExprSyntax.self).map { held($0.baseName.text, rhs, ctxs) } ?? ctxs
         // `action = self.state.advance()`: the call may change the state
         if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctxs) }
         return ctxs
+    }
+
+    /// The paths after a local variable took `value`: the state it names when it is a case of the state's
+    /// enum (`next = .closed`; `next = slow ? .opening : .open` forks), otherwise none.
+    func held(_ name: String, _ value: ExprSyntax?, _ ctxs: [Ctx]) -> [Ctx] {
+        func namesState(_ e: ExprSyntax) -> Bool {
+            let u = SyntaxHelpers.unwrap(e)
+            if let t = u.as(TernaryExprSyntax.self) { return namesState(t.thenExpression) && namesState(t.elseExpression) }
+            return SyntaxHelpers.caseReference(u, effects.index, accepting: { self.d.stateIndex[$0] != nil }) != nil
+        }
+        guard spec.stateKind != .bool, let value = value.map({ SyntaxHelpers.unwrap(fold($0)) }), namesState(value) else {
+            return ctxs.map { ctx in
+                guard ctx.values[name] != nil else { return ctx }
+                var c = ctx
+                c.values[name] = nil
+                return c
+            }
+        }
+        return ctxs.flatMap { ctx in
+            targets(of: value, ctx).map { c, target in
+                var n = c
+                if case .state(let s) = target { n.values[name] = s } else { n.values[name] = nil }
+                return n
+            }
+        }
     }
 
     /// The states an expression may denote on a path, forking on `?:`.
@@ -1244,6 +1283,7 @@ final class ReducerInterpreter {
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge
             // (a bare name that is no case reference: a variable or parameter)
+            if let ref = expr.as(DeclReferenceExprSyntax.self), let held = ctx.values[ref.baseName.text] { return [(ctx, .state(held))] }
             if let ref = expr.as(DeclReferenceExprSyntax.self) {
                 let inputs = Set(d.pairs(ctx.pairs).map(\.input))
                 let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()

@@ -1117,4 +1117,32 @@ final class MethodMachineTests: XCTestCase {
         let departs = ferry.rules.flatMap(\.outcomes).filter { $0.pairs.contains(Pair(from: "docked", input: "depart()")) }
         XCTAssertEqual(departs.map(\.guardText), [nil])
     }
+
+    /// A local variable that holds a state (`let next: Mode; … next = .x; mode = next`) gives that state,
+    /// not every state.
+    func testALocalHoldingAStateGivesThatState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Sluicegate {
+            enum Mode { case shut, easing, open, sealing }
+            private(set) var mode: Mode = .shut
+            func lever(gently: Bool) {
+                let next: Mode
+                switch mode {
+                case .shut: next = gently ? .easing : .open
+                case .open: next = .sealing
+                default: return
+                }
+                mode = next
+            }
+            func settle() {
+                var target = Mode.shut
+                if case .easing = mode { target = .open }
+                mode = target
+            }
+        }
+        """)
+        let gate = try XCTUnwrap(machines.named("Sluicegate.mode"))
+        XCTAssertEqual(gate.transitions, ["shut -lever()-> easing", "shut -lever()-> open", "open -lever()-> sealing",
+                                          "easing -settle()-> open", "open -settle()-> shut", "sealing -settle()-> shut"])
+    }
 }
