@@ -579,6 +579,13 @@ struct ReducerRecogniser: Recogniser {
                 }
             }
             payloadCalls = PayloadFinder.calls(in: c.body, index: context.index)
+            // a reducer method's setters may be sent by the other methods of its type (ReactorKit's
+            // `mutate(action:)` returns `.just(.setPhase(.loading))` for `reduce(state:mutation:)`)
+            if c.node.is(FunctionDeclSyntax.self), let owner = context.index.scope(of: c.node)?.innermostType {
+                for (m, _) in owner.methods where m.id != c.node.id {
+                    if let body = m.body { payloadCalls += PayloadFinder.calls(in: body.statements, index: context.index) }
+                }
+            }
         }
     }
 
@@ -998,13 +1005,24 @@ struct ReducerRecogniser: Recogniser {
         return targets
     }
 
-    /// Calls `.input(.case)` given as an argument, in source order.
+    /// Calls `.input(.case)` (or `.input(true)`) that make a value (an argument, an array's element, a
+    /// returned value; not a `case` pattern), in source order.
     final class PayloadFinder: SyntaxVisitor {
         var calls: [(input: String, argument: String)] = []
         let index: SymbolIndex
         init(index: SymbolIndex) {
             self.index = index
             super.init(viewMode: .sourceAccurate)
+        }
+
+        /// Whether `node` is part of a pattern (`case .setMode(.x):`, `if case .setMode(.x) = action`).
+        static func inPattern(_ node: some SyntaxProtocol) -> Bool {
+            var current = node.parent
+            while let n = current, !n.is(CodeBlockItemSyntax.self) {
+                if n.is(ExpressionPatternSyntax.self) { return true }
+                current = n.parent
+            }
+            return false
         }
 
         static func calls(in body: CodeBlockItemListSyntax, index: SymbolIndex) -> [(input: String, argument: String)] {
@@ -1014,10 +1032,11 @@ struct ReducerRecogniser: Recogniser {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if let ref = SyntaxHelpers.caseReference(node.calledExpression, index), node.arguments.count == 1,
-               let arg = SyntaxHelpers.caseReference(node.arguments.first!.expression, index),
-               node.parent?.is(LabeledExprSyntax.self) == true || node.parent?.parent?.is(LabeledExprListSyntax.self) == true {
-                calls.append((ref.name, arg.name))
+            let argument = node.arguments.count == 1 ? SyntaxHelpers.unwrap(node.arguments.first!.expression) : nil
+            if let ref = SyntaxHelpers.caseReference(node.calledExpression, index),
+               let arg = argument.flatMap({ SyntaxHelpers.caseReference($0, index)?.name ?? $0.as(BooleanLiteralExprSyntax.self)?.literal.text }),
+               !Self.inPattern(node) {
+                calls.append((ref.name, arg))
             }
             return .visitChildren
         }

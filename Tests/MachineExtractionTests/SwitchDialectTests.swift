@@ -1145,4 +1145,35 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(gate.transitions, ["shut -lever()-> easing", "shut -lever()-> open", "open -lever()-> sealing",
                                           "easing -settle()-> open", "open -settle()-> shut", "sealing -settle()-> shut"])
     }
+
+    /// A reducer method that returns a changed copy of its state (ReactorKit's `reduce(state:mutation:)`):
+    /// a setter's payload leads to the values the type's other methods send it with (`mutate(action:)`).
+    func testSettersSentByAnotherMethodOfTheReducersType() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class TillReactor {
+            enum Action { case ring, void }
+            enum Mutation { case setDrawer(Drawer), setBusy(Bool) }
+            enum Drawer { case shut, open, jammed }
+            struct State { var drawer: Drawer = .shut; var busy = false }
+            func mutate(action: Action) -> [Mutation] {
+                switch action {
+                case .ring: return [.setBusy(true), .setDrawer(.open), .setBusy(false)]
+                case .void: return [.setDrawer(.shut)]
+                }
+            }
+            func reduce(state: State, mutation: Mutation) -> State {
+                var next = state
+                switch mutation {
+                case let .setDrawer(d): next.drawer = d
+                case let .setBusy(b): next.busy = b
+                }
+                return next
+            }
+        }
+        """)
+        let drawer = try XCTUnwrap(machines.named("TillReactor.drawer"))
+        // `jammed` is never sent: no edge leads there
+        XCTAssertTrue(drawer.transitions.isSuperset(of: ["shut -setDrawer-> open", "open -setDrawer-> shut"]))
+        XCTAssertFalse(drawer.transitions.contains { $0.hasSuffix("-> jammed") }, "\(drawer.transitions)")
+    }
 }
