@@ -504,6 +504,16 @@ final class ReducerInterpreter {
     func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
+        // `withAnimation { state = .open }`, `lock.withLock { … }`: the closure runs now, and its `return`
+        // leaves the closure
+        let immediate = SyntaxHelpers.immediateClosures(of: call)
+        if !immediate.isEmpty {
+            return immediate.reduce(ctxs) { paths, closure in
+                returnSinks.append([])
+                let next = execBlock(closure.statements, paths).next
+                return merged(next + returnSinks.removeLast())
+            }
+        }
         // `mutate(&state)`: walk the function with its parameter standing for the state
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1

@@ -1032,13 +1032,17 @@ struct StateWrites {
             return SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self)?.base?.trimmedText == "self"
         }
 
+        /// Whether each closure being walked runs later (not `withAnimation { … }`, which runs at once).
+        var later: [Bool] = []
+
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-            closureDepth += 1
+            later.append(!SyntaxHelpers.runsNow(node))
+            if later.last! { closureDepth += 1 }
             shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
             return .visitChildren
         }
         override func visitPost(_ node: ClosureExprSyntax) {
-            closureDepth -= 1
+            if later.removeLast() { closureDepth -= 1 }
             shadowing.removeLast()
         }
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }

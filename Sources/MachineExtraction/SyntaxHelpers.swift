@@ -72,6 +72,31 @@ enum SyntaxHelpers {
         return result
     }
 
+    /// Functions that call the closure they are given before they return (`withAnimation { state = .open }`,
+    /// `lock.withLock { … }`, `queue.sync { … }`): code in it is the caller's own.
+    static let immediateCallees: Set<String> = [
+        "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
+        "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
+    ]
+
+    /// The closures a call of one of `immediateCallees` runs before it returns: its first trailing closure
+    /// and its closure arguments, but a `completion:` one (`withAnimation { … } completion: { … }`).
+    static func immediateClosures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
+        let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        guard let callee, immediateCallees.contains(callee) else { return [] }
+        let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        return arguments + (call.trailingClosure.map { [$0] } ?? [])
+    }
+
+    /// Whether a closure is one that a call runs before it returns (`immediateClosures`).
+    static func runsNow(_ closure: ClosureExprSyntax) -> Bool {
+        var node = closure.parent
+        if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
+        guard let call = node?.as(FunctionCallExprSyntax.self) else { return false }
+        return immediateClosures(of: call).contains { $0.id == closure.id }
+    }
+
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.
     static func optionalWrapped(_ typeText: String) -> String? {
         let t = typeText.trimmingCharacters(in: .whitespaces)

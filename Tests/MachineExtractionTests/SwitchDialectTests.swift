@@ -1176,4 +1176,37 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(drawer.transitions.isSuperset(of: ["shut -setDrawer-> open", "open -setDrawer-> shut"]))
         XCTAssertFalse(drawer.transitions.contains { $0.hasSuffix("-> jammed") }, "\(drawer.transitions)")
     }
+
+    /// A closure a call runs before it returns (`withAnimation { … }`, `lock.withLock { … }`) is the
+    /// method's own code: its writes are walked, and its `return` leaves only the closure. One run later
+    /// (`DispatchQueue.main.async`, `completion:`) is not followed.
+    func testClosuresRunAtOnceAreWalked() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Awning {
+            enum Phase { case rolled, unrolling, out }
+            var phase: Phase = .rolled
+            let lock = NSLock()
+            func press() {
+                switch phase {
+                case .rolled:
+                    withAnimation(.spring) { phase = .unrolling }
+                case .unrolling:
+                    withAnimation {
+                        guard phase == .unrolling else { return }
+                        self.phase = .out
+                    } completion: {
+                        self.phase = .rolled
+                    }
+                case .out:
+                    phase = .rolled
+                }
+            }
+            func storm() { lock.withLock { phase = .rolled } }
+        }
+        """)
+        let awning = try XCTUnwrap(machines.named("Awning.phase"))
+        XCTAssertEqual(awning.transitions, ["rolled -press()-> unrolling", "unrolling -press()-> out", "out -press()-> rolled",
+                                            "unrolling -storm()-> rolled", "out -storm()-> rolled"])
+        XCTAssertTrue(awning.partial, "the completion's write runs later and is not followed")
+    }
 }
