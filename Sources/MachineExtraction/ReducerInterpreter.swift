@@ -238,6 +238,19 @@ final class ReducerInterpreter {
         }
     }
 
+    /// Work started to run later (`Task { … }`): its closure, the states the paths that start it are in
+    /// and their inputs.
+    struct Launch {
+        var closure: ClosureExprSyntax
+        var states: Set<String> = []
+        var inputs: Set<String> = []
+    }
+
+    /// The work the walk started, by closure.
+    var launched: [SyntaxIdentifier: Launch] = [:]
+    /// The same in the order written.
+    var launches: [Launch] { launched.values.sorted { $0.closure.position < $1.closure.position } }
+
     /// The `defer`s of the blocks being walked, innermost last.
     var deferFrames: [DeferFrame] = []
     /// The depth of helpers walked for a call or a value: a `return` leaves the blocks of this level only.
@@ -504,6 +517,21 @@ final class ReducerInterpreter {
     func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
+        // `Task { … }`: its work runs later, from the states the paths reaching it are in
+        if let closure = SyntaxHelpers.laterClosure(of: call) {
+            var launch = launched[closure.id] ?? Launch(closure: closure)
+            for ctx in ctxs {
+                let pairs = d.pairs(ctx.pairs)
+                switch ctx.target {
+                case .state(let s)?: launch.states.insert(s)
+                case nil, .stay?: launch.states.formUnion(pairs.map(\.from))
+                default: break
+                }
+                launch.inputs.formUnion(pairs.map(\.input))
+            }
+            launched[closure.id] = launch
+            return ctxs
+        }
         // `withAnimation { state = .open }`, `lock.withLock { … }`: the closure runs now, and its `return`
         // leaves the closure
         let immediate = SyntaxHelpers.immediateClosures(of: call)

@@ -719,6 +719,8 @@ struct SwitchMethodRecogniser: Recogniser {
     func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
                       context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
+        var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
+        var walkedInputs: [(input: String, rules: [Rule], leftOut: SourceLocation?, starts: Bool)] = []
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
@@ -727,10 +729,57 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
-            guard walked.contains(where: { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }) else { continue }
-            result.rules += walked
-            result.leftOut.append(interpreter.leftOut)
+            for launch in interpreter.launches {
+                guard let i = tasks.firstIndex(where: { $0.launch.closure.id == launch.closure.id }) else { tasks.append((launch, file, spec)); continue }
+                tasks[i].launch.states.formUnion(launch.states)
+                tasks[i].launch.inputs.formUnion(launch.inputs)
+            }
+            guard Self.changesState(walked) || !interpreter.launched.isEmpty else { continue }
+            walkedInputs.append((input, walked, interpreter.leftOut, !interpreter.launched.isEmpty))
+        }
+        // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
+        let started = Self.tasks(tasks, of: type, context: context)
+        // a method is an input when it changes the state, or starts work that does
+        for (input, rules, leftOut, starts) in walkedInputs where Self.changesState(rules) || starts && !started.inputs.isEmpty {
+            result.rules += rules
+            result.leftOut.append(leftOut)
             result.inputs = result.inputs.appendingUnique([input])
+        }
+        result.rules += started.rules
+        result.leftOut += started.leftOut
+        result.inputs = result.inputs.appendingUnique(started.inputs)
+        return result
+    }
+
+    static func changesState(_ rules: [Rule]) -> Bool {
+        rules.contains { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }
+    }
+
+    /// Work the methods start to run later (`Task { … }`), each an input of its own, named by the input
+    /// that starts it (`sync task`, `load() task`) or, when several do, by the method it is written in. It
+    /// arrives in the states the inputs start it from (what other inputs do while it runs is not
+    /// followed), and is walked like them. One that never changes the state adds nothing.
+    static func tasks(_ started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)],
+                      of type: TypeInfo, context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+        var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
+        for (launch, file, template) in started {
+            let starter = launch.inputs.count == 1 ? launch.inputs.first!
+                : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) } ?? "Task"
+            var name = starter + " task"
+            var k = 1
+            while result.inputs.contains(name) { k += 1; name = starter + " task \(k)" }
+            var spec = template
+            spec.domain = Domain(states: spec.domain.states, inputs: [name])
+            spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
+            // it may call any method of the type, the one that started it too (`send(.loaded)`)
+            spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
+            let walker = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil),
+                                            readings: context.readings)
+            let walked = walker.run(launch.closure.statements, at: file.location(of: launch.closure))
+            guard changesState(walked) else { continue }
+            result.rules += walked
+            result.leftOut.append(walker.leftOut)
+            result.inputs.append(name)
         }
         return result
     }
@@ -879,6 +928,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let states = kind == .optional ? ["nil"] + cases : cases
         let valueStates = kind == .optional ? Dictionary(uniqueKeysWithValues: cases.map { ($0, InputPattern.member($0)) }) : [:]
         let unobservable = Self.unobservable(statePaths, among: states, facts: facts, assigned: writes.assigned, context: context)
+        var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
             guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
             let scan = SwitchFinder.scan(body)
@@ -904,7 +954,13 @@ struct SwitchMethodRecogniser: Recogniser {
             leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)
+            started += interpreter.launches.map { ($0, file, spec) }
         }
+        // the work the event methods start to run later (`Task { … }`)
+        let tasks = Self.tasks(started, of: type, context: context)
+        rules += tasks.rules
+        leftOut += tasks.leftOut
+        inputNames += tasks.inputs
         // Without an event method, the methods are the events (`mutating func channelActive()`, `func
         // play()`) when the property or its enum is named as a state and one of them tests it.
         if location == nil {
@@ -1036,7 +1092,9 @@ struct StateWrites {
         var later: [Bool] = []
 
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-            later.append(!SyntaxHelpers.runsNow(node))
+            // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
+            let task = closureDepth == 0 && SyntaxHelpers.call(taking: node).flatMap(SyntaxHelpers.laterClosure)?.id == node.id
+            later.append(!SyntaxHelpers.runsNow(node) && !task)
             if later.last! { closureDepth += 1 }
             shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
             return .visitChildren

@@ -73,7 +73,7 @@ enum SyntaxHelpers {
     }
 
     /// Functions that call the closure they are given before they return (`withAnimation { state = .open }`,
-    /// `lock.withLock { … }`, `queue.sync { … }`): code in it is the caller's own.
+    /// `lock.withLock { … }`, `queue.sync { … }`; and `MainActor.run`): code in it is the caller's own.
     static let immediateCallees: Set<String> = [
         "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
         "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
@@ -84,17 +84,30 @@ enum SyntaxHelpers {
     static func immediateClosures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
         let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
             ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-        guard let callee, immediateCallees.contains(callee) else { return [] }
+        guard let callee, immediateCallees.contains(callee) || call.calledExpression.trimmedText == "MainActor.run" else { return [] }
         let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
         return arguments + (call.trailingClosure.map { [$0] } ?? [])
     }
 
     /// Whether a closure is one that a call runs before it returns (`immediateClosures`).
     static func runsNow(_ closure: ClosureExprSyntax) -> Bool {
+        guard let call = call(taking: closure) else { return false }
+        return immediateClosures(of: call).contains { $0.id == closure.id }
+    }
+
+    /// The call a closure is an argument (or the trailing closure) of.
+    static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
         var node = closure.parent
         if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
-        guard let call = node?.as(FunctionCallExprSyntax.self) else { return false }
-        return immediateClosures(of: call).contains { $0.id == closure.id }
+        return node?.as(FunctionCallExprSyntax.self)
+    }
+
+    /// Calls that start work which runs later, on its own (`Task { … }`, `Task.detached { … }`,
+    /// `DispatchQueue.main.async { … }`): the closure they run.
+    static func laterClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        guard ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText)
+        else { return nil }
+        return call.trailingClosure ?? call.arguments.lazy.compactMap { $0.expression.as(ClosureExprSyntax.self) }.first
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.

@@ -66,8 +66,9 @@ final class ParallelTests: XCTestCase {
                         if mode == .draining { mode = .idle }
                     }
 
+                    var pending: (() -> Void)?
                     func reset() {
-                        DispatchQueue.main.async { self.mode = .idle }
+                        pending = { self.mode = .idle }
                     }
                 }
                 """.write(to: dir.appendingPathComponent("\(name).swift"), atomically: true, encoding: .utf8)

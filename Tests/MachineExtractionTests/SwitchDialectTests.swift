@@ -431,8 +431,8 @@ final class SpellingTests: XCTestCase {
                                             "editing -saved-> closed", "saving -saved-> closed"])
     }
 
-    /// A method walked as an input that calls the event method with a case (`send(.succeeded)`, a view
-    /// model's async work) takes only the branch of that case; a `catch` runs from the state its `do` began in.
+    /// A method walked for an input that calls the event method with a case (`send(.succeeded)`, a view
+    /// model's async work started by `Task`) takes only the branch of that case; a `catch` runs from the state its `do` began in.
     func testAnEventMethodCalledWithACaseTakesThatCaseAndCatchesRun() throws {
         let (machines, _) = try Fixture.analyze(source: """
         final class Uploader {
@@ -462,7 +462,8 @@ final class SpellingTests: XCTestCase {
         }
         """)
         let m = try XCTUnwrap(machines.named("Uploader.phase"))
-        XCTAssertEqual(Set(m.edges.filter { $0.input == "transfer()" }.map(\.to)), ["sent"], "\(m.transitions)")
+        // the task `submit` starts calls `transfer()`, which sends `.accepted`
+        XCTAssertEqual(Set(m.edges.filter { $0.input == "submit task" }.map(\.to)), ["sent"], "\(m.transitions)")
         XCTAssertTrue(m.transitions.isSuperset(of: ["idle -retry()-> sending", "idle -retry()-> rejected", "sent -retry()-> rejected"]),
                       "\(m.transitions)")
     }
@@ -1208,5 +1209,47 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(awning.transitions, ["rolled -press()-> unrolling", "unrolling -press()-> out", "out -press()-> rolled",
                                             "unrolling -storm()-> rolled", "out -storm()-> rolled"])
         XCTAssertTrue(awning.partial, "the completion's write runs later and is not followed")
+    }
+
+    /// Work a method starts to run later (`Task { … }`) is an input of its own, `load() task`, arriving in
+    /// the states the method starts it from; with an event method, it is named by the event.
+    func testTasksAreInputsOfTheirOwn() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        @MainActor final class Almanac {
+            enum LoadState { case idle, loading, loaded([String]), failed }
+            private(set) var state: LoadState = .idle
+            func load() {
+                guard case .idle = state else { return }
+                state = .loading
+                Task {
+                    do { let pages = try await fetch(); state = .loaded(pages) } catch { state = .failed }
+                }
+            }
+            func retry() { if case .failed = state { state = .idle; load() } }
+            func fetch() async throws -> [String] { [] }
+        }
+        @MainActor final class Ledger {
+            enum Phase { case idle, syncing, synced }
+            enum Event { case sync, reset }
+            private(set) var phase: Phase = .idle
+            func send(_ event: Event) {
+                switch (phase, event) {
+                case (.idle, .sync):
+                    phase = .syncing
+                    Task { try? await Task.sleep(nanoseconds: 1); phase = .synced }
+                case (_, .reset): phase = .idle
+                default: break
+                }
+            }
+        }
+        """)
+        let almanac = try XCTUnwrap(machines.named("Almanac.state"))
+        XCTAssertEqual(almanac.inputs, ["load()", "retry()", "load() task"])
+        XCTAssertEqual(almanac.transitions, ["idle -load()-> loading", "failed -retry()-> loading", "loading -load() task-> loaded",
+                                             "loading -load() task-> failed"])
+        XCTAssertFalse(almanac.partial)
+        let ledger = try XCTUnwrap(machines.named("Ledger.phase"))
+        XCTAssertTrue(ledger.transitions.isSuperset(of: ["idle -sync-> syncing", "syncing -sync task-> synced"]), "\(ledger.transitions)")
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("inside a closure") })
     }
 }
