@@ -720,7 +720,7 @@ struct SwitchMethodRecogniser: Recogniser {
                       context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        var walkedInputs: [(input: String, rules: [Rule], leftOut: SourceLocation?, starts: Bool)] = []
+        var walkedInputs: [(input: String, rules: [Rule], leftOut: SourceLocation?)] = []
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
@@ -735,12 +735,12 @@ struct SwitchMethodRecogniser: Recogniser {
                 tasks[i].launch.inputs.formUnion(launch.inputs)
             }
             guard Self.changesState(walked) || !interpreter.launched.isEmpty else { continue }
-            walkedInputs.append((input, walked, interpreter.leftOut, !interpreter.launched.isEmpty))
+            walkedInputs.append((input, walked, interpreter.leftOut))
         }
         // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
         let started = Self.tasks(tasks, of: type, context: context)
-        // a method is an input when it changes the state, or starts work that does
-        for (input, rules, leftOut, starts) in walkedInputs where Self.changesState(rules) || starts && !started.inputs.isEmpty {
+        // a method that only starts the work is no input of its own: the work is (`cancel() task`)
+        for (input, rules, leftOut) in walkedInputs where Self.changesState(rules) {
             result.rules += rules
             result.leftOut.append(leftOut)
             result.inputs = result.inputs.appendingUnique([input])
