@@ -242,6 +242,8 @@ final class ReducerInterpreter {
     /// and their inputs.
     struct Launch {
         var closure: ClosureExprSyntax
+        /// The file it is written in (a helper the walk followed may be in another).
+        var file: ParsedFile?
         var states: Set<String> = []
         var inputs: Set<String> = []
     }
@@ -249,7 +251,9 @@ final class ReducerInterpreter {
     /// The work the walk started, by closure.
     var launched: [SyntaxIdentifier: Launch] = [:]
     /// The same in the order written.
-    var launches: [Launch] { launched.values.sorted { $0.closure.position < $1.closure.position } }
+    var launches: [Launch] {
+        launched.values.sorted { ($0.file?.path ?? "", $0.closure.position) < ($1.file?.path ?? "", $1.closure.position) }
+    }
 
     /// The `defer`s of the blocks being walked, innermost last.
     var deferFrames: [DeferFrame] = []
@@ -519,7 +523,7 @@ final class ReducerInterpreter {
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         if let closure = SyntaxHelpers.laterClosure(of: call) {
-            var launch = launched[closure.id] ?? Launch(closure: closure)
+            var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure))
             for ctx in ctxs {
                 let pairs = d.pairs(ctx.pairs)
                 switch ctx.target {

@@ -730,7 +730,10 @@ struct SwitchMethodRecogniser: Recogniser {
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
             for launch in interpreter.launches {
-                guard let i = tasks.firstIndex(where: { $0.launch.closure.id == launch.closure.id }) else { tasks.append((launch, file, spec)); continue }
+                guard let i = tasks.firstIndex(where: { $0.launch.closure.id == launch.closure.id }) else {
+                    tasks.append((launch, file, spec))
+                    continue
+                }
                 tasks[i].launch.states.formUnion(launch.states)
                 tasks[i].launch.inputs.formUnion(launch.inputs)
             }
@@ -773,9 +776,10 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
             // it may call any method of the type, the one that started it too (`send(.loaded)`)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
-            let walker = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil),
+            let home = launch.file ?? file
+            let walker = ReducerInterpreter(spec: spec, file: home, effects: context.effectReader(inputs: [], inputType: nil),
                                             readings: context.readings)
-            let walked = walker.run(launch.closure.statements, at: file.location(of: launch.closure))
+            let walked = walker.run(launch.closure.statements, at: home.location(of: launch.closure))
             guard changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(walker.leftOut)
