@@ -720,7 +720,6 @@ struct SwitchMethodRecogniser: Recogniser {
                       context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        var walkedInputs: [(input: String, rules: [Rule], leftOut: SourceLocation?)] = []
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
@@ -737,23 +736,21 @@ struct SwitchMethodRecogniser: Recogniser {
                 tasks[i].launch.states.formUnion(launch.states)
                 tasks[i].launch.inputs.formUnion(launch.inputs)
             }
-            guard Self.changesState(walked) || !interpreter.launched.isEmpty else { continue }
-            walkedInputs.append((input, walked, interpreter.leftOut))
+            // (a method that only starts work is no input of its own: the work is, `cancel() task`)
+            guard Self.changesState(walked) else { continue }
+            result.rules += walked
+            result.leftOut.append(interpreter.leftOut)
+            result.inputs = result.inputs.appendingUnique([input])
         }
         // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
         let started = Self.tasks(tasks, of: type, context: context)
-        // a method that only starts the work is no input of its own: the work is (`cancel() task`)
-        for (input, rules, leftOut) in walkedInputs where Self.changesState(rules) {
-            result.rules += rules
-            result.leftOut.append(leftOut)
-            result.inputs = result.inputs.appendingUnique([input])
-        }
         result.rules += started.rules
         result.leftOut += started.leftOut
         result.inputs = result.inputs.appendingUnique(started.inputs)
         return result
     }
 
+    /// Whether some rule leads to another state (or to one computed at run time).
     static func changesState(_ rules: [Rule]) -> Bool {
         rules.contains { $0.outcomes.contains { o in if case .stay = o.target { false } else { true } } }
     }
