@@ -466,15 +466,19 @@ final class ExtractionContext {
     /// return true; default: return false }`, `if case .a = self { return true }; return false`,
     /// `self == .a || self == .b`, `[.a, .b].contains(self)`.
     func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
-        guard let info else { return [:] }
         // each enum's predicates are evaluated once per run, however many machines use it
+        info.map { info in cached(\.predicates, info.key) { evaluatePredicates(of: info) } } ?? [:]
+    }
+
+    /// `caches[keyPath][key]`, computed (outside the lock) and kept when first asked.
+    func cached<T>(_ keyPath: ReferenceWritableKeyPath<Caches, [String: T]>, _ key: String, _ compute: () -> T) -> T {
         caches.lock.lock()
-        let cached = caches.predicates[info.key]
+        let known = caches[keyPath: keyPath][key]
         caches.lock.unlock()
-        if let cached { return cached }
-        let result = evaluatePredicates(of: info)
+        if let known { return known }
+        let result = compute()
         caches.lock.lock()
-        caches.predicates[info.key] = result
+        caches[keyPath: keyPath][key] = result
         caches.lock.unlock()
         return result
     }
@@ -504,11 +508,10 @@ final class ExtractionContext {
     /// return .green … } }`), by name: each case's next case. Only those that name one case for every
     /// case (evaluated once per run, like the predicates).
     func successors(of info: EnumInfo?) -> [String: [String: String]] {
-        guard let info else { return [:] }
-        caches.lock.lock()
-        let cached = caches.successors[info.key]
-        caches.lock.unlock()
-        if let cached { return cached }
+        info.map { info in cached(\.successors, info.key) { evaluateSuccessors(of: info) } } ?? [:]
+    }
+
+    func evaluateSuccessors(of info: EnumInfo) -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         if let type = index.types[info.key] {
             let selfNames: Set<String> = ["Self", info.name, type.qualifiedName]
@@ -532,9 +535,6 @@ final class ExtractionContext {
                 result[property.name] = next.mapValues { $0.first! }
             }
         }
-        caches.lock.lock()
-        caches.successors[info.key] = result
-        caches.lock.unlock()
         return result
     }
 

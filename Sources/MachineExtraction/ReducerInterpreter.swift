@@ -1257,6 +1257,9 @@ final class ReducerInterpreter {
         func namesState(_ e: ExprSyntax) -> Bool {
             let u = SyntaxHelpers.unwrap(e)
             if let t = u.as(TernaryExprSyntax.self) { return namesState(t.thenExpression) && namesState(t.elseExpression) }
+            // (the member's name first: every local declaration of a walked body is asked)
+            let member = (u.as(FunctionCallExprSyntax.self)?.calledExpression ?? u).as(MemberAccessExprSyntax.self)
+            guard let name = member?.declName.baseName.text, d.stateIndex[name] != nil else { return false }
             return SyntaxHelpers.caseReference(u, effects.index, accepting: { self.d.stateIndex[$0] != nil }) != nil
         }
         guard spec.stateKind != .bool, let value = value.map({ SyntaxHelpers.unwrap(fold($0)) }), namesState(value) else {

@@ -511,7 +511,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
                                    helperStatePaths: [property.name])
             let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
-            starts.append(context.initialState(property.initializer ?? initializerValue(of: property.name, in: owner), states: stateEnum.caseNames))
+            starts.append(startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context))
             let held = self.methodInputs(own, of: owner, like: spec, context: context, qualified: true)
             rules += held.rules
             leftOut += held.leftOut
@@ -538,9 +538,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let paths: Set<String> = [property, "self." + property]
         let scan = SwitchFinder.scan(body)
         func isEventCall(_ expr: ExprSyntax) -> Bool {
-            guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self),
-                  let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return false }
-            return paths.contains(SyntaxHelpers.path(base) ?? "") && eventMethods.contains(member.declName.baseName.text)
+            guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self) else { return false }
+            return SyntaxHelpers.member(of: call.calledExpression, on: paths).map(eventMethods.contains) ?? false
         }
         let assignments = scan.assignments.filter { paths.contains(SyntaxHelpers.path($0.lhs) ?? "") }
         return scan.calls.contains { isEventCall(ExprSyntax($0)) } && !assignments.isEmpty && assignments.allSatisfy { _, rhs in
@@ -695,6 +694,14 @@ struct SwitchMethodRecogniser: Recogniser {
 
     /// The value every initializer of the type assigns the property among its own statements (`init() {
     /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
+    /// The state a stored property starts in: its default, else what every initializer of its type assigns
+    /// it; `nil` for an optional with neither.
+    func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
+        let start = property.initializer ?? initializerValue(of: property.name, in: type)
+        if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
+        return context.initialState(start, states: states)
+    }
+
     func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
         guard let decl = type.node.asProtocol(DeclGroupSyntax.self) else { return nil }
         var values: [ExprSyntax] = []
@@ -819,8 +826,7 @@ struct SwitchMethodRecogniser: Recogniser {
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
             !successors.isEmpty && SwitchFinder.scan(body).assignments.contains { _, rhs in
-                guard let member = SyntaxHelpers.unwrap(rhs).as(MemberAccessExprSyntax.self), let base = member.base else { return false }
-                return roots.contains(SyntaxHelpers.path(base) ?? "") && successors.contains(member.declName.baseName.text)
+                SyntaxHelpers.member(of: rhs, on: roots).map(successors.contains) ?? false
             }
         }
         return type.methods.first { method, _ in
@@ -984,9 +990,7 @@ struct SwitchMethodRecogniser: Recogniser {
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
-        let start = property.initializer ?? initializerValue(of: property.name, in: type)
-        let initial = kind == .optional && (start == nil || start!.is(NilLiteralExprSyntax.self))
-            ? "nil" : context.initialState(start, states: states)
+        let initial = startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -1094,8 +1098,8 @@ struct StateWrites {
 
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
             // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
-            let task = closureDepth == 0 && SyntaxHelpers.call(taking: node).flatMap(SyntaxHelpers.laterClosure)?.id == node.id
-            later.append(!SyntaxHelpers.runsNow(node) && !task)
+            let run = SyntaxHelpers.run(of: node)
+            later.append(!(run == .now || run == .started && closureDepth == 0))
             if later.last! { closureDepth += 1 }
             shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
             return .visitChildren

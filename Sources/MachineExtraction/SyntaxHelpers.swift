@@ -82,32 +82,39 @@ enum SyntaxHelpers {
     /// The closures a call of one of `immediateCallees` runs before it returns: its first trailing closure
     /// and its closure arguments, but a `completion:` one (`withAnimation { … } completion: { … }`).
     static func immediateClosures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
-        let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-            ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-        guard let callee, immediateCallees.contains(callee) || call.calledExpression.trimmedText == "MainActor.run" else { return [] }
+        // (the callee's last name first: this is asked of every call a walk runs)
+        guard let callee = DSLSupport.calleeName(call),
+              immediateCallees.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else { return [] }
         let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
         return arguments + (call.trailingClosure.map { [$0] } ?? [])
-    }
-
-    /// Whether a closure is one that a call runs before it returns (`immediateClosures`).
-    static func runsNow(_ closure: ClosureExprSyntax) -> Bool {
-        guard let call = call(taking: closure) else { return false }
-        return immediateClosures(of: call).contains { $0.id == closure.id }
-    }
-
-    /// The call a closure is an argument (or the trailing closure) of.
-    static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
-        var node = closure.parent
-        if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
-        return node?.as(FunctionCallExprSyntax.self)
     }
 
     /// Calls that start work which runs later, on its own (`Task { … }`, `Task.detached { … }`,
     /// `DispatchQueue.main.async { … }`): the closure they run.
     static func laterClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
-        guard ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText)
+        guard let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
+              ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText)
         else { return nil }
         return call.trailingClosure ?? call.arguments.lazy.compactMap { $0.expression.as(ClosureExprSyntax.self) }.first
+    }
+
+    /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).
+    static func member(of expr: ExprSyntax, on paths: Set<String>) -> String? {
+        guard let member = unwrap(expr).as(MemberAccessExprSyntax.self), let base = member.base,
+              paths.contains(path(base) ?? "") else { return nil }
+        return member.declName.baseName.text
+    }
+
+    /// When the code of a closure runs: at once, as part of the call that takes it (`withAnimation { … }`),
+    /// as work started to run later (`Task { … }`), or some other time (stored, escaping, a callback).
+    enum ClosureRun { case now, started, other }
+
+    static func run(of closure: ClosureExprSyntax) -> ClosureRun {
+        var node = closure.parent
+        if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
+        guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
+        if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
+        return laterClosure(of: call)?.id == closure.id ? .started : .other
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.
