@@ -17,6 +17,12 @@ enum CandidatePass {
         var ranges: [Syntax]
         /// What usually keeps such a shape from being a machine, when no diagnostic says more.
         var reason: String
+        /// Where only a machine of the candidate's own name is read from it: the methods that assign a
+        /// property a `switch` is over (its rules are there, not in the method that switches).
+        var namedRanges: [Syntax] = []
+        /// The index key of a constructed type declared in the given files: the machines read from its
+        /// own members (`Owner.StateMachine.state`) are read from the construction.
+        var typeKey: String? = nil
     }
 
     /// Machine types the dialects construct, by their last name.
@@ -72,8 +78,13 @@ enum CandidatePass {
                     found.append(f)
                 case .construction(let call, let type):
                     guard machineTypes.contains(type) else { continue }
+                    let declared = context.index.type(Self.calledType(call).trimmedDescription, in: context.index.scope(of: call))
+                    let reason = "the rules it is built from (its table, mapping, reducer or states) were not found in the given files"
+                        + (declared.map { t in
+                            ", and no machine was read from the members of `\(t.qualifiedName)` (\(t.file.baseName):\(t.location.line)) either (no enum property or enum type that its methods switch over and change)"
+                        } ?? "")
                     found.append(Found(shape: "\(type)(…)", name: Self.name(call), file: file, node: Syntax(call), ranges: [Syntax(call)],
-                                       reason: "the rules it is built from (its table, mapping, reducer or states) were not found in the given files"))
+                                       reason: reason, typeKey: declared?.key))
                 case .dictionary(let node):
                     guard DictionaryTableRecogniser.isTable(node, context.index) else { continue }
                     found.append(Found(shape: "dictionary keyed by state and event", name: SyntaxHelpers.enclosingBindingName(node) ?? "table",
@@ -86,7 +97,8 @@ enum CandidatePass {
                             continue
                         }
                         seenProperties[c.key] = found.count
-                        found.append(Found(shape: c.shape, name: c.name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: c.reason))
+                        found.append(Found(shape: c.shape, name: c.name, file: file, node: Syntax(node), ranges: [Syntax(function)], reason: c.reason,
+                                           namedRanges: c.assigning.filter { $0.1.path == file.path }.map { Syntax($0.0) }))
                     }
                 }
             }
@@ -128,12 +140,17 @@ enum CandidatePass {
 
         /// `Reduce`, `Reducer<S, A, E>`, `Harvester.init`: the called type's last name.
         static func calledTypeName(_ call: FunctionCallExprSyntax) -> String? {
+            calledTypeName(calledType(call))
+        }
+
+        /// The type a call constructs, as written (`Owner.StateMachine` of `Owner.StateMachine.init<…>(…)`).
+        static func calledType(_ call: FunctionCallExprSyntax) -> ExprSyntax {
             var callee = call.calledExpression
             if let spec = callee.as(GenericSpecializationExprSyntax.self) { callee = spec.expression }
             if let member = callee.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init", let base = member.base {
-                return calledTypeName(base)
+                callee = base
             }
-            return calledTypeName(callee)
+            return callee.as(GenericSpecializationExprSyntax.self)?.expression ?? callee
         }
 
         static func calledTypeName(_ callee: ExprSyntax) -> String? {
@@ -181,11 +198,18 @@ enum CandidatePass {
             return .visitChildren
         }
 
+        struct Switched {
+            var key, shape, name: String
+            /// The methods that assign the property.
+            var assigning: [(FunctionDeclSyntax, ParsedFile)]
+            var reason: String
+        }
+
         /// A `switch` over `self` of an enum, or over a stored property of a machine's state type that a
         /// method assigns; `key` names the type and property (one candidate each).
         static func switchCandidates(_ node: SwitchExprSyntax, function: FunctionDeclSyntax, typeNames: [String],
-                                     context: ExtractionContext) -> [(key: String, shape: String, name: String, reason: String)] {
-            var result: [(key: String, shape: String, name: String, reason: String)] = []
+                                     context: ExtractionContext) -> [Switched] {
+            var result: [Switched] = []
             let qualified = typeNames.joined(separator: ".")
             // the type the switch is written in, resolved where it is written
             let enclosing = context.index.type(qualified, in: context.index.scope(of: node))
@@ -197,15 +221,16 @@ enum CandidatePass {
                     guard let info = enclosing?.enumInfo, !info.cases.isEmpty,
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
                           SwitchFinder.scan(body).assignments.contains(where: { $0.lhs.trimmedText == "self" }) else { continue }
-                    result.append((qualified + ".self", "switch over self", qualified,
+                    result.append(Switched(key: qualified + ".self", shape: "switch over self", name: qualified, assigning: [], reason:
                                    "the method that switches over it takes no event parameter of an enum type declared in the given files, and its mutating methods are not read as its events (that needs an enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), that no other type holds, and two methods that change it)"))
                 } else if let type = enclosing,
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
-                          type.methods.contains(where: { m, _ in
+                          case let assigning = type.methods.filter({ m, _ in
                               m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path } } ?? false
-                          }) {
-                    result.append((qualified + "." + path, "switch over a state property", "\(typeNames.last!).\(path)",
+                          }), !assigning.isEmpty {
+                    result.append(Switched(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)",
+                                           assigning: assigning, reason:
                                    "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files, and its type's methods are not read as its events (that needs it or its enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), and two methods that change it)"))
                 }
             }
@@ -223,7 +248,15 @@ enum CandidatePass {
         // own file's only (a code base has thousands of each)
         var machineLines: [String: [(machine: Int, line: Int)]] = [:]
         var machinesAt: [SourceLocation: [Int]] = [:]
+        // the machines read from a type's members, by the type's index key
+        var machinesOf: [Substring: [Int]] = [:]
         for (k, m) in machines.enumerated() {
+            // the id without its disambiguating suffix (`@File.swift`, `#2`): the type's own, or a member's
+            var id = Substring(m.id)
+            if let at = id.lastIndex(of: "@") { id = id[..<at] }
+            if let hash = id.lastIndex(of: "#"), id[id.index(after: hash)...].allSatisfy(\.isNumber) { id = id[..<hash] }
+            machinesOf[id, default: []].append(k)
+            if let dot = id.lastIndex(of: ".") { machinesOf[id[..<dot], default: []].append(k) }
             machineLines[m.location.file, default: []].append((k, m.location.line))
             for rule in m.rules { machineLines[rule.location.file, default: []].append((k, rule.location.line)) }
             machinesAt[m.location, default: []].append(k)
@@ -235,9 +268,20 @@ enum CandidatePass {
                 (f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
             }
             func inside(_ line: Int) -> Bool { spans.contains { line >= $0.0 && line <= $0.1 } }
+            let named = f.namedRanges.map { node -> (Int, Int) in
+                (f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
+            }
+            func ownName(_ k: Int) -> Bool {
+                let n = machines[k].name
+                return n == f.name || n.hasSuffix("." + f.name) || n.hasSuffix("#" + f.name)
+            }
+            func insideNamed(_ line: Int) -> Bool { named.contains { line >= $0.0 && line <= $0.1 } }
             let location = f.file.location(of: f.node)
-            var covering = Set((machineLines[f.file.path] ?? []).filter { inside($0.line) }.map(\.machine))
+            var covering = Set((machineLines[f.file.path] ?? []).filter { entry in
+                inside(entry.line) || (insideNamed(entry.line) && ownName(entry.machine))
+            }.map(\.machine))
             for l in Set(built[f.node.id] ?? []) { covering.formUnion(machinesAt[l] ?? []) }
+            if let key = f.typeKey { covering.formUnion(machinesOf[Substring(key)] ?? []) }
             if !covering.isEmpty {
                 result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .machine,
                                         machines: covering.sorted().map { machines[$0].id }.uniqued()))

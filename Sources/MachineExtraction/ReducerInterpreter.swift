@@ -44,6 +44,47 @@ struct ReducerSpec {
     var valueStates: [String: InputPattern] = [:]
     /// Inputs that only arrive in some states (TCA `.ifLet`, `.ifCaseLet`, `@Reducer enum` cases).
     var arrivals: [String: Arrival] = [:]
+    /// How `self = …` rebuilds the type holding the state (a struct): `self = .open(o)`, `self = .init(phase: .shut)`.
+    var rebuild: SelfRebuild?
+}
+
+/// A struct that changes its state by rebuilding itself (SwiftNIO's `~Copyable` machines): `self =
+/// .init(phase: .shut)`, or `self = .open(o)` through a static member that does (`static func open(_ o:
+/// Phase.Open) -> Self { .init(phase: .open(o)) }`).
+struct SelfRebuild {
+    /// The state property, as its initializers label it.
+    var property: String
+    /// The type's name, as its initializers may be called.
+    var typeName: String
+    /// The static members that rebuild it, by name, with the value they give the property.
+    var builders: [String: ExprSyntax] = [:]
+
+    /// The value a rebuild gives the property, when `value` is one.
+    func state(in value: ExprSyntax) -> ExprSyntax? {
+        let e = SyntaxHelpers.unwrap(value)
+        let callee = e.as(FunctionCallExprSyntax.self)?.calledExpression ?? e
+        let named: String?
+        if let member = callee.as(MemberAccessExprSyntax.self) {
+            guard member.base.map({ isType($0.trimmedText) }) ?? true else { return nil }
+            named = member.declName.baseName.text
+        } else {
+            named = callee.as(DeclReferenceExprSyntax.self).flatMap { isType($0.baseName.text) ? "init" : nil }
+        }
+        guard let named else { return nil }
+        if named == "init", let call = e.as(FunctionCallExprSyntax.self) {
+            return call.arguments.first { $0.label?.text == property }?.expression
+        }
+        return builders[named]
+    }
+
+    private func isType(_ text: String) -> Bool { text == "Self" || text == typeName }
+
+    /// The one expression a body gives (`{ .init(phase: .shut) }`, `{ return Self(phase: p) }`).
+    static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard items.count == 1, let item = items.first?.item else { return nil }
+        if let r = item.as(ReturnStmtSyntax.self) { return r.expression }
+        return item.as(ExprSyntax.self)
+    }
 }
 
 /// Where a scoped input can arrive: in `states`, and, for an action of a presented child, only in the
@@ -487,7 +528,10 @@ final class ReducerInterpreter {
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
         let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writesState(infix.leftOperand))))
+            let lhs = infix.leftOperand
+            let writes = writesState(lhs) || rebuilt(lhs, infix.rightOperand) != nil
+                || (lhs.as(TupleExprSyntax.self)?.elements.contains { writesState($0.expression) } ?? false)
+            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes)))
         }
         // `state.count += 1`
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
@@ -1225,11 +1269,36 @@ final class ReducerInterpreter {
 
     // MARK: Assignment and targets
 
+    /// The state `self = rhs` gives when it rebuilds the type holding the state (`spec.rebuild`).
+    func rebuilt(_ lhs: ExprSyntax, _ rhs: ExprSyntax) -> ExprSyntax? {
+        guard let rebuild = spec.rebuild, SyntaxHelpers.path(lhs) == "self" else { return nil }
+        return rebuild.state(in: rhs)
+    }
+
     func assign(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
+        // `(a, b) = (x, y)`: each element its own assignment; `(action, self) = payload.close()`: the
+        // state takes what the call returns, which the walk does not follow (a data-dependent target)
+        if let tuple = lhs.as(TupleExprSyntax.self), tuple.elements.count > 1 {
+            if let values = SyntaxHelpers.unwrap(rhs).as(TupleExprSyntax.self), values.elements.count == tuple.elements.count {
+                return zip(tuple.elements, values.elements).reduce(ctxs) { assign($1.0.expression, $1.1.expression, $0) }
+            }
+            let after = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self).map { execCall($0, ctxs) } ?? ctxs
+            let takesState = tuple.elements.contains { element in
+                guard let path = SyntaxHelpers.path(element.expression) else { return false }
+                return isState(path) || spec.statePaths.contains { $0.hasPrefix(path + ".") }
+            }
+            guard takesState else { return after }
+            return after.map { ctx in
+                var n = ctx
+                n.target = .unknown(text(rhs))
+                return n
+            }
+        }
         let path = SyntaxHelpers.path(lhs)
-        if isState(path) {
+        let rebuilt = rebuilt(lhs, rhs)
+        if isState(path) || rebuilt != nil {
             return ctxs.flatMap { ctx in
-                targets(of: rhs, ctx).map { c, t in
+                targets(of: rebuilt ?? rhs, ctx).map { c, t in
                     var n = c
                     n.target = t
                     return n

@@ -519,8 +519,11 @@ struct SwitchMethodRecogniser: Recogniser {
             unfollowed += writes.unfollowed
             assigned += writes.assigned
         }
-        // the holders' starting value, when they agree
-        let initial = starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
+        // the holders' starting value, when they agree; without one, what the enum's own initializers
+        // all make it (`init() { self = .idle(Idle()) }`, held as `Mutex(State())`)
+        let initial = starts.allSatisfy({ $0 == nil })
+            ? context.initialState(initializerValue(of: "self", in: type), states: stateEnum.caseNames)
+            : starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
         var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                               inputs: inputNames + methodInputs, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -917,6 +920,25 @@ struct SwitchMethodRecogniser: Recogniser {
         return nil
     }
 
+    /// How a struct rebuilds itself with a new value of `property` (`SelfRebuild`): its static members
+    /// whose one expression is such a rebuild. Nil for other kinds of type.
+    static func rebuild(of type: TypeInfo, property: String) -> SelfRebuild? {
+        guard type.kind == "struct" else { return nil }
+        var rebuild = SelfRebuild(property: property, typeName: type.name)
+        var builders: [String: ExprSyntax] = [:]
+        for (method, _) in type.methods where method.modifiers.contains(where: { $0.name.text == "static" }) {
+            guard let items = method.body?.statements, let value = SelfRebuild.onlyValue(items), let state = rebuild.state(in: value) else { continue }
+            builders[method.name.text] = builders[method.name.text] ?? state
+        }
+        for p in type.properties where p.isStatic && p.isComputed {
+            guard case .getter(let items)? = p.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors,
+                  let value = SelfRebuild.onlyValue(items), let state = rebuild.state(in: value) else { continue }
+            builders[p.name] = builders[p.name] ?? state
+        }
+        rebuild.builders = builders
+        return rebuild
+    }
+
     func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext) {
         let statePaths: Set<String> = [property.name]
         var rules: [Rule] = []
@@ -928,7 +950,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let enumMethods = context.mutatingMethods(of: stateEnum)
         let successors = context.successors(of: stateEnum)
         let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
-        let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type)
+        let rebuild = Self.rebuild(of: type, property: property.name)
+        let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild)
         guard !writes.direct.isEmpty else { return }
         let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
@@ -955,7 +978,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors, unobservable: unobservable,
-                                   valueStates: valueStates)
+                                   valueStates: valueStates, rebuild: rebuild)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             rules += interpreter.run(body.statements, at: file.location(of: method))
             leftOut.append(interpreter.leftOut)
@@ -982,7 +1005,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                   like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
                                                     enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors,
-                                                    unobservable: unobservable, valueStates: valueStates),
+                                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild),
                                   context: context)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
@@ -1031,11 +1054,11 @@ struct StateWrites {
     /// `self.state = .modifying`).
     var assigned: [(node: Syntax, value: ExprSyntax)] = []
 
-    init(property: String, enumMethods: Set<String>, type: TypeInfo) {
+    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil) {
         var callees: [String: Set<String>] = [:]
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods)
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild)
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
@@ -1065,6 +1088,7 @@ struct StateWrites {
     final class WriteFinder: SyntaxVisitor {
         let property: String
         let enumMethods: Set<String>
+        let rebuild: SelfRebuild?
         var writes: [Syntax] = []
         var closureWrites: [Syntax] = []
         /// The assignments in `writes` outside closures, with their right sides.
@@ -1075,10 +1099,18 @@ struct StateWrites {
         /// there, the bare name is the parameter, and only `self.state` the property.
         var shadowing: [Bool] = []
 
-        init(property: String, enumMethods: Set<String>) {
+        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?) {
             self.property = property
             self.enumMethods = enumMethods
+            self.rebuild = rebuild
             super.init(viewMode: .sourceAccurate)
+        }
+
+        /// The value an assignment gives the property: itself (`p = v`), or through a rebuild of `self`.
+        func assigned(_ lhs: ExprSyntax, _ rhs: ExprSyntax) -> ExprSyntax? {
+            if isProperty(lhs) { return rhs }
+            guard let rebuild, SyntaxHelpers.path(lhs) == "self" else { return nil }
+            return rebuild.state(in: rhs)
         }
 
         func found(_ node: some SyntaxProtocol) {
@@ -1111,16 +1143,16 @@ struct StateWrites {
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-            if let (lhs, rhs) = SyntaxHelpers.assignment(node), isProperty(lhs) {
+            if let (lhs, rhs) = SyntaxHelpers.assignment(node), rhs.count == 1 ? assigned(lhs, rhs[0]) != nil : isProperty(lhs) {
                 found(node)
-                if closureDepth == 0, rhs.count == 1 { values.append((Syntax(node), rhs[0])) }
+                if closureDepth == 0, rhs.count == 1, let value = assigned(lhs, rhs[0]) { values.append((Syntax(node), value)) }
             }
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.operator.is(AssignmentExprSyntax.self), isProperty(node.leftOperand) {
+            if node.operator.is(AssignmentExprSyntax.self), let value = assigned(node.leftOperand, node.rightOperand) {
                 found(node)
-                if closureDepth == 0 { values.append((Syntax(node), node.rightOperand)) }
+                if closureDepth == 0 { values.append((Syntax(node), value)) }
             }
             return .visitChildren
         }

@@ -129,7 +129,7 @@ enum SyntaxHelpers {
     /// and around what it folds to (`(state == .idle)` is a comparison).
     static func unwrapFolded(_ expr: ExprSyntax) -> ExprSyntax { unwrap(fold(unwrap(expr))) }
 
-    /// Strips `try`, `await`, parentheses around one element, `!` force unwraps.
+    /// Strips `try`, `await`, parentheses around one element, `!` force unwraps, `consume` and `copy`.
     static func unwrap(_ expr: ExprSyntax) -> ExprSyntax {
         var e = expr
         while true {
@@ -139,6 +139,9 @@ enum SyntaxHelpers {
                 e = t.elements.first!.expression; continue
             }
             if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression; continue }
+            // `switch consume self.state`: the value itself (moved or copied)
+            if let c = e.as(ConsumeExprSyntax.self) { e = c.expression; continue }
+            if let c = e.as(CopyExprSyntax.self) { e = c.expression; continue }
             return e
         }
     }

@@ -254,6 +254,48 @@ final class CandidateShapeTests: XCTestCase {
 }
 
 extension CandidateShapeTests {
+    /// A `switch` over a state property in a method that does not assign it: the machine read from the
+    /// property (its rules are in the methods that assign it) is read from the candidate; and a
+    /// `StateMachine(…)` construction of a type declared in the inputs gets the machines read from its
+    /// members, or says which type it constructs.
+    func testCandidatesCoveredByTheMachineOfTheirPropertyOrType() throws {
+        let result = try explain("""
+        final class Valve {
+            enum State { case shut, open, jammed }
+            private var state = State.shut
+            func turn() { if case .shut = state { state = .open } }
+            func seize() { state = .jammed }
+            func report() -> String {
+                switch state {
+                case .shut: return "shut"
+                case .open, .jammed: return "not shut"
+                }
+            }
+        }
+        final class Pump {
+            struct StateMachine {
+                enum State { case idle, priming, running }
+                var state = State.idle
+                mutating func prime() { if case .idle = state { state = .priming } }
+                mutating func run() { if case .priming = state { state = .running } }
+            }
+            struct Counter { var strokes = 0 }
+            private var machine = StateMachine()
+            func make() -> StateMachine { StateMachine() }
+        }
+        final class Bellows {
+            struct StateMachine { var isOpen = false; mutating func open() { isOpen = true } }
+            private var machine = StateMachine()
+        }
+        """)
+        XCTAssertEqual(Set(result.machines.map(\.name)), ["Valve.state", "StateMachine.state"])
+        let valve = try XCTUnwrap(result.candidates.first { $0.name == "Valve.state" })
+        XCTAssertEqual(valve.outcome, .machine)
+        let constructions = result.candidates.filter { $0.shape == "StateMachine(…)" }
+        XCTAssertEqual(constructions.map(\.outcome), [.machine, .machine, .diagnostic])
+        XCTAssertEqual(constructions[2].reason, "`machine` is shaped like a state machine (StateMachine(…)) but none was read from it: the rules it is built from (its table, mapping, reducer or states) were not found in the given files, and no machine was read from the members of `Bellows.StateMachine` (Candidates.swift:25) either (no enum property or enum type that its methods switch over and change)")
+    }
+
     func testATableIsBuiltByTheConstructionInItsOwnFunction() throws {
         let result = try explain("""
         import Harvest

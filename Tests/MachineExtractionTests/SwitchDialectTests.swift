@@ -1252,4 +1252,112 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(ledger.transitions.isSuperset(of: ["idle -sync-> syncing", "syncing -sync task-> synced"]), "\(ledger.transitions)")
         XCTAssertFalse(diagnostics.contains { $0.message.contains("inside a closure") })
     }
+
+    /// `switch consume self` reads as `switch self`; an enum's own initializer gives the initial state
+    /// when no holder does (`Locked(Wick())`); a struct that rebuilds itself to change its state
+    /// (`self = .lit(l)` through a static member, `self = .init(stage: .spent)`) writes it.
+    func testConsumedSwitchesAndStructsRebuildingThemselves() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum WickState: ~Copyable {
+            case dark
+            case lit(Int)
+            case spent
+            init() { self = .dark }
+            mutating func strike() {
+                switch consume self {
+                case .dark: self = .lit(1)
+                case .lit(let n): self = .lit(n + 1)
+                case .spent: self = .spent
+                }
+            }
+            mutating func snuff() {
+                switch consume self {
+                case .dark, .spent: self = .spent
+                case .lit: self = .dark
+                }
+            }
+        }
+        struct Locked<T> { var value: T; init(_ v: T) { value = v } }
+        final class Candle { private var wick = Locked(WickState()) }
+
+        struct Lantern {
+            struct Machine: ~Copyable {
+                enum Stage: ~Copyable {
+                    struct Lit { var hours = 0 }
+                    case unlit
+                    case lit(Lit)
+                    case spent
+                }
+                var stage: Stage
+                init() { self.stage = .unlit }
+                fileprivate init(stage: consuming Stage) { self.stage = stage }
+                static func lit(_ l: Stage.Lit) -> Self { .init(stage: .lit(l)) }
+                static var unlit: Self { Self(stage: .unlit) }
+
+                mutating func kindle() {
+                    switch consume self.stage {
+                    case .unlit: self = .lit(.init())
+                    case .lit(var l):
+                        l.hours += 1
+                        self = .lit(l)
+                    case .spent: self = .init(stage: .spent)
+                    }
+                }
+                mutating func douse(burntOut: Bool) {
+                    switch consume self.stage {
+                    case .lit:
+                        if burntOut { self = Machine(stage: .spent) } else { self = .unlit }
+                    case .unlit: self = .unlit
+                    case .spent: self = .init(stage: .spent)
+                    }
+                }
+            }
+        }
+        """)
+        let wick = try XCTUnwrap(machines.named("WickState"))
+        XCTAssertEqual(wick.initial, "dark")
+        XCTAssertEqual(wick.transitions, ["dark -strike()-> lit", "dark -snuff()-> spent", "lit -snuff()-> dark"])
+        XCTAssertEqual(wick.selfLoops, ["lit -strike()-> lit", "spent -strike()-> spent", "spent -snuff()-> spent"])
+        // (its initializers disagree: the one the rebuilds use takes the state from its caller)
+        let lantern = try XCTUnwrap(machines.named("Machine.stage"))
+        XCTAssertNil(lantern.initial)
+        XCTAssertEqual(lantern.transitions, ["unlit -kindle()-> lit", "lit -douse()-> spent", "lit -douse()-> unlit"])
+        XCTAssertEqual(lantern.selfLoops, ["lit -kindle()-> lit", "spent -kindle()-> spent", "unlit -douse()-> unlit", "spent -douse()-> spent"])
+        XCTAssertEqual(diagnostics.map(\.message), [])
+    }
+
+    /// A tuple assignment: element by element from a tuple of values; from a call the walk does not
+    /// follow, the state gets a data-dependent target instead of keeping its value unseen.
+    func testTupleAssignmentsOfTheState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum FerryState {
+            struct Docked { func castOff() -> (Int, FerryState) { (1, .crossing) } }
+            case docked(Docked)
+            case crossing
+            case sunk
+            init() { self = .docked(Docked()) }
+            mutating func leave() -> Int {
+                let fare: Int
+                switch self {
+                case .docked(let d): (fare, self) = d.castOff()
+                case .crossing, .sunk: fare = 0
+                }
+                return fare
+            }
+            mutating func land() {
+                var count = 0
+                switch self {
+                case .crossing: (count, self) = (count + 1, .docked(Docked()))
+                case .docked, .sunk: break
+                }
+            }
+        }
+        """)
+        let ferry = try XCTUnwrap(machines.named("FerryState"))
+        XCTAssertEqual(ferry.initial, "docked")
+        XCTAssertEqual(ferry.transitions, ["crossing -land()-> docked"])
+        XCTAssertTrue(ferry.selfLoops.contains("crossing -leave()-> crossing"), "\(ferry.selfLoops)")
+        XCTAssertTrue(ferry.findingKeys.contains("data_dependent_target docked/leave()"), "\(ferry.findingKeys)")
+        XCTAssertFalse(ferry.findingKeys.contains { $0.hasPrefix("unreachable_state") }, "\(ferry.findingKeys)")
+    }
 }
