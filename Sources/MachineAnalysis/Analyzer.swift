@@ -228,9 +228,14 @@ public struct Analyzer: Sendable {
     }
 
     func shadowed(_ machine: Machine, _ resolution: Resolution) -> [Finding] {
-        machine.rules.filter { rule in
-            rule.shadowed || (machine.order == .firstMatch && !rule.pairs.isEmpty && !resolution.winners.contains(rule.id))
-        }.map { rule in
+        // a case walked on several paths (or from several methods) is read once per path: it never fires
+        // only when it fires on none of them
+        let firing = Set(machine.rules.filter { !$0.shadowed && !$0.outcomes.isEmpty }.map(\.location))
+        var said = Set<SourceLocation>()
+        return machine.rules.filter { rule in
+            rule.shadowed && !firing.contains(rule.location)
+                || (machine.order == .firstMatch && !rule.pairs.isEmpty && !resolution.winners.contains(rule.id))
+        }.filter { said.insert($0.location).inserted }.map { rule in
             Finding(check: Check.shadowedRule.rawValue, severity: Check.shadowedRule.defaultSeverity,
                     message: "the rule at line \(rule.location.line) never fires: earlier rules take every state and input it matches",
                     location: rule.location, subject: "line:\(rule.location.line)")

@@ -333,6 +333,8 @@ final class ProductInterpreter {
             return []
         }
         if let d = stmt.as(DoStmtSyntax.self) { return try block(d.body.statements, [c]) }
+        // `scan: for … { … break scan }`: the statement (a labelled `break` leaves the innermost loop here)
+        if let labelled = stmt.as(LabeledStmtSyntax.self) { return try statement(labelled.statement, c) }
         var body: CodeBlockSyntax?
         if let loop = stmt.as(ForStmtSyntax.self) { body = loop.body }
         if let loop = stmt.as(WhileStmtSyntax.self) { body = loop.body }

@@ -155,12 +155,23 @@ final class ReducerInterpreter {
         /// Paths at a `continue`: they go on at the enclosing loop, past any `switch` around them.
         var continues: [Ctx] = []
         var fallthroughs: [Ctx] = []
+        /// Paths at a labelled `break` / `continue` (`break scan`), by label: they go on after (or at the
+        /// next turn of) the statement with that label, past everything between.
+        var exits: [String: [Ctx]] = [:]
+        var repeats: [String: [Ctx]] = [:]
 
         mutating func absorb(_ f: Flow) {
             next += f.next
             breaks += f.breaks
             continues += f.continues
             fallthroughs += f.fallthroughs
+            carry(f)
+        }
+
+        /// Takes on the labelled exits of `f`, a flow inside this one.
+        mutating func carry(_ f: Flow) {
+            exits.merge(f.exits) { $0 + $1 }
+            repeats.merge(f.repeats) { $0 + $1 }
         }
     }
 
@@ -212,7 +223,9 @@ final class ReducerInterpreter {
         slots = [Slot(location: location, catchAll: false, shadowed: false)]
         let start = Ctx(pairs: d.all.intersection(arrivals(nil)), slot: 0)
         let flow = execBlock(body, [start])
-        for ctx in flow.next + flow.breaks + flow.continues { finalize(ctx, returning: nil) }
+        // (a label no statement around has: the paths end there)
+        let unlabelled = (flow.exits.sorted { $0.key < $1.key } + flow.repeats.sorted { $0.key < $1.key }).flatMap(\.value)
+        for ctx in flow.next + flow.breaks + flow.continues + unlabelled { finalize(ctx, returning: nil) }
         return rules()
     }
 
@@ -254,6 +267,7 @@ final class ReducerInterpreter {
             flow.breaks += f.breaks
             flow.continues += f.continues
             flow.fallthroughs += f.fallthroughs
+            flow.carry(f)
             current = merged(f.next)
             if dropped, leftOut == nil { leftOut = location(of: item) }
             dropped = false
@@ -264,6 +278,8 @@ final class ReducerInterpreter {
             flow.next = frame.run(current, in: self)
             flow.breaks = frame.run(flow.breaks, in: self)
             flow.continues = frame.run(flow.continues, in: self)
+            flow.exits = flow.exits.mapValues { frame.run($0, in: self) }
+            flow.repeats = flow.repeats.mapValues { frame.run($0, in: self) }
         }
         return flow
     }
@@ -354,11 +370,37 @@ final class ReducerInterpreter {
             let key = Condition(c)
             if let i = index[key] {
                 out[i].pairs = out[i].pairs.union(c.pairs)
-            } else if out.count < Self.contextLimit {
+            } else {
                 index[key] = out.count
                 out.append(c)
+            }
+        }
+        if out.count > Self.guardedLimit { out = unguarded(out) }
+        if out.count > Self.contextLimit {
+            out.removeLast(out.count - Self.contextLimit)
+            dropped = true
+        }
+        return out
+    }
+
+    /// Paths beyond which paths alike but for their guards are joined (`unguarded`).
+    static let guardedLimit = 64
+
+    /// The paths with those alike but for their guards joined, each keeping the guards they share from
+    /// the start: so many data conditions in a row tell apart more paths than the walk can follow.
+    func unguarded(_ ctxs: [Ctx]) -> [Ctx] {
+        var out: [Ctx] = []
+        var index: [Condition: Int] = [:]
+        for c in ctxs {
+            var key = c
+            key.guards = []
+            if let i = index[Condition(key)] {
+                out[i].pairs = out[i].pairs.union(c.pairs)
+                let shared = zip(out[i].guards, c.guards).prefix { $0 == $1 }.count
+                out[i].guards.removeLast(out[i].guards.count - shared)
             } else {
-                dropped = true
+                index[Condition(key)] = out.count
+                out.append(c)
             }
         }
         return out
@@ -403,7 +445,8 @@ final class ReducerInterpreter {
         }
     }
 
-    func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx]) -> Flow {
+    /// `label`: the statement's own label (`scan:`), which a `continue` in a loop's body may name.
+    func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx], label: String? = nil) -> Flow {
         if let ret = stmt.as(ReturnStmtSyntax.self) {
             // inside a function walked for a call used as a statement, `return` goes back to the caller
             let returnedCall = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
@@ -440,19 +483,32 @@ final class ReducerInterpreter {
                 // a guard's else must leave; a path that falls off (can't compile) ends here
                 for c in f.next { finalize(c, returning: nil) }
                 // one that leaves by `break` or `continue` goes on at the enclosing switch or loop
-                return Flow(next: conts, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
+                var flow = Flow(next: conts, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
+                flow.carry(f)
+                return flow
             }
             return Flow(next: conts)
         }
         if let e = stmt.as(ExpressionStmtSyntax.self) { return execExpr(e.expression, ctxs) }
         if stmt.is(FallThroughStmtSyntax.self) { return Flow(fallthroughs: ctxs) }
         if let b = stmt.as(BreakStmtSyntax.self) {
-            return b.label == nil ? Flow(breaks: ctxs) : Flow(next: ctxs)
+            return b.label.map { Flow(exits: [$0.text: ctxs]) } ?? Flow(breaks: ctxs)
         }
-        if stmt.is(ContinueStmtSyntax.self) { return Flow(continues: ctxs) }
+        if let c = stmt.as(ContinueStmtSyntax.self) {
+            return c.label.map { Flow(repeats: [$0.text: ctxs]) } ?? Flow(continues: ctxs)
+        }
+        // `scan: for b in bytes { … break scan … }`: the statement, then the paths that left it by its label
+        if let labelled = stmt.as(LabeledStmtSyntax.self) {
+            let label = labelled.label.text
+            var flow = execStmt(labelled.statement, ctxs, label: label)
+            flow.next = merged(flow.next + (flow.exits.removeValue(forKey: label) ?? []))
+            flow.repeats[label] = nil
+            return flow
+        }
         if let d = stmt.as(DoStmtSyntax.self) {
             let f = execBlock(d.body.statements, ctxs)
             var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
+            flow.carry(f)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
             // write a `try` guards comes after it (`let x = try load(); state = .loaded(x)`)
             if !d.catchClauses.isEmpty, d.body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) {
@@ -460,11 +516,13 @@ final class ReducerInterpreter {
             }
             return flow
         }
-        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs) }
+        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs, label: label) }
         if let loop = stmt.as(WhileStmtSyntax.self) {
-            return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true")
+            return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true", label: label)
         }
-        if let loop = stmt.as(RepeatStmtSyntax.self) { return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true") }
+        if let loop = stmt.as(RepeatStmtSyntax.self) {
+            return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true", label: label)
+        }
         return Flow(next: ctxs)
     }
 
@@ -472,9 +530,10 @@ final class ReducerInterpreter {
     /// on which the body wrote another state run it again (twice at most: `self.state = .drained;
     /// continue` in a `while true { switch self.state { … } }` goes on in the `.drained` case). An
     /// `endless` loop (`while true`) is left only by `break` (or `return`).
-    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false) -> Flow {
+    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false, label: String? = nil) -> Flow {
         var out = endless ? [] : ctxs
         var fallthroughs: [Ctx] = []
+        var outer = Flow()
         var entering = ctxs
         // an endless loop whose body tries something is left by the error it throws
         // (unless a `do` around it catches the error)
@@ -482,16 +541,19 @@ final class ReducerInterpreter {
             && !Self.caught(Syntax(body))
         for pass in 0..<3 where !entering.isEmpty {
             if throwing { thrown(entering) }
-            let f = execBlock(body.statements, entering)
-            let again = f.next + f.continues
+            var f = execBlock(body.statements, entering)
+            let again = f.next + f.continues + (label.flatMap { f.repeats.removeValue(forKey: $0) } ?? [])
             out += f.breaks + (endless ? [] : again)
             fallthroughs += f.fallthroughs
+            outer.carry(f)
             let before = Set(entering.map(\.target))
             // a path whose state did not change would walk the body as it just did
             entering = merged(again.filter { !before.contains($0.target) })
             if endless, pass == 2 { out += entering }
         }
-        return Flow(next: merged(out), fallthroughs: fallthroughs)
+        outer.next = merged(out)
+        outer.fallthroughs = fallthroughs
+        return outer
     }
 
     /// Whether a `do` with `catch` clauses around `node`, in its function or closure, catches what it throws.
@@ -596,7 +658,7 @@ final class ReducerInterpreter {
             defer { helperDepth -= 1 }
             returnSinks.append([])
             let next = withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next }
-            return merged(next + returnSinks.removeLast())
+            return rejoined(next + returnSinks.removeLast())
         }
         // `state.mode.advance()`: a mutating method of the state's enum assigns `self`
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
@@ -606,7 +668,7 @@ final class ReducerInterpreter {
             // its `return` goes back to the caller
             returnSinks.append([])
             let next = withPaths(["self"], inputs: []) { execBlock(body.statements, ctxs).next }
-            return merged(next + returnSinks.removeLast())
+            return rejoined(next + returnSinks.removeLast())
         }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
            member.declName.baseName.text == "toggle", spec.stateKind == .bool {
@@ -619,7 +681,7 @@ final class ReducerInterpreter {
             defer { helperDepth -= 1; substitutions.append(frame) }
             returnSinks.append([])
             let next = withPaths(paths, inputs: []) { execBlock(closure.statements, ctxs).next }
-            return merged(next + returnSinks.removeLast())
+            return rejoined(next + returnSinks.removeLast())
         }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
         if let helper = helper(called: call), let body = helper.body, helperDepth < 4 {
@@ -629,7 +691,7 @@ final class ReducerInterpreter {
             defer { substitutions.removeLast() }
             returnSinks.append([])
             let next = withHelperPaths { execBlock(body.statements, ctxs).next }
-            return merged(next + returnSinks.removeLast())
+            return rejoined(next + returnSinks.removeLast())
         }
         return ctxs
     }
@@ -853,6 +915,9 @@ final class ReducerInterpreter {
         var remaining = ctx.pairs
         var flow = Flow()
         var pending: [Ctx] = []
+        // the guards the cases of a switch over data add, and whether a case that matched added none
+        var caseGuards: [String] = []
+        var unguardedCase = false
         for sc in SyntaxHelpers.cases(of: sw) {
             var pred = Pred.never(d)
             var catchAll = false
@@ -903,10 +968,13 @@ final class ReducerInterpreter {
             caseCtx.pairs = matched
             if !pred.maybe.intersection(matched).isEmpty {
                 if !machineSwitch {
-                    caseCtx.guards.append("\(text(sw.subject)) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
+                    caseGuards.append("\(text(sw.subject)) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
+                    caseCtx.guards.append(caseGuards.last!)
                 } else if !whereTexts.isEmpty {
                     caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || "))
                 }
+            } else if !matched.isEmpty {
+                unguardedCase = true
             }
             if machineSwitch {
                 // a case's own patterns replace the ones of enclosing cases on the same input
@@ -926,10 +994,33 @@ final class ReducerInterpreter {
             let f = execBlock(sc.statements, starts)
             flow.next += f.next + f.breaks
             flow.continues += f.continues
+            flow.carry(f)
             pending = f.fallthroughs
         }
-        flow.next = merged(flow.next)
+        flow.next = merged(joiningCases(flow.next, caseGuards, unguardedCase: unguardedCase))
         return flow
+    }
+
+    /// Paths that went on past a `switch` over data alike from every case, but for the guard each case
+    /// added (`caseGuards`), go on as one path with none of them: the switch decided nothing for them.
+    /// When a case matched without a guard (`default`), a path from it must be among them.
+    func joiningCases(_ ctxs: [Ctx], _ caseGuards: [String], unguardedCase: Bool) -> [Ctx] {
+        guard caseGuards.count > 1 || (unguardedCase && !caseGuards.isEmpty), ctxs.count > 1 else { return ctxs }
+        let all = Set(caseGuards)
+        var stripped: [Ctx] = []
+        var reached: [Condition: Set<String>] = [:]
+        for ctx in ctxs {
+            var c = ctx
+            // (a path from a case that added no guard reaches as "")
+            let k = c.guards.lastIndex { all.contains($0) }
+            let guardText = k.map { c.guards.remove(at: $0) } ?? ""
+            stripped.append(c)
+            reached[Condition(c), default: []].insert(guardText)
+        }
+        return zip(ctxs, stripped).map { ctx, c in
+            guard let from = reached[Condition(c)], from.isSuperset(of: all), !unguardedCase || from.contains("") else { return ctx }
+            return c
+        }
     }
 
     /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
@@ -967,6 +1058,7 @@ final class ReducerInterpreter {
             let f = execBlock(sc.statements, entering)
             flow.next += f.next + f.breaks
             flow.continues += f.continues
+            flow.carry(f)
             entering = f.fallthroughs
         }
         return flow
@@ -1044,6 +1136,36 @@ final class ReducerInterpreter {
             guard let c = s, sides[Condition(c)]?.count == 2 else { return ctx }
             return c
         }
+    }
+
+    /// The paths back from a function the walk entered, those that went on alike but for the two sides
+    /// of one condition joined (`guard let data = next() else { return }` in a helper decides nothing
+    /// for its caller when both sides end alike), innermost condition first.
+    func rejoined(_ ctxs: [Ctx]) -> [Ctx] {
+        var result = merged(ctxs)
+        for _ in 0..<4 where result.count > 1 {
+            var sides: [Condition: Set<Bool>] = [:]
+            var stripped: [(Ctx, Bool)?] = []
+            for ctx in result {
+                guard let last = ctx.guards.last else { stripped.append(nil); continue }
+                var c = ctx
+                let held = !(last.hasPrefix("!(") && last.hasSuffix(")"))
+                c.guards[c.guards.count - 1] = held ? last : String(last.dropFirst(2).dropLast())
+                stripped.append((c, held))
+                sides[Condition(c), default: []].insert(held)
+            }
+            var joined = false
+            let next = zip(result, stripped).map { ctx, s -> Ctx in
+                guard let (c, _) = s, sides[Condition(c)]?.count == 2 else { return ctx }
+                var n = c
+                n.guards.removeLast()
+                joined = true
+                return n
+            }
+            guard joined else { break }
+            result = merged(next)
+        }
+        return result
     }
 
     /// The paths on which the conditions of an `if` or `guard` hold, and those on which they fail (paths

@@ -1360,4 +1360,74 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(ferry.findingKeys.contains("data_dependent_target docked/leave()"), "\(ferry.findingKeys)")
         XCTAssertFalse(ferry.findingKeys.contains { $0.hasPrefix("unreachable_state") }, "\(ferry.findingKeys)")
     }
+
+    /// A labelled statement is walked (it was skipped, with every write in it): `break scan` leaves the
+    /// labelled loop or switch, `continue scan` goes on at its next turn. A case that fires on one path
+    /// through a method is no shadowed rule because another path reaching it takes every state it matches.
+    func testLabelledStatementsAndCasesReachedOnSeveralPaths() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        final class Spindle {
+            enum State { case idle, winding, full, snapped }
+            private var state = State.idle
+            func feed(_ turns: [Int]) {
+                wind: for t in turns {
+                    switch state {
+                    case .idle:
+                        state = .winding
+                        continue wind
+                    case .winding:
+                        if t == 0 {
+                            state = .full
+                            break wind
+                        }
+                    case .full, .snapped:
+                        break wind
+                    }
+                }
+            }
+            func yank(hard: Bool) {
+                check: switch state {
+                case .winding:
+                    if !hard { break check }
+                    state = .snapped
+                default:
+                    break
+                }
+                switch state {
+                case .snapped:
+                    state = .idle
+                default:
+                    break
+                }
+            }
+        }
+        """)
+        let spindle = try XCTUnwrap(machines.named("Spindle.state"))
+        XCTAssertEqual(spindle.transitions, ["idle -feed()-> winding", "idle -feed()-> full", "winding -feed()-> full",
+                                             "winding -yank()-> idle", "snapped -yank()-> idle"])
+        XCTAssertFalse(spindle.findingKeys.contains { $0.hasPrefix("shadowed_rule") }, "\(spindle.findingKeys)")
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("shaped like a state machine") })
+
+        // the second switch's `default` takes `warm` on one path, and nothing on the path that made it `hot`
+        let (kilns, _) = try Fixture.analyze(source: """
+        final class Kiln {
+            enum State { case cold, warm, hot, cracked }
+            private var state = State.cold
+            func stoke(_ more: Bool) {
+                switch state {
+                case .cold: if more { state = .warm }
+                case .warm: if more { state = .hot }
+                default: return
+                }
+                switch state {
+                case .hot: state = .cracked
+                default: break
+                }
+            }
+            func cool() { if case .cracked = state { return }; state = .cold }
+        }
+        """)
+        let kiln = try XCTUnwrap(kilns.named("Kiln.state"))
+        XCTAssertEqual(kiln.findingKeys, ["dead_end_state cracked"])
+    }
 }
