@@ -397,12 +397,12 @@ final class PartialMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.location?.line == 12 && $0.message.contains("partial") })
     }
 
-    /// A door whose event method first switches over `n` flags the tool cannot read, one after the other:
-    /// 2ⁿ paths with different guards reach its `switch`, which has three cases. (An `if` whose two sides
-    /// go on alike would join them again.)
+    /// A door whose event method first gives `n` locals a latch chosen by a flag the tool cannot read,
+    /// one after the other: 2ⁿ paths that hold different latches reach its `switch`, which has three
+    /// cases. (Paths that differ only in their guards would be joined again.)
     func door(conditions n: Int) -> String {
         let flags = (1...n).map { "var flag\($0) = false" }.joined(separator: "\n    ")
-        let tests = (1...n).map { "switch flag\($0) { case true: tally += \($0); case false: break }" }.joined(separator: "\n        ")
+        let tests = (1...n).map { "let held\($0): Latch = flag\($0) ? .shut : .open" }.joined(separator: "\n        ")
         return """
         enum Latch { case shut, open }
         enum Knock { case push, pull }
@@ -420,6 +420,33 @@ final class PartialMachineTests: XCTestCase {
             }
         }
         """
+    }
+
+    /// Nine conditions in a row, each choosing the latch: 2⁹ paths that reach one of two latches by
+    /// different guards. Past 64 at once they are joined by latch, keeping the guards they share (none),
+    /// and the machine is whole.
+    func testPathsAlikeButForTheirGuardsAreJoinedPastSixtyFour() throws {
+        let choices = (1...9).map { "if flag\($0) { latch = .open } else { latch = .shut }" }.joined(separator: "\n        ")
+        let flags = (1...9).map { "var flag\($0) = false" }.joined(separator: "\n    ")
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Latch { case shut, open }
+        enum Knock { case push, pull }
+        final class Door {
+            private var latch: Latch = .shut
+            \(flags)
+            func handle(_ k: Knock) {
+                switch (latch, k) {
+                case (_, .pull): return
+                case (_, .push): break
+                }
+                \(choices)
+            }
+        }
+        """)
+        let m = try XCTUnwrap(machines.named("Door.latch"))
+        XCTAssertFalse(m.partial)
+        XCTAssertEqual(m.transitions, ["shut -push-> open", "open -push-> shut"])
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("left out") })
     }
 
     func testPathsBeyondTheBoundAreLeftOutWithANoteAndTheMachineIsPartial() throws {
