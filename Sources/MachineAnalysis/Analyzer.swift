@@ -190,10 +190,26 @@ public struct Analyzer: Sendable {
 
     func unreachable(_ machine: Machine, _ graph: Graph) -> [Finding] {
         guard machine.initial != nil, !graph.anyTargetReachable else { return [] }
+        // states a rule leads to from a state the machine holds only while a method runs (`activating`
+        // between `state = .activating` and the write after it): a call re-entering that method would
+        // reach them, which the model does not follow
+        var reentered: [String: String] = [:]
+        for rule in machine.rules {
+            for outcome in rule.outcomes {
+                guard case .state(let to) = outcome.target,
+                      let from = outcome.pairs.first(where: { machine.transient.contains($0.from) })?.from else { continue }
+                reentered[to] = reentered[to] ?? from
+            }
+        }
         return machine.states.filter { graph.distance[$0] == nil && !machine.transient.contains($0) }.map { state in
-            Finding(check: Check.unreachableState.rawValue, severity: reachabilitySeverity(.unreachableState, machine),
-                    message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
-                    location: machine.stateLocations[state] ?? machine.location, subject: state)
+            if let from = reentered[state] {
+                return Finding(check: Check.unreachableState.rawValue, severity: .note,
+                               message: "state '\(state)' is only reached from '\(from)', which the machine holds only while a method runs: a call re-entering the machine then would reach it, which the tool does not follow",
+                               location: machine.stateLocations[state] ?? machine.location, subject: state)
+            }
+            return Finding(check: Check.unreachableState.rawValue, severity: reachabilitySeverity(.unreachableState, machine),
+                           message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
+                           location: machine.stateLocations[state] ?? machine.location, subject: state)
         }
     }
 

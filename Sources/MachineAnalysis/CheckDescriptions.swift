@@ -58,7 +58,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Unreachable state",
                 summary: "A declared state that no sequence of inputs from the initial state reaches.",
-                rationale: "Code for an unreachable state never runs: it is either dead and can go, or a rule that should lead to it is missing. The finding is located at the enum case. It is only reported when the initial state is known (from the code, `// machine-viz: initial`, or `initial:` in `.machine-viz.yml`).",
+                rationale: "Code for an unreachable state never runs: it is either dead and can go, or a rule that should lead to it is missing. The finding is located at the enum case. It is only reported when the initial state is known (from the code, `// machine-viz: initial`, or `initial:` in `.machine-viz.yml`). A state reached only from one the machine holds while a method runs (`state = .activating; …; state = .active`) is a note: a call re-entering the machine meanwhile would reach it, and re-entrant calls are not followed.",
                 subject: "the state",
                 triggeringExamples: [
                     """

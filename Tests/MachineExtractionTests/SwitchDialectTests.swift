@@ -1430,4 +1430,39 @@ final class MethodMachineTests: XCTestCase {
         let kiln = try XCTUnwrap(kilns.named("Kiln.state"))
         XCTAssertEqual(kiln.findingKeys, ["dead_end_state cracked"])
     }
+
+    /// A state reached only from one the machine holds while a method runs (`priming` between `phase =
+    /// .priming` and the write after it) is reached by a call re-entering that method: a note, not an
+    /// unreachable warning.
+    func testAStateReachedOnlyFromATransientOneIsANote() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Pump {
+            enum Phase { case idle, priming, stoppedWhilePriming, running, stopped }
+            private var phase = Phase.idle
+            var hooks: [() -> Void] = []
+            func start() {
+                guard case .idle = phase else { return }
+                phase = .priming
+                for hook in hooks { hook() }
+                switch phase {
+                case .priming: phase = .running
+                case .stoppedWhilePriming: phase = .stopped
+                default: break
+                }
+            }
+            func stop() {
+                switch phase {
+                case .priming: phase = .stoppedWhilePriming
+                case .running, .idle: phase = .stopped
+                case .stoppedWhilePriming, .stopped: break
+                }
+            }
+        }
+        """)
+        let pump = try XCTUnwrap(machines.named("Pump.phase"))
+        XCTAssertEqual(pump.transient, ["priming"])
+        let finding = try XCTUnwrap(pump.findings.first { $0.check == "unreachable_state" && $0.subject == "stoppedWhilePriming" })
+        XCTAssertEqual(finding.severity, .note)
+        XCTAssertTrue(finding.message.contains("only reached from 'priming'"), finding.message)
+    }
 }
