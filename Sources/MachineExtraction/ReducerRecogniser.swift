@@ -301,6 +301,12 @@ struct ReducerRecogniser: Recogniser {
                              at: location, severity: .note)
                 return
             }
+            // `Reducer<Int, Void>` (tests and samples): a plain value, no enum of actions
+            if case .external(let name, _)? = actionResolved, Self.standardValueTypes.contains(name) {
+                context.warn("reducer: the action type `\(actionText)` is the standard library's `\(name)`, not an action enum of the code read; no machine extracted",
+                             at: location, severity: .note)
+                return
+            }
             context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location)
             return
         }
@@ -702,6 +708,12 @@ struct ReducerRecogniser: Recogniser {
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }
         return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
     }
+
+    /// The standard library's value types a reducer may take as its action (`Reducer<Int, Void>`).
+    static let standardValueTypes: Set<String> = [
+        "Void", "Never", "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float", "String", "Character", "Optional", "Array", "Dictionary", "Set", "Result",
+    ]
 
     /// Why a written type gives no machine: not declared in the inputs, or ambiguous.
     static func why(_ resolved: ResolvedType?) -> String {

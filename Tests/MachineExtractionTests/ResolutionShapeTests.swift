@@ -527,4 +527,26 @@ final class ResolutionShapeTests: XCTestCase {
                       "\(result.diagnosticLines)")
         XCTAssertFalse(result.diagnostics.contains { $0.severity == .warning }, "\(result.diagnosticLines)")
     }
+
+    /// A reducer whose action is a standard library value (`Reducer<Int, Void>` in tests and samples) is
+    /// no machine, and that is a note, not a warning about a type missing from the files read; an action
+    /// type really missing stays a warning.
+    func testReducerOverAStandardLibraryActionIsANote() throws {
+        let result = Analysed.source("""
+        import ComposableArchitecture
+        let counter = Reducer<Int, Void, Void> { count, _, _ in
+            count += 1
+            return .none
+        }
+        let toggler = Reducer<Bool, Lever, Void> { on, _, _ in
+            on.toggle()
+            return .none
+        }
+        """)
+        XCTAssertTrue(result.machines.isEmpty)
+        XCTAssertEqual(result.diagnostics.filter { $0.severity == .warning }.map(\.message),
+                       ["reducer: the action type `Lever` is not declared in the files read (`Lever`); no machine extracted"])
+        XCTAssertTrue(result.diagnosticLines.contains { $0.hasPrefix("note") && $0.contains("the action type `Void` is the standard library's `Void`") },
+                      "\(result.diagnosticLines)")
+    }
 }
