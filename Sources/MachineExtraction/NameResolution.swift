@@ -136,9 +136,9 @@ extension SymbolIndex {
 
     /// A note for a name Swift's rules leave undecided here; the extractor reports them (sorted).
     func undecided(_ message: String, at node: Syntax) {
-        let location = file(of: node)?.location(of: node)
+        let note = Diagnostic(severity: .note, message: message, location: file(of: node)?.location(of: node))
         undecidedLock.lock()
-        undecidedNotes.append(Diagnostic(severity: .note, message: message, location: location))
+        if undecidedSaid.insert(note).inserted { undecidedNotes.append(note) }
         undecidedLock.unlock()
     }
 
