@@ -1144,19 +1144,20 @@ final class ReducerInterpreter {
     func rejoined(_ ctxs: [Ctx]) -> [Ctx] {
         var result = merged(ctxs)
         for _ in 0..<4 where result.count > 1 {
+            // each path with its last condition as held (`!(x)` read as `x`), and the sides seen of it
             var sides: [Condition: Set<Bool>] = [:]
-            var stripped: [(Ctx, Bool)?] = []
+            var stripped: [Ctx?] = []
             for ctx in result {
                 guard let last = ctx.guards.last else { stripped.append(nil); continue }
                 var c = ctx
                 let held = !(last.hasPrefix("!(") && last.hasSuffix(")"))
                 c.guards[c.guards.count - 1] = held ? last : String(last.dropFirst(2).dropLast())
-                stripped.append((c, held))
+                stripped.append(c)
                 sides[Condition(c), default: []].insert(held)
             }
             var joined = false
             let next = zip(result, stripped).map { ctx, s -> Ctx in
-                guard let (c, _) = s, sides[Condition(c)]?.count == 2 else { return ctx }
+                guard let c = s, sides[Condition(c)]?.count == 2 else { return ctx }
                 var n = c
                 n.guards.removeLast()
                 joined = true

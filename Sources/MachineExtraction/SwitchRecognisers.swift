@@ -1143,9 +1143,12 @@ struct StateWrites {
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-            if let (lhs, rhs) = SyntaxHelpers.assignment(node), rhs.count == 1 ? assigned(lhs, rhs[0]) != nil : isProperty(lhs) {
-                found(node)
-                if closureDepth == 0, rhs.count == 1, let value = assigned(lhs, rhs[0]) { values.append((Syntax(node), value)) }
+            if let (lhs, rhs) = SyntaxHelpers.assignment(node) {
+                let value = rhs.count == 1 ? assigned(lhs, rhs[0]) : nil
+                if value != nil || isProperty(lhs) {
+                    found(node)
+                    if closureDepth == 0, let value { values.append((Syntax(node), value)) }
+                }
             }
             return .visitChildren
         }
