@@ -142,6 +142,16 @@ struct ReducerRecogniser: Recogniser {
             return genericArguments(call.calledExpression)
         }
 
+        /// `Store<State, Action>(initialState: …) { Reduce { … } }` (`TestStore` too): the types the store
+        /// is written with, when the reducer is the one statement of its trailing closure.
+        static func storeGenerics(around node: FunctionCallExprSyntax) -> [String] {
+            guard let item = node.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+                  list.count == 1, let closure = list.parent?.as(ClosureExprSyntax.self),
+                  let store = closure.parent?.as(FunctionCallExprSyntax.self), store.trailingClosure?.id == closure.id,
+                  let name = leadingName(store.calledExpression), name == "Store" || name == "TestStore" else { return [] }
+            return genericArguments(store.calledExpression)
+        }
+
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             // `.init { … }` as the value of `var reducer: Reducer<A, S, E>`: the annotation names the type
             var implicitType: String?
@@ -157,8 +167,9 @@ struct ReducerRecogniser: Recogniser {
             let owners = SyntaxHelpers.enclosingTypeNames(node)
             switch callee {
             case "Reduce":
-                // `Reduce<State, Action>`, or the body's `some Reducer<State, Action>`
-                let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : []
+                // `Reduce<State, Action>`, the body's `some Reducer<State, Action>`, or the store's it is built in
+                let stored = generics.count == 2 || annotated.count == 2 ? [] : Self.storeGenerics(around: node)
+                let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : stored.count == 2 ? stored : []
                 if let closure = closures.first {
                     add(closure, dialect: .tca, state: 0, action: 1, stateType: args.first, actionType: args.last, owners: owners)
                 }
@@ -302,12 +313,9 @@ struct ReducerRecogniser: Recogniser {
                 return
             }
             // `Reducer<Int, Void>` (tests and samples): a plain value, no enum of actions
-            if case .external(let name, _)? = actionResolved, Self.standardValueTypes.contains(name) {
-                context.warn("reducer: the action type `\(actionText)` is the standard library's `\(name)`, not an action enum of the code read; no machine extracted",
-                             at: location, severity: .note)
-                return
-            }
-            context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location)
+            let standard = if case .external(let name, _)? = actionResolved { Self.standardValueTypes.contains(name) } else { false }
+            context.warn("reducer: the action type `\(actionText)` \(Self.why(actionResolved)); no machine extracted", at: location,
+                         severity: standard ? .note : .warning)
             return
         }
         let scan = SwitchFinder.scan(c.body)
@@ -709,7 +717,7 @@ struct ReducerRecogniser: Recogniser {
         return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
     }
 
-    /// The standard library's value types a reducer may take as its action (`Reducer<Int, Void>`).
+    /// The standard library's value types a reducer may take as its action or state (`Reducer<Int, Void>`).
     static let standardValueTypes: Set<String> = [
         "Void", "Never", "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
         "Double", "Float", "String", "Character", "Optional", "Array", "Dictionary", "Set", "Result",
@@ -720,6 +728,7 @@ struct ReducerRecogniser: Recogniser {
         switch resolved {
         case .ambiguous(_, let candidates)?: return "is ambiguous (\(candidates.joined(separator: ", ")))"
         case .declared(let t, _)?: return "is a \(t.kind), not an enum"
+        case .external(let name, _)? where standardValueTypes.contains(name): return "is the standard library's `\(name)`, not a type the code read declares"
         case .external(let name, _)?: return "is not declared in the files read (`\(name)`)"
         default: return "cannot be resolved"
         }
