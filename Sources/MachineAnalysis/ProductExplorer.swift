@@ -34,7 +34,7 @@ public struct ProductExplorer: Sendable {
             return Result(machine: machine, findings: [], budgetMessage: nil,
                           unexplored: "no initial value known for \(missing.joined(separator: ", ")) (give the field a default value or pass it where the store is created)")
         }
-        let start = Dictionary(uniqueKeysWithValues: product.fields.map { ($0.name, $0.initial!) })
+        let start = Dictionary(product.fields.map { ($0.name, $0.initial!) }, uniquingKeysWith: { first, _ in first })
         let startName = product.stateName(start)
         var names = [startName]
         var values = [startName: start]

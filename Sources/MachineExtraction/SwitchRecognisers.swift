@@ -956,7 +956,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
         let states = kind == .optional ? ["nil"] + cases : cases
-        let valueStates = kind == .optional ? Dictionary(uniqueKeysWithValues: cases.map { ($0, InputPattern.member($0)) }) : [:]
+        // (a case name written twice, as broken code may, is one state)
+        let valueStates = kind == .optional ? Dictionary(cases.map { ($0, InputPattern.member($0)) }, uniquingKeysWith: { first, _ in first }) : [:]
         let unobservable = Self.unobservable(statePaths, among: states, facts: facts, assigned: writes.assigned, context: context)
         var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
