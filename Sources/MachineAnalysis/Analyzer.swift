@@ -202,13 +202,10 @@ public struct Analyzer: Sendable {
             }
         }
         return machine.states.filter { graph.distance[$0] == nil && !machine.transient.contains($0) }.map { state in
-            if let from = reentered[state] {
-                return Finding(check: Check.unreachableState.rawValue, severity: .note,
-                               message: "state '\(state)' is only reached from '\(from)', which the machine holds only while a method runs: a call re-entering the machine then would reach it, which the tool does not follow",
-                               location: machine.stateLocations[state] ?? machine.location, subject: state)
-            }
-            return Finding(check: Check.unreachableState.rawValue, severity: reachabilitySeverity(.unreachableState, machine),
-                           message: "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
+            let from = reentered[state]
+            return Finding(check: Check.unreachableState.rawValue, severity: from == nil ? reachabilitySeverity(.unreachableState, machine) : .note,
+                           message: from.map { "state '\(state)' is only reached from '\($0)', which the machine holds only while a method runs: a call re-entering the machine then would reach it, which the tool does not follow" }
+                               ?? "state '\(state)' is declared but no sequence of inputs from '\(machine.initial!)' reaches it" + partialNote(machine),
                            location: machine.stateLocations[state] ?? machine.location, subject: state)
         }
     }

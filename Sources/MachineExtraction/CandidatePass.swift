@@ -264,13 +264,11 @@ enum CandidatePass {
         var diagnosticsIn: [String: [Int]] = [:]
         for (k, d) in diagnostics.enumerated() { if let file = d.location?.file { diagnosticsIn[file, default: []].append(k) } }
         for f in found {
-            let spans = f.ranges.map { node -> (Int, Int) in
+            func lines(_ node: Syntax) -> (Int, Int) {
                 (f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
             }
+            let spans = f.ranges.map(lines), named = f.namedRanges.map(lines)
             func inside(_ line: Int) -> Bool { spans.contains { line >= $0.0 && line <= $0.1 } }
-            let named = f.namedRanges.map { node -> (Int, Int) in
-                (f.file.location(of: node).line, f.file.location(at: node.endPositionBeforeTrailingTrivia).line)
-            }
             func ownName(_ k: Int) -> Bool {
                 let n = machines[k].name
                 return n == f.name || n.hasSuffix("." + f.name) || n.hasSuffix("#" + f.name)

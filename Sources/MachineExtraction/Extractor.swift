@@ -72,7 +72,7 @@ public enum Extractor {
                                                diagnostics: &diagnostics)
         // names whose meaning Swift's rules left open (NameResolution.swift), in source order; they
         // explain no candidate (a machine not read for another reason keeps its own explanation)
-        diagnostics += context.index.undecidedNotes.uniqued().sorted {
+        diagnostics += context.index.undecidedNotes.sorted {
             ($0.location?.file ?? "", $0.location?.line ?? 0, $0.location?.column ?? 0, $0.message)
                 < ($1.location?.file ?? "", $1.location?.line ?? 0, $1.location?.column ?? 0, $1.message)
         }

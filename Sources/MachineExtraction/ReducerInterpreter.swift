@@ -590,9 +590,7 @@ final class ReducerInterpreter {
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
         let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
-            let lhs = infix.leftOperand
-            let writes = writesState(lhs) || rebuilt(lhs, infix.rightOperand) != nil
-                || (lhs.as(TupleExprSyntax.self)?.elements.contains { writesState($0.expression) } ?? false)
+            let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
             return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes)))
         }
         // `state.count += 1`
@@ -857,6 +855,8 @@ final class ReducerInterpreter {
     /// Whether an assignment to (or a mutation of) `lhs` writes the reducer's state: its path starts at
     /// the state parameter (`state.count`, `state`), as the reducer or a walked helper names it.
     func writesState(_ lhs: ExprSyntax) -> Bool {
+        // `(action, self.state) = …`: any of its elements
+        if let tuple = lhs.as(TupleExprSyntax.self), tuple.elements.count > 1 { return tuple.elements.contains { writesState($0.expression) } }
         guard let path = SyntaxHelpers.path(lhs) ?? SyntaxHelpers.path(SyntaxHelpers.unwrap(lhs)) else { return false }
         let root = path.split(separator: ".").first.map(String.init) ?? path
         let prefix = root + "."
@@ -997,28 +997,29 @@ final class ReducerInterpreter {
             flow.carry(f)
             pending = f.fallthroughs
         }
-        flow.next = merged(joiningCases(flow.next, caseGuards, unguardedCase: unguardedCase))
+        flow.next = merged(joiningAlike(flow.next, caseGuards, unguarded: unguardedCase))
         return flow
     }
 
-    /// Paths that went on past a `switch` over data alike from every case, but for the guard each case
-    /// added (`caseGuards`), go on as one path with none of them: the switch decided nothing for them.
-    /// When a case matched without a guard (`default`), a path from it must be among them.
-    func joiningCases(_ ctxs: [Ctx], _ caseGuards: [String], unguardedCase: Bool) -> [Ctx] {
-        guard caseGuards.count > 1 || (unguardedCase && !caseGuards.isEmpty), ctxs.count > 1 else { return ctxs }
-        let all = Set(caseGuards)
+    /// Paths that went on past an `if` or a `switch` over data alike from each of its branches, but for
+    /// the guard each branch added (`guards`: the condition and its negation, or each case's pattern), go
+    /// on as one path with none of them: the statement decided nothing for them. When a branch went
+    /// on without a guard (`unguarded`: a `default`), a path from it must be among them.
+    func joiningAlike(_ ctxs: [Ctx], _ guards: [String], unguarded: Bool) -> [Ctx] {
+        guard guards.count > 1 || (unguarded && !guards.isEmpty), ctxs.count > 1 else { return ctxs }
+        let all = Set(guards)
         var stripped: [Ctx] = []
         var reached: [Condition: Set<String>] = [:]
         for ctx in ctxs {
             var c = ctx
-            // (a path from a case that added no guard reaches as "")
+            // (a path from a branch that added no guard reaches as "")
             let k = c.guards.lastIndex { all.contains($0) }
             let guardText = k.map { c.guards.remove(at: $0) } ?? ""
             stripped.append(c)
             reached[Condition(c), default: []].insert(guardText)
         }
         return zip(ctxs, stripped).map { ctx, c in
-            guard let from = reached[Condition(c)], from.isSuperset(of: all), !unguardedCase || from.contains("") else { return ctx }
+            guard let from = reached[Condition(c)], from.isSuperset(of: all), !unguarded || from.contains("") else { return ctx }
             return c
         }
     }
@@ -1114,28 +1115,11 @@ final class ReducerInterpreter {
             case nil: flow.next += elses
             }
         }
-        flow.next = merged(joiningComplements(flow.next, text(node.conditions)))
+        // paths that went on alike where the condition held and where it failed: it decided nothing for them
+        // (`if let loop { loop.resume() }`)
+        let condition = text(node.conditions)
+        flow.next = merged(joiningAlike(flow.next, [condition, "!(\(condition))"], unguarded: false))
         return flow
-    }
-
-    /// Paths that went on past an `if` alike but for its condition, one where it held and one where it
-    /// failed, go on as one path with no guard from it (`if let loop { loop.resume() }` decides nothing).
-    func joiningComplements(_ ctxs: [Ctx], _ text: String) -> [Ctx] {
-        guard ctxs.count > 1 else { return ctxs }
-        let negated = "!(\(text))"
-        var stripped: [Ctx?] = []
-        var sides: [Condition: Set<Bool>] = [:]
-        for ctx in ctxs {
-            var c = ctx
-            guard let k = c.guards.lastIndex(where: { $0 == text || $0 == negated }) else { stripped.append(nil); continue }
-            let held = c.guards.remove(at: k) == text
-            stripped.append(c)
-            sides[Condition(c), default: []].insert(held)
-        }
-        return zip(ctxs, stripped).map { ctx, s in
-            guard let c = s, sides[Condition(c)]?.count == 2 else { return ctx }
-            return c
-        }
     }
 
     /// The paths back from a function the walk entered, those that went on alike but for the two sides

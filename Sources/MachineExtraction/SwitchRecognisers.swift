@@ -695,8 +695,6 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
-    /// The value every initializer of the type assigns the property among its own statements (`init() {
-    /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
     /// The state a stored property starts in: its default, else what every initializer of its type assigns
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
@@ -705,6 +703,8 @@ struct SwitchMethodRecogniser: Recogniser {
         return context.initialState(start, states: states)
     }
 
+    /// The value every initializer of the type assigns the property among its own statements (`init() {
+    /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
     func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
         guard let decl = type.node.asProtocol(DeclGroupSyntax.self) else { return nil }
         var values: [ExprSyntax] = []
