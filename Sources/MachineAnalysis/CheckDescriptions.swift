@@ -45,9 +45,9 @@ public struct CheckDescription: Hashable, Sendable {
         self.fix = fix
     }
 
-    /// A trace as the docs write it: inputs joined by ` → `, those an effect sent marked `(effect)`.
+    /// A trace as the docs write it: triggers joined by ` → `, those an effect sent marked `(effect)`.
     public static func describe(_ trace: [TraceStep]) -> String {
-        trace.map { $0.by == .effect ? "\($0.input) (effect)" : $0.input }.joined(separator: " → ")
+        trace.map { $0.by == .effect ? "\($0.trigger) (effect)" : $0.trigger }.joined(separator: " → ")
     }
 }
 

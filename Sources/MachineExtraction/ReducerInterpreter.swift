@@ -97,6 +97,9 @@ struct Arrival {
 extension ReducerSpec {
     /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
     /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
+    /// TCA's effect types (the API): a function returning one returns a reducer's effect.
+    static let effectTypes: Set<String> = ["Effect", "EffectTask", "EffectOf", "EffectPublisher"]
+
     static func helperTable(_ methods: [FunctionDeclSyntax]) -> [String: FunctionDeclSyntax] {
         var table: [String: FunctionDeclSyntax] = [:]
         var counts: [String: Int] = [:]
@@ -466,7 +469,17 @@ final class ReducerInterpreter {
                let body = callee.body, helperDepth < 4 {
                 helperDepth += 1
                 defer { helperDepth -= 1 }
-                return Flow(next: withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next })
+                return Flow(next: walkInout(call, callee, paths: paths, inputs: inputs, ctxs) { execBlock(body.statements, $0).next })
+            }
+            // `return state.start()`: a helper of the state returning TCA's effect type; its returns are this reducer's
+            if let call = returnedCall, let helper = helper(called: call), let body = helper.body, helperDepth < 4,
+               let returned = helper.signature.returnClause?.type.trimmedText,
+               ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(returned)) {
+                helperDepth += 1
+                defer { helperDepth -= 1 }
+                substitutions.append(arguments(of: call, boundTo: helper))
+                defer { substitutions.removeLast() }
+                return Flow(next: withHelperPaths { execBlock(body.statements, ctxs).next })
             }
             // `return self.transition(to: .idle)`: the helper runs before the method returns
             for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) { finalize(ctx, returning: ret.expression) }
@@ -654,9 +667,11 @@ final class ReducerInterpreter {
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            returnSinks.append([])
-            let next = withPaths(paths, inputs: inputs) { execBlock(body.statements, ctxs).next }
-            return rejoined(next + returnSinks.removeLast())
+            return rejoined(walkInout(call, function, paths: paths, inputs: inputs, ctxs) { entering in
+                returnSinks.append([])
+                let next = execBlock(body.statements, entering).next
+                return next + returnSinks.removeLast()
+            })
         }
         // `state.mode.advance()`: a mutating method of the state's enum assigns `self`
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
@@ -877,7 +892,51 @@ final class ReducerInterpreter {
 
     func isInput(_ path: String?) -> Bool {
         guard let path else { return false }
-        return spec.inputPaths.contains(path) || extraInputPaths.contains(path)
+        if extraInputPaths.contains(path) { return true }
+        let root = path.prefix { $0 != "." }
+        return spec.inputPaths.contains(path) && !hiddenInputs.contains(String(root))
+    }
+
+    /// Names of the reducer's input that a parameter of the function being walked hides.
+    var hiddenInputs: Set<String> = []
+
+    /// Walks a function a call gives the state `inout` (`walk` from the paths entering it): its
+    /// parameters hide the reducer's names, but for those standing for the state and the input, and
+    /// one given a part of the input a case bound (`case let .view(action): return handleView(action,
+    /// state: &state)`) stands for that part, so its `switch` narrows the input.
+    func walkInout(_ call: FunctionCallExprSyntax, _ function: FunctionDeclSyntax, paths: Set<String>, inputs: Set<String>,
+                   _ ctxs: [Ctx], _ walk: ([Ctx]) -> [Ctx]) -> [Ctx] {
+        let passed = passedBindings(call, to: function, ctxs)
+        let saved = hiddenInputs
+        hiddenInputs.formUnion(Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            .subtracting(paths).subtracting(inputs))
+        defer { hiddenInputs = saved }
+        let out = withPaths(paths, inputs: inputs) { walk(passed?.entering ?? ctxs) }
+        guard let passed else { return out }
+        return out.map { ctx in passed.restore.reduce(into: ctx) { c, name in c.bound[name.key] = name.value } }
+    }
+
+    /// The paths entering a function walked for a call, each of its parameters given the part of the
+    /// input the argument names (bound by a case pattern) or none; and the bindings to put back after.
+    /// Nil when the paths disagree about what a parameter's name was bound to before the call.
+    func passedBindings(_ call: FunctionCallExprSyntax, to function: FunctionDeclSyntax, _ ctxs: [Ctx])
+        -> (entering: [Ctx], restore: [String: Bound?])? {
+        let pairs = zip(call.arguments, function.signature.parameterClause.parameters).compactMap { argument, parameter in
+            argument.expression.as(DeclReferenceExprSyntax.self).map { (parameter: (parameter.secondName ?? parameter.firstName).text, argument: $0.baseName.text) }
+        }
+        guard pairs.contains(where: { p in ctxs.contains { $0.bound[p.argument] != nil } }) else { return nil }
+        var restore: [String: Bound?] = [:]
+        for p in pairs {
+            let before = Set(ctxs.map { $0.bound[p.parameter] })
+            guard before.count == 1, let b = before.first else { return nil }
+            restore[p.parameter] = b
+        }
+        let entering = ctxs.map { ctx in
+            var c = ctx
+            for p in pairs { c.bound[p.parameter] = ctx.bound[p.argument] }
+            return c
+        }
+        return (entering, restore)
     }
 
     // MARK: switch / if

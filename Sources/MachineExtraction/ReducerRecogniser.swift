@@ -197,14 +197,16 @@ struct ReducerRecogniser: Recogniser {
             let params = Array(node.signature.parameterClause.parameters)
             let returns = node.signature.returnClause?.type.trimmedText ?? ""
             // TCA's effect types (the API), whatever the function is called
-            guard node.name.text == "reduce" || ["Effect", "EffectTask", "EffectOf", "EffectPublisher"].contains(SymbolIndex.bareTypeName(returns)),
+            let effectType = ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(returns))
+            guard node.name.text == "reduce" || effectType,
                   params.count == 2, params[0].firstName.text == "into",
                   SyntaxHelpers.isInout(params[0]), let body = node.body else {
-                // any other function of an `inout` state and an action, by either order and any names
+                // any other function of an `inout` state and an action, by either order and any names (TCA's
+                // when it returns TCA's effect type: `Reduce(self.core)` with `core(state:action:)`)
                 if params.count == 2, let body = node.body, let s = params.firstIndex(where: SyntaxHelpers.isInout),
                    !SyntaxHelpers.isInout(params[1 - s]) {
                     let a = 1 - s
-                    var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction,
+                    var c = Candidate(node: Syntax(node), body: body.statements, dialect: effectType ? .tca : .mappingFunction,
                                       stateParam: (params[s].secondName ?? params[s].firstName).text,
                                       actionParam: (params[a].secondName ?? params[a].firstName).text,
                                       stateType: params[s].type.trimmedText.replacingOccurrences(of: "inout ", with: ""),

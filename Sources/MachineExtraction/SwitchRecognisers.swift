@@ -370,17 +370,20 @@ struct SwitchMethodRecogniser: Recogniser {
         let types = context.index.typeOrder
         var methodIDs = Set<SyntaxIdentifier>()
         let ownMethods = types.allSatisfy { t in t.methods.allSatisfy { methodIDs.insert($0.0.id).inserted } }
+        // a field a reducer writes is that reducer's machine: the mutating methods of its state it calls
+        // (`case .start: return state.start()`) were walked as its helpers
+        let reduced = Set(context.machines.map(\.id))
         context.buildEach(types, inParallel: ownMethods && context.pendingConstruction == nil) { type, context in
-            recognise(type, in: context)
+            recognise(type, in: context, reduced: reduced)
         }
     }
 
-    func recognise(_ type: TypeInfo, in context: ExtractionContext) {
+    func recognise(_ type: TypeInfo, in context: ExtractionContext, reduced: Set<String> = []) {
         // per method, the names whose fields it assigns (`state.mode = …` gives `state`): read once per type
         // from the files' recorded walks, when some property is a struct's candidate store
         var fieldWriters: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)]?
         let facts = TypeFacts(type)
-        for property in type.properties where !property.isComputed && !property.isStatic {
+        for property in type.properties where !property.isComputed && !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
                 if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
                 buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },

@@ -457,6 +457,10 @@ public struct Finding: Codable, Hashable, Sendable {
 
     /// The inputs of the trace: what a person types to get there.
     public var witness: [String]? { trace?.map(\.input) }
+
+    /// The trace as the code matched it (`view(.startTapped)` where the input is `view`): what the
+    /// readable reports show.
+    public var triggers: [String]? { trace?.map(\.trigger) }
 }
 
 /// The shape of code a machine was read from (`../docs/dialects.md`).

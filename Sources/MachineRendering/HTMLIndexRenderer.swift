@@ -78,7 +78,7 @@ public struct HTMLIndexRenderer: Sendable {
                 out.append("<thead><tr><th>Severity</th><th>Check</th><th>Where</th><th>Message</th><th>Reached by</th></tr></thead>")
                 out.append("<tbody>")
                 for f in m.findings {
-                    let witness = MarkdownRenderer.witnessText(f.witness).map(e) ?? "—"
+                    let witness = MarkdownRenderer.witnessText(f.triggers).map(e) ?? "—"
                     out.append("<tr class=\"\(e(f.severity.rawValue))\"><td>\(e(f.severity.rawValue))</td><td><code>\(e(f.check))</code></td><td>\(e("\(f.location.file):\(f.location.line)"))</td><td>\(e(f.message))</td><td>\(witness)</td></tr>")
                 }
                 out.append("</tbody>")

@@ -80,7 +80,7 @@ public struct MarkdownRenderer: Sendable {
             out.append("| Severity | Check | Where | Message | Reached by |")
             out.append("|---|---|---|---|---|")
             for f in machine.findings {
-                out.append("| \(f.severity.rawValue) | \(Self.escape(f.check)) | \(Self.escape("\(f.location.file):\(f.location.line)")) | \(Self.escape(f.message)) | \(Self.witness(f.witness)) |")
+                out.append("| \(f.severity.rawValue) | \(Self.escape(f.check)) | \(Self.escape("\(f.location.file):\(f.location.line)")) | \(Self.escape(f.message)) | \(Self.witness(f.triggers)) |")
             }
         }
         for (index, image) in page.traces where machine.findings.indices.contains(index) {

@@ -82,7 +82,7 @@ public struct MermaidRenderer: Sendable {
                 out.append("  note right of \(id(state)) : unreachable from the initial state")
             }
             for finding in deadEnds where declared.contains(finding.subject) {
-                let witness = finding.witness.map { $0.isEmpty ? " (the initial state)" : " (reached by " + Self.text($0.joined(separator: " → ")) + ")" } ?? ""
+                let witness = finding.triggers.map { $0.isEmpty ? " (the initial state)" : " (reached by " + Self.text($0.joined(separator: " → ")) + ")" } ?? ""
                 out.append("  note right of \(id(finding.subject)) : dead end\(witness)")
             }
         }

@@ -50,7 +50,7 @@ struct Analyze: ParsableCommand {
                 lines.append("  initial: \(m.initial ?? "(not in the code)")")
                 // numbered per machine: `render --finding N` draws the trace of the N-th
                 for (n, f) in m.findings.enumerated() {
-                    let witness = f.witness.map { " (witness: \($0.isEmpty ? "initial state" : $0.joined(separator: " → ")))" } ?? ""
+                    let witness = f.triggers.map { " (witness: \($0.isEmpty ? "initial state" : $0.joined(separator: " → ")))" } ?? ""
                     lines.append("  \(n + 1). \(f.severity.rawValue) [\(f.check)] \(f.message)\(witness)")
                 }
             }

@@ -223,11 +223,84 @@ final class SplitReducerTests: XCTestCase {
             "welcome -view-> details", "details -view-> review", "review -view-> details",
             "welcome -submitResponse-> done", "details -submitResponse-> done", "review -submitResponse-> done",
         ])
+        // the view function's `switch action` is over the `view` case's payload, not the reducer's action
+        XCTAssertEqual(step.triggered, [
+            "welcome -view(.next)-> details", "details -view(.next)-> review", "review -view(.back)-> details",
+            "welcome -submitResponse-> done", "details -submitResponse-> done", "review -submitResponse-> done",
+        ])
         // going back while the submit request runs: its answer moves `details` to `done`
         XCTAssertEqual(step.findingKeys, ["dead_end_state done", "stale_effect_output submitResponse"])
+        let stale = try XCTUnwrap(step.findings.first { $0.check == "stale_effect_output" })
+        XCTAssertTrue(stale.message.contains("after view(.next) → view(.next) → view(.submit) → view(.back):"), stale.message)
+        XCTAssertEqual(stale.witness, ["view", "view", "view", "view", "submitResponse"])
         let submitting = try XCTUnwrap(machines.named("Wizard.isSubmitting"))
         XCTAssertEqual(submitting.transitions, ["false -view-> true", "true -submitResponse-> false"])
         XCTAssertEqual(submitting.emits, ["view>submitResponse"])
+    }
+}
+
+final class ReducerFunctionTests: XCTestCase {
+    /// Shapes of split TCA reducers (made-up names): `Reduce(self.core)` with a function of any name
+    /// and labels returning TCA's effect type, a helper taking a view action's payload under the name
+    /// `action` the reducer gives its input, and mutating methods of the state the reducer calls.
+    func testReducerFunctionsOfAnyNameAndStateMethodsTheReducerCalls() throws {
+        let a = Analysed.source(#"""
+        import ComposableArchitecture
+        @Reducer
+        struct Kiln {
+          struct State: Equatable {
+            var door: Door = .shut
+            var heat: Heat = .cold
+            mutating func fire() -> Effect<Action> {
+              heat = .firing
+              return .run { send in await send(.fired) }
+            }
+            mutating func vent() { if heat == .firing { heat = .cold } }
+          }
+          enum Door: Equatable { case shut, ajar }
+          enum Heat: Equatable { case cold, firing, glowing }
+          enum Action { case view(View), fired, shutDoor
+            enum View { case openTapped, fireTapped, ventTapped } }
+          var body: some ReducerOf<Self> { Reduce(self.core) }
+          func core(state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case let .view(viewAction):
+              return handle(viewAction, &state)
+            case .fired:
+              state.heat = .glowing
+              return .none
+            case .shutDoor:
+              state.door = .shut
+              return .none
+            }
+          }
+          private func handle(_ action: Action.View, _ state: inout State) -> Effect<Action> {
+            switch action {
+            case .openTapped:
+              state.door = .ajar
+              return .send(.shutDoor)
+            case .fireTapped:
+              return state.fire()
+            case .ventTapped:
+              state.vent()
+              return .none
+            }
+          }
+        }
+        """#)
+        XCTAssertEqual(a.machines.map(\.name), ["Kiln.door", "Kiln.heat"], "the state's methods are the reducer's helpers, no machine of their own")
+        XCTAssertEqual(Set(a.machines.map(\.dialect)), [.tca])
+        let heat = try a.machine("Kiln.heat")
+        XCTAssertEqual(heat.triggered, [
+            "cold -view(.fireTapped)-> firing", "glowing -view(.fireTapped)-> firing", "firing -view(.ventTapped)-> cold",
+            "cold -fired-> glowing", "firing -fired-> glowing",
+        ])
+        // venting while the kiln fires leaves the firing's answer in flight
+        XCTAssertEqual(heat.findingSet, ["stale_effect_output fired"])
+        // TCA's `.send` is handled at once: no effect in flight, nothing stale
+        let door = try a.machine("Kiln.door")
+        XCTAssertEqual(door.triggered, ["shut -view(.openTapped)-> ajar", "ajar -shutDoor-> shut"])
+        XCTAssertEqual(door.findingSet, [])
     }
 }
 

@@ -17,7 +17,7 @@ final class ReporterTests: XCTestCase {
             Violation(machine: "lockMappings", finding: Finding(
                 check: "dead_end_state", severity: .warning,
                 message: "state 'servicing' is reachable but no input leads out of it; mark it terminal if that is intended",
-                location: SourceLocation(file: door, line: 7, column: 5), subject: "servicing", trace: [TraceStep(input: "service", state: "servicing")])),
+                location: SourceLocation(file: door, line: 7, column: 5), subject: "servicing", trace: [TraceStep(input: "service", trigger: "service(.full)", state: "servicing")])),
             Violation(machine: "lockMappings", finding: Finding(
                 check: "unreachable_state", severity: .error,
                 message: "state 'jammed' is declared but no sequence of inputs from 'locked' reaches it",

@@ -20,9 +20,9 @@ public struct LintReport: Sendable {
         (v.machine.map { "\($0): " } ?? "") + messageAndWitness(v.finding)
     }
 
-    /// The message and the witness (the inputs that reach the finding's state), without the machine.
+    /// The message and the witness (the triggers that reach the finding's state), without the machine.
     public static func messageAndWitness(_ f: Finding) -> String {
-        f.message + (f.witness.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? "")
+        f.message + (f.triggers.map { $0.isEmpty ? " (reached at start)" : " (reached by: \($0.joined(separator: " → ")))" } ?? "")
     }
 
     public func count(_ severity: Severity) -> Int { violations.filter { $0.finding.severity == severity }.count }
