@@ -3,7 +3,7 @@ import SwiftSyntax
 
 /// D10: a dictionary literal from (state, event) to the next state:
 /// - keyed by a struct (`Key(state: .a, event: .e): .b`, `.init(…)`, unlabelled `Key(.a, .e)`) or a tuple,
-/// - or nested, state first (`[.a: [.e: .b]]`),
+/// - or nested, state first (`[.a: [.e: .b]]`, `[.a: [(.e, .b)]]`),
 /// - values a state, or `(state, effect)`.
 ///
 /// A pair named twice compiles but traps when the literal is evaluated: a `duplicate_key` finding (the
@@ -24,6 +24,7 @@ struct DictionaryTableRecogniser: Recogniser {
         let subscripts = Subscripts(files: context.files)
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
             for dict in finder.dictionaries(index: context.index) { build(dict, file: file, context: context, subscripts: subscripts) }
+            for dict in finder.allowed(index: context.index) { buildAllowed(dict, file: file, context: context, subscripts: subscripts) }
             for array in finder.arrays(index: context.index) { ArrayTable(array: array, file: file, context: context).build() }
         }
     }
@@ -79,6 +80,18 @@ struct DictionaryTableRecogniser: Recogniser {
             }
         }
 
+        /// The tables of allowed moves: literals keyed by a case whose values are all array or set literals
+        /// of cases (`[.idle: [.loading], .loading: [.loaded, .failed], .loaded: []]`), at least one value
+        /// naming a key.
+        func allowed(index: SymbolIndex) -> [DictionaryExprSyntax] {
+            literals.filter { node in
+                guard case .elements(let list) = node.content, !DictionaryTableRecogniser.isTable(node, index),
+                      let moves = DictionaryTableRecogniser.allowedMoves(list, index) else { return false }
+                let keys = Set(moves.map(\.from))
+                return moves.contains { !keys.isDisjoint(with: $0.to.map(\.name)) }
+            }
+        }
+
         /// The tables: literals with an entry keyed by a state and an event (case names, resolved with
         /// the index), and not inside another table.
         func dictionaries(index: SymbolIndex) -> [DictionaryExprSyntax] {
@@ -105,6 +118,18 @@ struct DictionaryTableRecogniser: Recogniser {
             }
             return result
         }
+        // nested as pairs: `.a: [(.e, .b), …]`
+        if let inner = SyntaxHelpers.unwrap(element.value).as(ArrayExprSyntax.self), !inner.elements.isEmpty,
+           let outer = SyntaxHelpers.caseReference(key, index) {
+            var result: [Entry] = []
+            for e in inner.elements {
+                guard let pair = SyntaxHelpers.unwrap(e.expression).as(TupleExprSyntax.self), pair.elements.count == 2,
+                      let event = SyntaxHelpers.caseReference(pair.elements.first!.expression, index),
+                      target(pair.elements.last!.expression, index) != nil else { return [] }
+                result.append(Entry(components: [(nil, outer.name), (nil, event.name)], target: pair.elements.last!.expression, node: Syntax(e)))
+            }
+            return result
+        }
         guard target(element.value, index) != nil else { return [] }
         let args = ArrayTable.parts(key)
         guard args.count == 2 else { return [] }
@@ -114,6 +139,73 @@ struct DictionaryTableRecogniser: Recogniser {
             components.append((label, ref.name))
         }
         return [Entry(components: components, target: element.value, node: Syntax(element))]
+    }
+
+    /// A table of allowed moves, state to the states it may move to, each with the element naming it; nil
+    /// when an entry is not a case keying an array or set literal of cases.
+    static func allowedMoves(_ list: DictionaryElementListSyntax, _ index: SymbolIndex) -> [(from: String, to: [(name: String, node: Syntax)])]? {
+        // the shape first, by syntax alone (a member per key and per element): names are resolved only then
+        func isMember(_ e: ExprSyntax) -> Bool { SyntaxHelpers.unwrap(e).is(MemberAccessExprSyntax.self) }
+        let rows = list.map { element -> (key: ExprSyntax, array: ArrayExprSyntax?) in
+            var value = SyntaxHelpers.unwrap(element.value)
+            // `Set([.a, .b])`, `Set<State>([…])`
+            if let call = value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+               SymbolIndex.bareTypeName(call.calledExpression.trimmedText) == "Set" {
+                value = SyntaxHelpers.unwrap(call.arguments.first!.expression)
+            }
+            return (element.key, value.as(ArrayExprSyntax.self))
+        }
+        guard rows.allSatisfy({ row in isMember(row.key) && row.array.map { $0.elements.allSatisfy { isMember($0.expression) } } == true }) else { return nil }
+        var moves: [(from: String, to: [(name: String, node: Syntax)])] = []
+        for row in rows {
+            guard let from = SyntaxHelpers.caseReference(row.key, index) else { return nil }
+            var to: [(name: String, node: Syntax)] = []
+            for e in row.array!.elements {
+                guard let ref = SyntaxHelpers.caseReference(e.expression, index) else { return nil }
+                to.append((ref.name, Syntax(e)))
+            }
+            moves.append((from.name, to))
+        }
+        return moves.isEmpty ? nil : moves
+    }
+
+    /// A table of allowed moves (`let allowed: [Phase: Set<Phase>] = [.idle: [.loading], …]`, checked as
+    /// `guard allowed[phase]?.contains(next) == true else { return }; phase = next`): each move an edge
+    /// with no input (`*`) but the function the lookup is in; the variable the lookup reads the state
+    /// from gives the initial state. A written type whose keys and values are not one enum is no such
+    /// table; without one, the cases are the names used, with a note.
+    func buildAllowed(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext, subscripts: Subscripts) {
+        guard case .elements(let list) = dict.content, let moves = Self.allowedMoves(list, context.index) else { return }
+        let name = SyntaxHelpers.enclosingBindingName(dict)
+        let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
+        let location = file.location(of: dict)
+        var stateEnum: EnumInfo?
+        if let resolved = context.resolve(binding?.typeText ?? DSLSupport.annotatedType(of: dict), at: binding?.node ?? Syntax(dict)) {
+            guard resolved.externalName == "Dictionary", resolved.arguments.count == 2,
+                  let key = resolved.arguments[0].enumInfo, let element = resolved.arguments[1].arguments.first?.enumInfo,
+                  key.key == element.key else { return }
+            stateEnum = key
+        } else {
+            context.warn("no written type says what the table '\(name ?? "of allowed moves")' holds; its keys and values are read as the states, as they name the same cases",
+                         at: location, severity: .note)
+        }
+        let lookup = name.flatMap { findLookup(of: dict, named: $0, in: subscripts, context: context) }
+        let trigger = lookup.flatMap(\.function).map { "\($0.name.text)()" }
+        let states = context.caseList(stateEnum, used: moves.flatMap { [$0.from] + $0.to.map(\.name) })
+        let rules = moves.flatMap { move in
+            move.to.map { to in
+                Rule(location: file.location(of: to.node), outcomes: [Outcome(pairs: [Pair(from: move.from, input: "*")], target: .state(to.name))],
+                     trigger: trigger)
+            }
+        }
+        var initial: String?
+        if let stateExpr = lookup?.nestedState, let v = DSLSupport.variable(stateExpr, index: context.index), !v.computed {
+            initial = context.initialState(v.initializer, states: states)
+        }
+        context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
+                            states: states, inputs: [], initial: initial, rules: rules, order: .resolved,
+                            stateLocations: context.locations(stateEnum)),
+                    stateEnum: stateEnum, at: dict)
     }
 
     /// The state a value names: `.b`, `T.b`, `.b(…)`, or the first element of `(.b, effect)`.
@@ -139,13 +231,17 @@ struct DictionaryTableRecogniser: Recogniser {
         let name = SyntaxHelpers.enclosingBindingName(dict)
         let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
         // the written type: `[Key: State]` (a key struct's fields give the key's enums, by label or
-        // in order) or `[State: [Event: State]]`
+        // in order), `[State: [Event: State]]` or `[State: [(Event, State)]]`
         let resolved = context.resolve(binding?.typeText ?? DSLSupport.annotatedType(of: dict), at: binding?.node ?? Syntax(dict))
         var valueEnum: EnumInfo?, enum0: EnumInfo?, enum1: EnumInfo?
         if let resolved, resolved.externalName == "Dictionary", resolved.arguments.count == 2 {
             let key = resolved.arguments[0], value = resolved.arguments[1]
             if value.externalName == "Dictionary", value.arguments.count == 2 {
                 (enum0, enum1, valueEnum) = (key.enumInfo, value.arguments[0].enumInfo, value.arguments[1].enumInfo)
+            } else if value.externalName == "Array", let pair = value.arguments.first, pair.externalName == "(tuple)",
+                      pair.arguments.count == 2 {
+                // `[State: [(Event, State)]]`
+                (enum0, enum1, valueEnum) = (key.enumInfo, pair.arguments[0].enumInfo, pair.arguments[1].enumInfo)
             } else {
                 valueEnum = value.enumInfo ?? value.arguments.first?.enumInfo
                 if let keyType = key.declared, keyType.kind != "enum" {
@@ -257,6 +353,8 @@ struct DictionaryTableRecogniser: Recogniser {
         var assignedTo: ExprSyntax?
         var fallback: ExprSyntax?
         var stateParameterNames: [String]
+        /// The function the lookup is written in.
+        var function: FunctionDeclSyntax?
 
         /// What the current state is read from: the state-position key argument, or what the result is assigned to.
         func stateExpression(_ statePosition: Int) -> ExprSyntax? {
@@ -303,6 +401,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 node = parent
             }
             if let f = SyntaxHelpers.enclosingFunction(sub) {
+                lookup.function = f
                 lookup.stateParameterNames = f.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
             }
             return lookup
@@ -316,7 +415,9 @@ struct DictionaryTableRecogniser: Recogniser {
 /// part. Which part is which: the labels (of the rows, of the written tuple type, or of the row type's
 /// stored fields), else the written types (two parts of one enum, the state, and one of another),
 /// else the names (the two parts that share case names are the state, with a note). Rows that name the
-/// same (from, event) twice with different targets are overlapping rules.
+/// same (from, event) twice with different targets are overlapping rules. The lookup (`rows.first {
+/// $0.from == state && … }` in the table's file) names the variable the state lives in, whose
+/// initializer, when visible, is the initial state.
 struct ArrayTable {
     let array: ArrayExprSyntax
     let file: ParsedFile
@@ -437,10 +538,51 @@ struct ArrayTable {
                                     effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
         }
         let name = SyntaxHelpers.enclosingBindingName(array)
+        let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
+        let initial = name.flatMap { n in fromLabel.flatMap { lookedUpState(table: n, field: $0) } }
+            .flatMap { DSLSupport.variable($0, index: index) }
+            .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
-                            states: states, inputs: inputs, initial: nil, rules: rules, order: .resolved,
+                            states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum, at: array)
+    }
+}
+
+extension ArrayTable {
+    /// What the table's lookup compares a row's source with: `X` in `table.first { $0.from == X }` (or
+    /// `{ row in X == row.from }`), a call on the table's variable in its file. Nil when there is none,
+    /// or several lookups compare with different things.
+    func lookedUpState(table: String, field: String) -> ExprSyntax? {
+        final class Finder: SyntaxVisitor {
+            let table: String, field: String
+            var compared: [ExprSyntax] = []
+            init(table: String, field: String) {
+                self.table = table
+                self.field = field
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+                      SyntaxHelpers.path(base).map({ $0 == table || $0.hasSuffix("." + table) }) == true else { return .visitChildren }
+                for closure in SyntaxHelpers.closures(of: node) {
+                    let row = SyntaxHelpers.closureParameterNames(closure).first ?? "$0"
+                    for token in closure.tokens(viewMode: .sourceAccurate) where token.tokenKind == .binaryOperator("==") {
+                        guard let list = token.parent?.parent?.as(ExprListSyntax.self) else { continue }
+                        let items = Array(list)
+                        guard let i = items.firstIndex(where: { $0.id == token.parent?.id }), i > 0, i + 1 < items.count else { continue }
+                        let sides = [items[i - 1], items[i + 1]]
+                        let isRowField = { (e: ExprSyntax) in SyntaxHelpers.path(e) == "\(row).\(self.field)" }
+                        if isRowField(sides[0]) { compared.append(sides[1]) } else if isRowField(sides[1]) { compared.append(sides[0]) }
+                    }
+                }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(table: table, field: field)
+        finder.walk(file.tree)
+        guard let first = finder.compared.first, finder.compared.allSatisfy({ $0.trimmedText == first.trimmedText }) else { return nil }
+        return first
     }
 }
 

@@ -124,6 +124,8 @@ struct EffectReader {
             if let id = SyntaxHelpers.argument(call, "id") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 r.effect!.assign(id: cancelID(id))
+                // TCA's `.debounce(id:for:scheduler:)` is `cancellable(id:cancelInFlight: true)` inside
+                if name == "debounce" { r.cancels.append(cancelID(id)) }
             }
             let extra = call.arguments.flatMap { emits(in: Syntax($0.expression), depth: depth) }
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }

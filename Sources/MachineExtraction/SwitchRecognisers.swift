@@ -394,7 +394,24 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
+            if !context.machines.contains(where: { $0.id == type.key }) { buildAllowedMoves(type: type, stateEnum: own, context: context) }
         }
+    }
+
+    /// An enum's allowed moves (`AllowedMoves`), when it is no machine of its own events.
+    func buildAllowedMoves(type: TypeInfo, stateEnum: EnumInfo, context: ExtractionContext) {
+        guard let read = AllowedMoves(type: type, stateEnum: stateEnum, context: context).read() else { return }
+        let starts = holders(of: stateEnum, context: context).map { owner, property in
+            startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
+        }
+        let initial = starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
+        let rules = read.moves.map { move, location in
+            Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: move.from, input: "*")], target: .state(move.to))], trigger: read.name)
+        }
+        let machine = Machine(name: "\(type.name).\(read.name.replacingOccurrences(of: "()", with: ""))", dialect: .switchMethod,
+                              location: read.location, states: stateEnum.caseNames, inputs: [], initial: initial, rules: rules,
+                              order: .resolved, stateLocations: context.locations(stateEnum))
+        context.add(machine, stateEnum: stateEnum, key: type.key)
     }
 
     /// A store: a stored property of a struct type (`var state = State()`) and a method taking an enum

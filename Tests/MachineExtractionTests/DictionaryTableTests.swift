@@ -150,4 +150,62 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.contains { $0.message.contains("parts 1 and 3 are read as the source and target states") })
         XCTAssertFalse(result.machines.contains { ["casts", "checks"].contains($0.name) }, "\(result.machines.map(\.name))")
     }
+
+    /// Shapes of home-grown tables (made-up names): rows looked up by `first(where:)`, a table nested as
+    /// (event, state) pairs, and a table of allowed moves checked before the state is set.
+    func testRowLookupsPairsAndTablesOfAllowedMoves() throws {
+        let result = Analysed.source([
+            "Sluice.swift": """
+            enum Sluice: Hashable { case shut, filling, full, draining }
+            enum Lever: Hashable { case pull, push, settled }
+            struct Step { let from: Sluice; let on: Lever; let to: Sluice }
+            final class SluiceKeeper {
+                private(set) var sluice: Sluice = .shut
+                private let steps: [Step] = [
+                    Step(from: .shut, on: .pull, to: .filling),
+                    Step(from: .filling, on: .settled, to: .full),
+                    Step(from: .full, on: .push, to: .draining),
+                    Step(from: .draining, on: .settled, to: .shut),
+                ]
+                func handle(_ lever: Lever) {
+                    guard let step = steps.first(where: { $0.from == sluice && $0.on == lever }) else { return }
+                    sluice = step.to
+                }
+            }
+            enum Kite: Hashable { case grounded, aloft, tangled }
+            enum Gust: Hashable { case lift, drop, snag }
+            let kiteTable: [Kite: [(Gust, Kite)]] = [
+                .grounded: [(.lift, .aloft)],
+                .aloft: [(.drop, .grounded), (.snag, .tangled)],
+            ]
+            enum Brew: Hashable { case cold, steeping, poured, spilled }
+            final class Teapot {
+                private(set) var brew: Brew = .cold
+                private let allowed: [Brew: Set<Brew>] = [
+                    .cold: [.steeping],
+                    .steeping: [.poured, .spilled],
+                    .spilled: [.cold],
+                    .poured: [],
+                ]
+                func move(to next: Brew) {
+                    guard allowed[brew]?.contains(next) == true else { return }
+                    brew = next
+                }
+            }
+            """,
+        ])
+        let steps = try result.machine("steps")
+        XCTAssertEqual(steps.initial, "shut", "the state the lookup compares rows with starts as `.shut`")
+        XCTAssertEqual(steps.moves, ["shut -pull-> filling", "filling -settled-> full", "full -push-> draining", "draining -settled-> shut"])
+        let kites = try result.machine("kiteTable")
+        XCTAssertEqual(kites.inputs, ["lift", "drop", "snag"], "the written type gives the events")
+        XCTAssertEqual(kites.moves, ["grounded -lift-> aloft", "aloft -drop-> grounded", "aloft -snag-> tangled"])
+        XCTAssertFalse(result.diagnostics.contains { $0.message.contains("no written type") }, "\(result.diagnosticLines)")
+        let allowed = try result.machine("allowed")
+        XCTAssertEqual(allowed.initial, "cold")
+        XCTAssertEqual(allowed.inputs, [])
+        XCTAssertEqual(allowed.moves, ["cold -*-> steeping", "steeping -*-> poured", "steeping -*-> spilled", "spilled -*-> cold"])
+        XCTAssertEqual(Set(allowed.rules.compactMap(\.trigger)), ["move()"])
+        XCTAssertEqual(allowed.findingSet, ["dead_end_state poured"])
+    }
 }

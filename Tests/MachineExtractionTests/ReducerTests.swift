@@ -304,6 +304,38 @@ final class ReducerFunctionTests: XCTestCase {
     }
 }
 
+extension ReducerFunctionTests {
+    /// TCA's `.debounce(id:for:scheduler:)` cancels the effect of that id in flight, as
+    /// `.cancellable(id:cancelInFlight: true)` does: a second query's answer is the only one left.
+    func testDebounceCancelsTheEffectInFlight() throws {
+        func search(_ chain: String) throws -> Machine {
+            try Analysed.source("""
+            import ComposableArchitecture
+            struct FinderState: Equatable { var mode: Mode = .idle; enum Mode: Equatable { case idle, seeking, shown } }
+            enum FinderAction: Equatable { case typed(String), found([String]) }
+            struct FinderEnvironment { var seek: (String) -> Effect<[String], Never>; var queue: AnySchedulerOf<DispatchQueue> }
+            let finderReducer = Reducer<FinderState, FinderAction, FinderEnvironment> { state, action, environment in
+              struct SeekID: Hashable {}
+              switch action {
+              case let .typed(text):
+                state.mode = .seeking
+                return environment.seek(text).map(FinderAction.found)\(chain)
+              case let .found(items):
+                state.mode = items.isEmpty ? .idle : .shown
+                return .none
+              }
+            }
+            """).machine("FinderState.mode")
+        }
+        let debounced = try search(".debounce(id: SeekID(), for: 0.3, scheduler: environment.queue)")
+        XCTAssertEqual(debounced.cancels, ["typed>SeekID"])
+        XCTAssertEqual(debounced.findingSet.filter { $0.hasPrefix("stale") }, [])
+        let kept = try search(".cancellable(id: SeekID())")
+        XCTAssertEqual(kept.cancels, [])
+        XCTAssertEqual(kept.findingSet.filter { $0.hasPrefix("stale") }, ["stale_effect_output found"])
+    }
+}
+
 final class MergedMachineTests: XCTestCase {
     func testTwoReduceBlocksOfOneFeatureAreOneMachine() throws {
         let (machines, _) = try Fixture.analyze(source: """

@@ -596,6 +596,65 @@ final class SpellingTests: XCTestCase {
 /// Types whose methods are the events of a state property (`mutating func channelActive()`, `func
 /// play()`), with no method taking an event parameter; and the walk of what such methods do.
 final class MethodMachineTests: XCTestCase {
+    /// An enum's allowed moves (made-up names): a property listing each case's next cases, a predicate
+    /// over two values; a member of another name, or one the reader cannot read whole, is none.
+    func testAnEnumsAllowedMovesAreAMachineWithoutInputs() throws {
+        let a = Analysed.source("""
+        enum Hatch {
+            case sealed, cracking, open
+            var nextStates: Set<Hatch> {
+                switch self {
+                case .sealed: return [.cracking]
+                case .cracking: return [.open, .sealed]
+                case .open: return []
+                }
+            }
+        }
+        final class Nest { var hatch: Hatch = .sealed }
+        enum Ferry: Equatable {
+            case docked, crossing, moored
+            static func canMove(from: Ferry, to: Ferry) -> Bool {
+                switch (to, from) {
+                case (.crossing, .docked), (.crossing, .moored): true
+                case (.docked, .crossing): true
+                case (_, .crossing): false
+                case (.moored, _): true
+                default: false
+                }
+            }
+        }
+        enum Compass {
+            case north, east, south, west
+            var neighbours: [Compass] {
+                switch self {
+                case .north, .south: [.east, .west]
+                case .east, .west: [.north, .south]
+                }
+            }
+        }
+        enum Tide {
+            case low, high
+            var nextTides: [Tide] {
+                switch self {
+                case .low: [.high]
+                case .high: Tide.allCases
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(a.machines.map(\.name), ["Hatch.nextStates", "Ferry.canMove"])
+        let hatch = try a.machine("Hatch.nextStates")
+        XCTAssertEqual(hatch.dialect, .switchMethod)
+        XCTAssertEqual(hatch.initial, "sealed", "its holder's starting value")
+        XCTAssertEqual(hatch.moves, ["sealed -*-> cracking", "cracking -*-> open", "cracking -*-> sealed"])
+        XCTAssertEqual(hatch.findingSet, ["dead_end_state open"])
+        let ferry = try a.machine("Ferry.canMove")
+        XCTAssertNil(ferry.initial)
+        // the source is the first parameter wherever the tuple puts it; the first matching case decides
+        XCTAssertEqual(ferry.moves, ["docked -*-> crossing", "moored -*-> crossing", "crossing -*-> docked", "docked -*-> moored"])
+        XCTAssertEqual(Set(ferry.rules.compactMap(\.trigger)), ["canMove()"])
+    }
+
     func testTheMethodsOfAStateNamedPropertyAreItsEvents() throws {
         let (machines, _) = try Fixture.analyze(source: """
         struct KilnStateMachine {

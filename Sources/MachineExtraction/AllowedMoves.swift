@@ -1,0 +1,152 @@
+import MachineModel
+import SwiftSyntax
+
+/// An enum's relation of allowed moves, read as a machine with no inputs: a computed property listing
+/// per case the cases it may move to (`var next: [Self] { switch self { case .idle: [.loading] … } }`),
+/// or a predicate over two of its values (`func canTransition(to next: Self) -> Bool { switch (self,
+/// next) { case (.idle, .loading), (.loading, .done): true; default: false } }`, or a static function
+/// of two). Only members named as such (`next…`, `…transition…`, `…successor…`, or allowed, valid,
+/// legal, possible or can with next, move, target, state, go, enter, become or advance: `canMove`,
+/// `validNextStates`) and read whole: a case the reader cannot read (a `where`, a body that is not a
+/// literal) leaves the member unread. Each move is an edge with no input
+/// (`*`) but the member's name; the holders' starting value, when they agree, is the initial state.
+struct AllowedMoves {
+    let type: TypeInfo
+    let stateEnum: EnumInfo
+    let context: ExtractionContext
+
+    static func namedAsMoves(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if lower.hasPrefix("next") || ["transition", "successor"].contains(where: lower.contains) { return true }
+        return ["allow", "valid", "legal", "possible", "can"].contains(where: lower.contains)
+            && ["next", "move", "target", "state", "go", "enter", "become", "advance"].contains(where: lower.contains)
+    }
+
+    var selfNames: Set<String> { ["Self", stateEnum.name, type.qualifiedName] }
+
+    struct Move: Hashable {
+        var from: String
+        var to: String
+    }
+
+    /// The moves the first such member allows, each with its location; the member's name and location.
+    func read() -> (name: String, moves: [(move: Move, location: SourceLocation)], location: SourceLocation)? {
+        for property in type.properties where property.isComputed && !property.isStatic && Self.namedAsMoves(property.name) {
+            guard let text = property.typeText, isCollectionOfSelf(text), let body = ExtractionContext.getter(of: property),
+                  let moves = listed(body) else { continue }
+            return (property.name, moves.map { ($0.move, property.file.location(of: $0.node)) }, property.location)
+        }
+        for (method, file) in type.methods where Self.namedAsMoves(method.name.text) {
+            guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
+                  let moves = predicate(method, body.statements) else { continue }
+            return (method.name.text + "()", moves.map { ($0.move, file.location(of: $0.node)) }, file.location(of: method))
+        }
+        return nil
+    }
+
+    func isCollectionOfSelf(_ text: String) -> Bool {
+        let t = text.replacingOccurrences(of: " ", with: "")
+        for name in selfNames where ["[\(name)]", "Set<\(name)>", "Array<\(name)>"].contains(t) { return true }
+        return false
+    }
+
+    /// The one `switch` a body is (`switch self { … }`, `return switch …`).
+    static func onlySwitch(_ items: CodeBlockItemListSyntax) -> SwitchExprSyntax? {
+        guard items.count == 1, let item = items.first?.item else { return nil }
+        if let e = item.as(ExpressionStmtSyntax.self)?.expression.as(SwitchExprSyntax.self) { return e }
+        if let e = item.as(ReturnStmtSyntax.self)?.expression?.as(SwitchExprSyntax.self) { return e }
+        return item.as(SwitchExprSyntax.self)
+    }
+
+    /// The one value a case's body gives (`return x` or `x`).
+    static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard items.count == 1, let item = items.first?.item else { return nil }
+        if let r = item.as(ReturnStmtSyntax.self) { return r.expression }
+        return item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression
+    }
+
+    func state(_ expr: ExprSyntax) -> String? {
+        SyntaxHelpers.caseReference(expr, context.index, accepting: stateEnum.caseNames.contains)?.name
+    }
+
+    /// `switch self { case .a, .b: [.c] … default: [] }`: every case's list, read whole.
+    func listed(_ body: CodeBlockItemListSyntax) -> [(move: Move, node: Syntax)]? {
+        guard let sw = Self.onlySwitch(body), SyntaxHelpers.unwrap(sw.subject).trimmedText == "self" else { return nil }
+        var remaining = stateEnum.caseNames
+        var moves: [(move: Move, node: Syntax)] = []
+        for sc in SyntaxHelpers.cases(of: sw) {
+            var sources: [String] = []
+            switch sc.label {
+            case .default: sources = remaining
+            case .case(let label):
+                for item in label.caseItems {
+                    guard item.whereClause == nil, let e = item.pattern.as(ExpressionPatternSyntax.self)?.expression,
+                          let from = state(e) else { return nil }
+                    sources.append(from)
+                }
+            }
+            guard var value = Self.onlyValue(sc.statements).map(SyntaxHelpers.unwrap) else { return nil }
+            if let call = value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+               SymbolIndex.bareTypeName(call.calledExpression.trimmedText) == "Set" {
+                value = SyntaxHelpers.unwrap(call.arguments.first!.expression)
+            }
+            guard let array = value.as(ArrayExprSyntax.self) else { return nil }
+            var targets: [(String, Syntax)] = []
+            for element in array.elements {
+                guard let to = state(element.expression) else { return nil }
+                targets.append((to, Syntax(element)))
+            }
+            for from in sources where remaining.contains(from) {
+                moves += targets.map { (Move(from: from, to: $0.0), $0.1) }
+            }
+            remaining.removeAll(where: sources.contains)
+        }
+        return moves
+    }
+
+    /// `switch (self, next) { case (.a, .b), (.b, _): true; default: false }` (or of a static function's
+    /// two parameters): the first case matching a pair decides it.
+    func predicate(_ method: FunctionDeclSyntax, _ body: CodeBlockItemListSyntax) -> [(move: Move, node: Syntax)]? {
+        let parameters = method.signature.parameterClause.parameters.map { p in ((p.secondName ?? p.firstName).text, p.type.trimmedText) }
+        let isStatic = method.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        guard parameters.allSatisfy({ selfNames.contains($0.1) }) else { return nil }
+        let subjects: [String]
+        if isStatic, parameters.count == 2 { subjects = parameters.map(\.0) }
+        else if !isStatic, parameters.count == 1 { subjects = ["self", parameters[0].0] }
+        else { return nil }
+        guard let sw = Self.onlySwitch(body), let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self), tuple.elements.count == 2 else { return nil }
+        let written = tuple.elements.map { $0.expression.trimmedText }
+        guard Set(written) == Set(subjects) else { return nil }
+        // the source is `self` or the first parameter, wherever the tuple puts it
+        let fromAt = written.firstIndex(of: subjects[0])!
+        var decided = Set<Move>()
+        var moves: [(move: Move, node: Syntax)] = []
+        let states = stateEnum.caseNames
+        for sc in SyntaxHelpers.cases(of: sw) {
+            guard let value = Self.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self) else { return nil }
+            let allows = value.literal.tokenKind == .keyword(.true)
+            var pairs: [Move] = []
+            switch sc.label {
+            case .default:
+                pairs = states.flatMap { f in states.map { Move(from: f, to: $0) } }
+            case .case(let label):
+                for item in label.caseItems {
+                    guard item.whereClause == nil, let e = item.pattern.as(ExpressionPatternSyntax.self)?.expression.as(TupleExprSyntax.self),
+                          e.elements.count == 2 else { return nil }
+                    var sides: [[String]] = []
+                    for element in e.elements {
+                        let x = SyntaxHelpers.unwrap(element.expression)
+                        if x.is(DiscardAssignmentExprSyntax.self) || x.is(PatternExprSyntax.self) { sides.append(states) }
+                        else if let s = state(x) { sides.append([s]) }
+                        else { return nil }
+                    }
+                    pairs += sides[fromAt].flatMap { f in sides[1 - fromAt].map { Move(from: f, to: $0) } }
+                }
+            }
+            for pair in pairs where decided.insert(pair).inserted && allows {
+                moves.append((pair, Syntax(sc)))
+            }
+        }
+        return moves
+    }
+}
