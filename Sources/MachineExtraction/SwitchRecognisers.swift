@@ -385,6 +385,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let facts = TypeFacts(type)
         for property in type.properties where !property.isComputed && !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
+                if StatePattern(holder: type, property: property, context: context).build() { continue }
                 if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
                 buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
                            context: context)

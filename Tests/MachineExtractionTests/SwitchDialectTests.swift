@@ -598,6 +598,62 @@ final class SpellingTests: XCTestCase {
 final class MethodMachineTests: XCTestCase {
     /// An enum's allowed moves (made-up names): a property listing each case's next cases, a predicate
     /// over two values; a member of another name, or one the reader cannot read whole, is none.
+    /// The object-oriented state pattern (made-up names): the types conforming to the protocol a property
+    /// is typed by are the states, its methods the inputs, whether they set the holder's property or
+    /// return the next state the holder assigns; a protocol whose methods return new values the holder
+    /// never assigns (a builder) is none.
+    func testTheStatePatternsConformingTypesAreTheStates() throws {
+        let a = Analysed.source("""
+        protocol TurnstileState {
+            func coin(_ gate: Turnstile)
+            func push(_ gate: Turnstile)
+        }
+        final class Turnstile {
+            var state: TurnstileState = Locked()
+            var fares = 0
+            func coin() { state.coin(self) }
+            func push() { state.push(self) }
+            func service() { state = Broken() }
+        }
+        struct Locked: TurnstileState {
+            func coin(_ gate: Turnstile) { gate.fares += 1; gate.state = Unlocked() }
+            func push(_ gate: Turnstile) {}
+        }
+        struct Unlocked: TurnstileState {
+            func coin(_ gate: Turnstile) {}
+            func push(_ gate: Turnstile) { gate.state = gate.fares > 9 ? Broken() : Locked() }
+        }
+        struct Broken: TurnstileState {
+            func coin(_ gate: Turnstile) {}
+            func push(_ gate: Turnstile) {}
+        }
+        protocol BulbMode { func press() -> BulbMode }
+        struct Dark: BulbMode { func press() -> BulbMode { Glow() } }
+        struct Glow: BulbMode { func press() -> BulbMode { Dark() } }
+        final class Bulb {
+            private var mode: any BulbMode = Dark()
+            func tap() { mode = mode.press() }
+        }
+        protocol Query { func filtered(_ f: String) -> Query }
+        struct Plain: Query { func filtered(_ f: String) -> Query { Filtered() } }
+        struct Filtered: Query { func filtered(_ f: String) -> Query { self } }
+        final class Search { var query: Query = Plain(); func run() -> [String] { [] } }
+        """)
+        XCTAssertEqual(a.machines.map(\.name), ["Turnstile.state", "Bulb.mode"], "a builder's protocol is no machine")
+        let gate = try a.machine("Turnstile.state")
+        XCTAssertEqual(gate.states, ["Locked", "Unlocked", "Broken"])
+        XCTAssertEqual(gate.inputs, ["coin", "push", "service"])
+        XCTAssertEqual(gate.initial, "Locked")
+        XCTAssertEqual(gate.moves, [
+            "Locked -coin-> Unlocked", "Unlocked -push-> Locked", "Unlocked -push-> Broken",
+            "Locked -service-> Broken", "Unlocked -service-> Broken",
+        ])
+        XCTAssertEqual(gate.findingSet, ["dead_end_state Broken", "data_dependent_target Unlocked/push"])
+        let bulb = try a.machine("Bulb.mode")
+        XCTAssertEqual(bulb.moves, ["Dark -press-> Glow", "Glow -press-> Dark"])
+        XCTAssertEqual(bulb.initial, "Dark")
+    }
+
     func testAnEnumsAllowedMovesAreAMachineWithoutInputs() throws {
         let a = Analysed.source("""
         enum Hatch {

@@ -1,0 +1,138 @@
+import MachineModel
+import SwiftSyntax
+
+/// The object-oriented state pattern: a property typed by a protocol (`var state: VendingState =
+/// NoCoin()`) whose conforming types are the states, each implementing the protocol's methods, which
+/// are the inputs. A method moves the machine by setting the holder's property to another state
+/// (`machine.state = HasCoin()`, `context?.state = …`) or, when it returns the protocol, by returning one
+/// the holder assigns (`state = state.coin()`); one that does neither stays. The property's initializer
+/// names the initial state. A value the reader cannot name (`makeState()`) is a run-time target.
+struct StatePattern {
+    let holder: TypeInfo
+    let property: Binding
+    let context: ExtractionContext
+
+    /// The protocol the property's written type names, with the declared types conforming to it: nil
+    /// unless there are two at least.
+    func states() -> (protocol: TypeInfo, states: [TypeInfo])? {
+        guard var text = property.typeText else { return nil }
+        text = SyntaxHelpers.optionalWrapped(text) ?? text
+        if text.hasPrefix("any ") { text.removeFirst(4) }
+        guard let scope = context.index.scope(of: property.node), let p = context.index.type(text, in: scope), p.kind == "protocol" else { return nil }
+        let conforming = context.index.typeOrder.filter { t in
+            (t.kind == "struct" || t.kind == "class" || t.kind == "enum") && context.index.supertypes(of: t).contains { $0 === p }
+        }
+        return conforming.count >= 2 ? (p, conforming) : nil
+    }
+
+    func build() -> Bool {
+        guard let (proto, stateTypes) = states() else { return false }
+        let names = stateTypes.map(\.name)
+        guard Set(names).count == names.count else { return false }
+        let inputs = proto.methods.filter { $0.0.body == nil }.map(\.0.name.text).uniqued()
+        guard !inputs.isEmpty else { return false }
+        let protocolNames: Set<String> = [proto.name, proto.qualifiedName]
+        func returnsState(_ m: FunctionDeclSyntax) -> Bool {
+            guard var t = m.signature.returnClause?.type.trimmedText else { return false }
+            t = SyntaxHelpers.optionalWrapped(t) ?? t
+            if t.hasPrefix("any ") { t.removeFirst(4) }
+            return protocolNames.contains(t)
+        }
+        // methods returning a state count only where the holder assigns what they return: a method of its
+        // calls one on the property and assigns the property (`mode = mode.press()`)
+        var forwarded = Set<String>()
+        for (method, _) in holder.methods {
+            guard let body = method.body else { continue }
+            let scan = SwitchFinder.scan(body)
+            guard scan.assignments.contains(where: { writesProperty($0.lhs, own: true) }) else { continue }
+            for call in scan.calls {
+                if let name = SyntaxHelpers.member(of: call.calledExpression, on: [property.name, "self." + property.name]) { forwarded.insert(name) }
+            }
+        }
+        var rules: [Rule] = []
+        var moved = false
+        for state in stateTypes {
+            for input in inputs {
+                // the state's own method, else the protocol extension's
+                guard let (method, file) = state.methods.first(where: { $0.0.name.text == input && $0.0.body != nil })
+                        ?? proto.methods.first(where: { $0.0.name.text == input && $0.0.body != nil }),
+                      let body = method.body else { continue }
+                var targets: [(Target, SourceLocation)] = []
+                let scan = SwitchFinder.scan(body)
+                for (lhs, rhs) in scan.assignments where writesProperty(lhs) {
+                    targets += self.targets(rhs, names: names, from: state.name).map { ($0, file.location(of: lhs)) }
+                }
+                if returnsState(method), forwarded.contains(input) {
+                    // `return X()`, or the one expression of the body
+                    var returned = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }
+                    if returned.isEmpty, let only = AllowedMoves.onlyValue(body.statements) { returned = [only] }
+                    for value in returned where SyntaxHelpers.unwrap(value).as(NilLiteralExprSyntax.self) == nil {
+                        targets += self.targets(value, names: names, from: state.name).map { ($0, file.location(of: value)) }
+                    }
+                }
+                let pair = Pair(from: state.name, input: input)
+                if targets.isEmpty {
+                    rules.append(Rule(location: file.location(of: method), outcomes: [Outcome(pairs: [pair], target: .stay)]))
+                } else {
+                    moved = true
+                    var seen = Set<Target>()
+                    let outcomes = targets.filter { seen.insert($0.0).inserted }.map { Outcome(pairs: [pair], target: $0.0, guardText: targets.count > 1 ? "chosen at run time" : nil) }
+                    rules.append(Rule(location: targets[0].1, outcomes: outcomes))
+                }
+            }
+        }
+        guard moved else { return false }
+        // the holder's own methods that set a state outright (`func reset() { state = NoCoin() }`): from every state
+        var ownInputs: [String] = []
+        for (method, file) in holder.methods {
+            guard let body = method.body else { continue }
+            let set = SwitchFinder.scan(body).assignments.filter { writesProperty($0.lhs, own: true) }
+            let named = set.map { constructed($0.rhs, names: names) }
+            guard !set.isEmpty, named.allSatisfy({ $0 != nil }) else { continue }
+            let input = method.name.text
+            ownInputs.append(input)
+            var seen = Set<String>()
+            rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: named.compactMap { $0 }.filter { seen.insert($0).inserted }.map {
+                Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: seen.count > 1 ? "chosen at run time" : nil)
+            }))
+        }
+        let initial = property.initializer.flatMap { constructed($0, names: names) }
+        var locations: [String: SourceLocation] = [:]
+        for t in stateTypes { locations[t.name] = t.location }
+        let machine = Machine(name: "\(holder.name).\(property.name)", dialect: .switchMethod, location: property.location,
+                              states: names, inputs: (inputs + ownInputs).uniqued(), initial: initial, rules: rules, order: .resolved,
+                              stateLocations: locations)
+        context.add(machine, stateEnum: nil, key: "\(holder.key).\(property.name)")
+        return true
+    }
+
+    /// `machine.state = …`, `context?.state = …`, `self.machine.state = …`: a path of two names or more
+    /// ending in the property's name (a state's own property of that name is not the holder's).
+    func writesProperty(_ lhs: ExprSyntax, own: Bool = false) -> Bool {
+        let parts = lhs.trimmedText.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
+            .split(separator: ".").map(String.init)
+        guard parts.last == property.name else { return false }
+        return parts.dropLast().drop { $0 == "self" }.isEmpty == own
+    }
+
+    /// The state a construction names (`HasCoin()`, `HasCoin.init(…)`, `HasCoin(count: 1)`).
+    func constructed(_ expr: ExprSyntax, names: [String]) -> String? {
+        guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self) else { return nil }
+        var callee = call.calledExpression
+        if let m = callee.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base { callee = base }
+        let name = SymbolIndex.bareTypeName(callee.trimmedText).split(separator: ".").last.map(String.init) ?? ""
+        return names.contains(name) ? name : nil
+    }
+
+    /// What an assigned or returned value leads to: a construction of a state, `self` (stay), each side
+    /// of `c ? A() : B()`, else a value known only at run time.
+    func targets(_ expr: ExprSyntax, names: [String], from: String) -> [Target] {
+        let e = SyntaxHelpers.fold(expr)
+        if let t = e.as(TernaryExprSyntax.self) {
+            return targets(t.thenExpression, names: names, from: from) + targets(t.elseExpression, names: names, from: from)
+        }
+        if e.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return [.stay] }
+        if let name = constructed(e, names: names) { return [name == from ? .stay : .state(name)] }
+        return [.unknown(e.trimmedText)]
+    }
+}
