@@ -2,11 +2,14 @@ import MachineModel
 import SwiftSyntax
 
 /// The object-oriented state pattern: a property typed by a protocol (`var state: VendingState =
-/// NoCoin()`) whose conforming types are the states, each implementing the protocol's methods, which
-/// are the inputs. A method moves the machine by setting the holder's property to another state
-/// (`machine.state = HasCoin()`, `context?.state = …`) or, when it returns the protocol, by returning one
-/// the holder assigns (`state = state.coin()`); one that does neither stays. The property's initializer
-/// names the initial state. A value the reader cannot name (`makeState()`) is a run-time target.
+/// NoCoin()`) or a base class whose conforming types (subclasses) are the states, each implementing the
+/// protocol's requirements (the base class's methods), which are the inputs. A method moves the machine
+/// by setting the holder's property to another state (`machine.state = HasCoin()`, `context?.state = …`,
+/// `machine.transition(to: HasCoin())` through a holder's method that sets it to its argument) or, when it
+/// returns the protocol, by returning one the holder assigns (`state = state.coin()`); one that does
+/// neither stays. The property's initializer (or what the holder's initializers all set it to) names
+/// the initial state. A value the reader cannot name
+/// (`makeState()`) is a run-time target. Without one such move, the property is no machine.
 struct StatePattern {
     let holder: TypeInfo
     let property: Binding
@@ -18,7 +21,8 @@ struct StatePattern {
         guard var text = property.typeText else { return nil }
         text = SyntaxHelpers.optionalWrapped(text) ?? text
         if text.hasPrefix("any ") { text.removeFirst(4) }
-        guard let scope = context.index.scope(of: property.node), let p = context.index.type(text, in: scope), p.kind == "protocol" else { return nil }
+        guard let scope = context.index.scope(of: property.node), let p = context.index.type(text, in: scope),
+              p.kind == "protocol" || p.kind == "class" else { return nil }
         let conforming = context.index.typeOrder.filter { t in
             (t.kind == "struct" || t.kind == "class" || t.kind == "enum") && context.index.supertypes(of: t).contains { $0 === p }
         }
@@ -29,7 +33,10 @@ struct StatePattern {
         guard let (proto, stateTypes) = states() else { return false }
         let names = stateTypes.map(\.name)
         guard Set(names).count == names.count else { return false }
-        let inputs = proto.methods.filter { $0.0.body == nil }.map(\.0.name.text).uniqued()
+        // a protocol's requirements, a base class's methods
+        let inputs = proto.methods.filter { m, _ in
+            (proto.kind == "protocol") == (m.body == nil) && !m.modifiers.contains { ["static", "class", "private"].contains($0.name.text) }
+        }.map(\.0.name.text).uniqued()
         guard !inputs.isEmpty else { return false }
         let protocolNames: Set<String> = [proto.name, proto.qualifiedName]
         func returnsState(_ m: FunctionDeclSyntax) -> Bool {
@@ -38,6 +45,13 @@ struct StatePattern {
             if t.hasPrefix("any ") { t.removeFirst(4) }
             return protocolNames.contains(t)
         }
+        // the holder's methods that set the property to their one argument (`func transition(to s: State) { state = s }`)
+        let setters = Set(holder.methods.compactMap { method, _ -> String? in
+            let parameters = method.signature.parameterClause.parameters
+            guard parameters.count == 1, let p = parameters.first, let body = method.body else { return nil }
+            let name = (p.secondName ?? p.firstName).text
+            return SwitchFinder.scan(body).assignments.contains { writesProperty($0.lhs, own: true) && $0.rhs.trimmedText == name } ? method.name.text : nil
+        })
         // methods returning a state count only where the holder assigns what they return: a method of its
         // calls one on the property and assigns the property (`mode = mode.press()`)
         var forwarded = Set<String>()
@@ -62,6 +76,12 @@ struct StatePattern {
                 for (lhs, rhs) in scan.assignments where writesProperty(lhs) {
                     targets += self.targets(rhs, names: names, from: state.name).map { ($0, file.location(of: lhs)) }
                 }
+                // `gate.transition(to: Unlocked())`: a method of the holder that sets the property to its argument
+                for call in scan.calls {
+                    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+                          setters.contains(member.declName.baseName.text), let argument = call.arguments.first?.expression else { continue }
+                    targets += self.targets(argument, names: names, from: state.name).map { ($0, file.location(of: call)) }
+                }
                 if returnsState(method), forwarded.contains(input) {
                     // `return X()`, or the one expression of the body
                     var returned = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }
@@ -74,7 +94,7 @@ struct StatePattern {
                 if targets.isEmpty {
                     rules.append(Rule(location: file.location(of: method), outcomes: [Outcome(pairs: [pair], target: .stay)]))
                 } else {
-                    moved = true
+                    moved = moved || targets.contains { if case .state = $0.0 { true } else { false } }
                     var seen = Set<Target>()
                     let outcomes = targets.filter { seen.insert($0.0).inserted }.map { Outcome(pairs: [pair], target: $0.0, guardText: targets.count > 1 ? "chosen at run time" : nil) }
                     rules.append(Rule(location: targets[0].1, outcomes: outcomes))
@@ -96,7 +116,8 @@ struct StatePattern {
                 Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: seen.count > 1 ? "chosen at run time" : nil)
             }))
         }
-        let initial = property.initializer.flatMap { constructed($0, names: names) }
+        let initial = (property.initializer ?? SwitchMethodRecogniser().initializerValue(of: property.name, in: holder))
+            .flatMap { constructed($0, names: names) }
         var locations: [String: SourceLocation] = [:]
         for t in stateTypes { locations[t.name] = t.location }
         let machine = Machine(name: "\(holder.name).\(property.name)", dialect: .switchMethod, location: property.location,

@@ -638,8 +638,25 @@ final class MethodMachineTests: XCTestCase {
         struct Plain: Query { func filtered(_ f: String) -> Query { Filtered() } }
         struct Filtered: Query { func filtered(_ f: String) -> Query { self } }
         final class Search { var query: Query = Plain(); func run() -> [String] { [] } }
+        class Stage {
+            unowned let play: Play
+            init(play: Play) { self.play = play }
+            func cue() {}
+            func cut() {}
+        }
+        final class Rehearsal: Stage { override func cue() { play.move(to: Show(play: play)) } }
+        final class Show: Stage {
+            override func cut() { play.move(to: Rehearsal(play: play)) }
+            override func cue() { play.move(to: Curtain(play: play)) }
+        }
+        final class Curtain: Stage {}
+        final class Play {
+            private(set) var stage: Stage!
+            init() { stage = Rehearsal(play: self) }
+            func move(to next: Stage) { stage = next }
+        }
         """)
-        XCTAssertEqual(a.machines.map(\.name), ["Turnstile.state", "Bulb.mode"], "a builder's protocol is no machine")
+        XCTAssertEqual(a.machines.map(\.name), ["Turnstile.state", "Bulb.mode", "Play.stage"], "a builder's protocol is no machine")
         let gate = try a.machine("Turnstile.state")
         XCTAssertEqual(gate.states, ["Locked", "Unlocked", "Broken"])
         XCTAssertEqual(gate.inputs, ["coin", "push", "service"])
@@ -652,6 +669,12 @@ final class MethodMachineTests: XCTestCase {
         let bulb = try a.machine("Bulb.mode")
         XCTAssertEqual(bulb.moves, ["Dark -press-> Glow", "Glow -press-> Dark"])
         XCTAssertEqual(bulb.initial, "Dark")
+        // a base class's subclasses, moved by the holder's method that sets its argument; the initial state
+        // from the holder's initializer
+        let play = try a.machine("Play.stage")
+        XCTAssertEqual(play.states, ["Rehearsal", "Show", "Curtain"])
+        XCTAssertEqual(play.initial, "Rehearsal")
+        XCTAssertEqual(play.moves, ["Rehearsal -cue-> Show", "Show -cut-> Rehearsal", "Show -cue-> Curtain"])
     }
 
     func testAnEnumsAllowedMovesAreAMachineWithoutInputs() throws {
