@@ -10,6 +10,8 @@ import SwiftSyntax
 /// `validNextStates`) and read whole: a case the reader cannot read (a `where`, a body that is not a
 /// literal) leaves the member unread. Each move is an edge with no input
 /// (`*`) but the member's name; the holders' starting value, when they agree, is the initial state.
+/// A method setting the state to its argument where a `switch` over both allows it (`validated`) is read
+/// the same way, for an enum (`self = next`) or a property of another type (`phase = newPhase`).
 struct AllowedMoves {
     let type: TypeInfo
     let stateEnum: EnumInfo
@@ -39,6 +41,16 @@ struct AllowedMoves {
         for (method, file) in type.methods where Self.namedAsMoves(method.name.text) {
             guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
                   let moves = predicate(method, body.statements) else { continue }
+            return (method.name.text + "()", moves.map { ($0.move, file.location(of: $0.node)) }, file.location(of: method))
+        }
+        return readValidated(subject: "self")
+    }
+
+    /// The first method of the type that sets `subject` (`self` or a property) to its argument where a
+    /// `switch` over both allows it.
+    func readValidated(subject: String) -> (name: String, moves: [(move: Move, location: SourceLocation)], location: SourceLocation)? {
+        for (method, file) in type.methods {
+            guard let moves = validated(method, subject: subject) else { continue }
             return (method.name.text + "()", moves.map { ($0.move, file.location(of: $0.node)) }, file.location(of: method))
         }
         return nil
@@ -114,17 +126,45 @@ struct AllowedMoves {
         if isStatic, parameters.count == 2 { subjects = parameters.map(\.0) }
         else if !isStatic, parameters.count == 1 { subjects = ["self", parameters[0].0] }
         else { return nil }
-        guard let sw = Self.onlySwitch(body), let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self), tuple.elements.count == 2 else { return nil }
+        guard let sw = Self.onlySwitch(body) else { return nil }
+        return firstMatch(sw, from: [subjects[0]], to: subjects[1]) { sc in
+            Self.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
+        }
+    }
+
+    /// A method setting the state to its argument in the cases of a `switch` over both that allow it
+    /// (`mutating func transition(to next: Self) { switch (self, next) { case (.idle, .busy): self = next
+    /// default: throw … } }`, or `func move(to p: Phase) { switch (phase, p) { … phase = p … } }` for a
+    /// property `phase`): the moves those cases allow, each case's pairs taken by the first that matches.
+    /// `subject`: `self`, or the property's name.
+    func validated(_ method: FunctionDeclSyntax, subject: String) -> [(move: Move, node: Syntax)]? {
+        let parameters = method.signature.parameterClause.parameters
+        guard parameters.count == 1, let p = parameters.first, selfNames.contains(p.type.trimmedText),
+              let body = method.body, let sw = Self.onlySwitch(body.statements) else { return nil }
+        let argument = (p.secondName ?? p.firstName).text
+        let paths: Set<String> = subject == "self" ? ["self"] : [subject, "self." + subject]
+        var any = false
+        let moves = firstMatch(sw, from: paths, to: argument) { sc in
+            let sets = SwitchFinder.scan(sc).assignments.contains { paths.contains($0.lhs.trimmedText) && $0.rhs.trimmedText == argument }
+            any = any || sets
+            return sets
+        }
+        return any ? moves : nil
+    }
+
+    /// The moves a `switch` over a (source, target) tuple allows: `from` names the source (wherever the
+    /// tuple puts it), `to` the target; `allows` says whether a case allows its pairs (nil: unreadable,
+    /// no moves at all). The first case matching a pair decides it.
+    func firstMatch(_ sw: SwitchExprSyntax, from: Set<String>, to: String,
+                    allows: (SwitchCaseSyntax) -> Bool?) -> [(move: Move, node: Syntax)]? {
+        guard let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self), tuple.elements.count == 2 else { return nil }
         let written = tuple.elements.map { $0.expression.trimmedText }
-        guard Set(written) == Set(subjects) else { return nil }
-        // the source is `self` or the first parameter, wherever the tuple puts it
-        let fromAt = written.firstIndex(of: subjects[0])!
+        guard let fromAt = written.firstIndex(where: from.contains), written[1 - fromAt] == to else { return nil }
         var decided = Set<Move>()
         var moves: [(move: Move, node: Syntax)] = []
         let states = stateEnum.caseNames
         for sc in SyntaxHelpers.cases(of: sw) {
-            guard let value = Self.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self) else { return nil }
-            let allows = value.literal.tokenKind == .keyword(.true)
+            guard let allowed = allows(sc) else { return nil }
             var pairs: [Move] = []
             switch sc.label {
             case .default:
@@ -143,7 +183,7 @@ struct AllowedMoves {
                     pairs += sides[fromAt].flatMap { f in sides[1 - fromAt].map { Move(from: f, to: $0) } }
                 }
             }
-            for pair in pairs where decided.insert(pair).inserted && allows {
+            for pair in pairs where decided.insert(pair).inserted && allowed {
                 moves.append((pair, Syntax(sc)))
             }
         }

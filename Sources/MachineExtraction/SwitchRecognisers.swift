@@ -392,6 +392,13 @@ struct SwitchMethodRecogniser: Recogniser {
                 continue
             }
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
+            // `func move(to p: Phase) { switch (phase, p) { case (.a, .b): phase = p … } }`: the moves it allows
+            if kind == .enumeration, !context.machines.contains(where: { $0.id == "\(type.key).\(property.name)" }),
+               let read = AllowedMoves(type: type, stateEnum: stateEnum, context: context).readValidated(subject: property.name) {
+                let initial = startingState(of: property, in: type, states: stateEnum.caseNames, optional: false, context: context)
+                addMoves(read, name: "\(type.name).\(property.name)", key: "\(type.key).\(property.name)", initial: initial,
+                         stateEnum: stateEnum, context: context)
+            }
         }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
@@ -406,13 +413,19 @@ struct SwitchMethodRecogniser: Recogniser {
             startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
         }
         let initial = starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
+        addMoves(read, name: "\(type.name).\(read.name.replacingOccurrences(of: "()", with: ""))", key: type.key, initial: initial,
+                 stateEnum: stateEnum, context: context)
+    }
+
+    /// The machine of allowed moves: each an edge with no input but the member that allows it.
+    func addMoves(_ read: (name: String, moves: [(move: AllowedMoves.Move, location: SourceLocation)], location: SourceLocation),
+                  name: String, key: String, initial: String?, stateEnum: EnumInfo, context: ExtractionContext) {
         let rules = read.moves.map { move, location in
             Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: move.from, input: "*")], target: .state(move.to))], trigger: read.name)
         }
-        let machine = Machine(name: "\(type.name).\(read.name.replacingOccurrences(of: "()", with: ""))", dialect: .switchMethod,
-                              location: read.location, states: stateEnum.caseNames, inputs: [], initial: initial, rules: rules,
-                              order: .resolved, stateLocations: context.locations(stateEnum))
-        context.add(machine, stateEnum: stateEnum, key: type.key)
+        let machine = Machine(name: name, dialect: .switchMethod, location: read.location, states: stateEnum.caseNames, inputs: [],
+                              initial: initial, rules: rules, order: .resolved, stateLocations: context.locations(stateEnum))
+        context.add(machine, stateEnum: stateEnum, key: key)
     }
 
     /// A store: a stored property of a struct type (`var state = State()`) and a method taking an enum

@@ -458,9 +458,9 @@ public struct Finding: Codable, Hashable, Sendable {
     /// The inputs of the trace: what a person types to get there.
     public var witness: [String]? { trace?.map(\.input) }
 
-    /// The trace as the code matched it (`view(.startTapped)` where the input is `view`): what the
-    /// readable reports show.
-    public var triggers: [String]? { trace?.map(\.trigger) }
+    /// The trace as the code matched it (`view(.startTapped)` where the input is `view`; a move of a
+    /// machine without inputs by the state it enters, `to playing`): what the readable reports show.
+    public var triggers: [String]? { trace?.map { $0.input == "*" ? "to \($0.state)" : $0.trigger } }
 }
 
 /// The shape of code a machine was read from (`../docs/dialects.md`).

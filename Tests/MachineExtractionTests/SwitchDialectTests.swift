@@ -677,6 +677,58 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(play.moves, ["Rehearsal -cue-> Show", "Show -cut-> Rehearsal", "Show -cue-> Curtain"])
     }
 
+    /// A method that sets the state to its argument where a `switch` over both allows it (made-up names),
+    /// for an enum and for a property: the cases that set it are the moves, the first match decides.
+    func testValidatedMovesToAnArgumentAreAMachineWithoutInputs() throws {
+        let a = Analysed.source("""
+        enum ParcelError: Error { case refused }
+        enum Parcel {
+            case packed, sent, arrived, returned
+            mutating func advance(to next: Parcel) throws {
+                switch (self, next) {
+                case (.packed, .sent), (.sent, .arrived), (.sent, .returned):
+                    self = next
+                case (.returned, _):
+                    throw ParcelError.refused
+                case (_, .packed):
+                    self = next
+                default:
+                    throw ParcelError.refused
+                }
+            }
+        }
+        final class Kettle {
+            enum Heat { case cold, warming, boiling }
+            private(set) var heat: Heat = .cold
+            func set(_ wanted: Heat) {
+                switch (wanted, heat) {
+                case (.warming, .cold), (.boiling, .warming), (.cold, _): heat = wanted
+                default: print("ignored")
+                }
+            }
+        }
+        """)
+        let parcel = try a.machine("Parcel.advance")
+        XCTAssertNil(parcel.initial, "no holder says where it starts")
+        XCTAssertEqual(parcel.moves, [
+            "packed -*-> sent", "sent -*-> arrived", "sent -*-> returned", "arrived -*-> packed", "sent -*-> packed",
+        ])
+        XCTAssertEqual(Set(parcel.rules.compactMap(\.trigger)), ["advance()"])
+        let kettle = try a.machine("Kettle.heat")
+        XCTAssertEqual(kettle.initial, "cold")
+        XCTAssertEqual(kettle.moves, ["cold -*-> warming", "warming -*-> boiling", "warming -*-> cold", "boiling -*-> cold"])
+        XCTAssertEqual(kettle.findingSet, [])
+        // the readable witness names the states a machine without inputs moves to
+        let b = Analysed.source("""
+        enum Fuse { case intact, blown
+            mutating func change(to next: Fuse) { switch (self, next) { case (.intact, .blown): self = next; default: break } } }
+        final class Box { var fuse: Fuse = .intact }
+        """)
+        let deadEnd = try XCTUnwrap(b.machine("Fuse.change").findings.first)
+        XCTAssertEqual(deadEnd.triggers, ["to blown"])
+        XCTAssertEqual(deadEnd.witness, ["*"])
+    }
+
     func testAnEnumsAllowedMovesAreAMachineWithoutInputs() throws {
         let a = Analysed.source("""
         enum Hatch {
