@@ -26,6 +26,7 @@ struct DictionaryTableRecogniser: Recogniser {
             for dict in finder.dictionaries(index: context.index) { build(dict, file: file, context: context, subscripts: subscripts) }
             for dict in finder.allowed(index: context.index) { buildAllowed(dict, file: file, context: context, subscripts: subscripts) }
             for array in finder.arrays(index: context.index) { ArrayTable(array: array, file: file, context: context).build() }
+            for calls in finder.registrations(index: context.index) { ArrayTable(calls: calls, file: file, context: context).build() }
         }
     }
 
@@ -70,6 +71,34 @@ struct DictionaryTableRecogniser: Recogniser {
         override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
             if let first = node.elements.first, ArrayTable.row(first.expression) != nil { rowArrays.append(node) }
             return .visitChildren
+        }
+        /// Calls on a receiver with three or four arguments and no closure (`m.add(from: .a, on: .e, to: .b)`).
+        var rowCalls: [FunctionCallExprSyntax] = []
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.trailingClosure == nil, node.arguments.count == 3 || node.arguments.count == 4,
+               node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil,
+               node.parent?.is(CodeBlockItemSyntax.self) == true { rowCalls.append(node) }
+            return .visitChildren
+        }
+
+        /// Calls registering transitions: statements of one block calling one method on one receiver, at
+        /// least two of them, most naming three cases.
+        func registrations(index: SymbolIndex) -> [[FunctionCallExprSyntax]] {
+            var groups: [[FunctionCallExprSyntax]] = []
+            var byKey: [String: Int] = [:]
+            for call in rowCalls {
+                let key = "\(call.parent?.parent?.id.hashValue ?? 0) \(call.calledExpression.trimmedText)"
+                if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
+            }
+            // by syntax first (each of the three a member, two at least written `.x`), then by the names
+            func shaped(_ call: FunctionCallExprSyntax) -> Bool {
+                let members = call.arguments.prefix(3).compactMap { SyntaxHelpers.unwrap($0.expression).as(MemberAccessExprSyntax.self) }
+                return members.count == 3 && members.filter { $0.base == nil }.count >= 2
+            }
+            return groups.filter { calls in
+                let read = calls.filter(shaped).compactMap { ArrayTable.row(ExprSyntax($0)).flatMap { ArrayTable.caseNames($0, index) } }.count
+                return read >= 2 && read * 2 > calls.count
+            }
         }
 
         /// The arrays of transitions: most rows name three cases, and they are in no other table.
@@ -419,9 +448,29 @@ struct DictionaryTableRecogniser: Recogniser {
 /// $0.from == state && … }` in the table's file) names the variable the state lives in, whose
 /// initializer, when visible, is the initial state.
 struct ArrayTable {
-    let array: ArrayExprSyntax
+    /// The rows: an array literal's elements, or the calls that register them one by one.
+    let rows: [ExprSyntax]
+    /// The array literal, or the first registering call.
+    let anchor: Syntax
     let file: ParsedFile
     let context: ExtractionContext
+    var array: ArrayExprSyntax? { anchor.as(ArrayExprSyntax.self) }
+
+    init(array: ArrayExprSyntax, file: ParsedFile, context: ExtractionContext) {
+        rows = array.elements.map(\.expression)
+        anchor = Syntax(array)
+        self.file = file
+        self.context = context
+    }
+
+    /// Calls registering one row each on one receiver (`machine.addTransition(from: .closed, on: .open, to:
+    /// .opened)`, several in one block).
+    init(calls: [FunctionCallExprSyntax], file: ParsedFile, context: ExtractionContext) {
+        rows = calls.map { ExprSyntax($0) }
+        anchor = Syntax(calls[0])
+        self.file = file
+        self.context = context
+    }
 
     enum Role { case from, event, to }
 
@@ -457,6 +506,7 @@ struct ArrayTable {
     /// Per part, the label and the type the written element type gives: `[(from: S, event: E, to: S)]`,
     /// or `[Transition]` with the struct's stored fields (by the row's labels, else in order).
     func writtenParts(_ labels: [String?]) -> [(label: String?, type: String?)] {
+        guard let array else { return labels.map { ($0, nil) } }
         var typeSyntax: TypeSyntax?
         if let binding = array.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
             typeSyntax = binding.typeAnnotation?.type
@@ -482,22 +532,34 @@ struct ArrayTable {
     func build() {
         let index = context.index
         var rows: [(parts: [(label: String?, expr: ExprSyntax)], names: [String], node: Syntax)] = []
-        var unreadable: [ArrayElementSyntax] = []
-        for element in array.elements {
-            if let parts = Self.row(element.expression), let names = Self.caseNames(parts, index) {
-                rows.append((parts, names, Syntax(element)))
+        var unreadable: [ExprSyntax] = []
+        for element in self.rows {
+            if let parts = Self.row(element), let names = Self.caseNames(parts, index) {
+                rows.append((parts, names, element.parent?.as(ArrayElementSyntax.self).map(Syntax.init) ?? Syntax(element)))
             } else {
                 unreadable.append(element)
             }
         }
         guard let first = rows.first else { return }
         let written = writtenParts(first.parts.map(\.label))
-        let location = file.location(of: array)
+        let location = file.location(of: anchor)
+        // registering calls: the enums the receiver's written type names (`Machine<Door, DoorEvent>`), by the
+        // cases each part uses
+        let receiver = array == nil ? anchor.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
+        let variable = receiver.flatMap { DSLSupport.variable($0, index: index) }
+        var named: [EnumInfo] = []
+        if let v = variable, let text = context.index.binding(referencedBy: receiver!)?.typeText
+            ?? v.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }) {
+            named = DSLSupport.genericType(text, at: v.node, index: index).arguments.compactMap(\.enumInfo)
+        }
         let labels = (0..<3).map { i in first.parts[i].label ?? (i < written.count ? written[i].label : nil) }
         // the roles: by label, else by type, else by name
         var roles: [Role?] = (0..<3).map { i in i < written.count ? written[i].label.flatMap { Self.labelRoles[$0] } : nil }
         let enums: [EnumInfo?] = (0..<3).map { i in
-            i < written.count ? written[i].type.flatMap { index.enumInfo($0, in: index.scope(of: array)) } : nil
+            if !named.isEmpty {
+                return context.enumDeclaring(Set(rows.map { $0.names[i] }), among: named, role: "row part", at: location)
+            }
+            return i < written.count ? written[i].type.flatMap { index.enumInfo($0, in: index.scope(of: anchor)) } : nil
         }
         if Set(roles.compactMap { $0 }).count != 3 {
             roles = [nil, nil, nil]
@@ -528,7 +590,7 @@ struct ArrayTable {
         let states = context.caseList(stateEnum, used: rows.flatMap { [$0.names[fromAt], $0.names[toAt]] })
         let inputs = context.caseList(inputEnum, used: rows.map { $0.names[eventAt] })
         for element in unreadable {
-            context.warn("not a (from, event, to) row: \(element.expression.compactText.prefix(60)); left out of the machine",
+            context.warn("not a (from, event, to) row: \(element.compactText.prefix(60)); left out of the machine",
                          at: file.location(of: element))
         }
         let reader = EffectReader(index: index, inputs: Set(inputs), inputKey: nil)
@@ -537,15 +599,22 @@ struct ArrayTable {
                  outcomes: [Outcome(pairs: [Pair(from: row.names[fromAt], input: row.names[eventAt])], target: .state(row.names[toAt]),
                                     effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
         }
-        let name = SyntaxHelpers.enclosingBindingName(array)
+        let name = array.flatMap { SyntaxHelpers.enclosingBindingName($0) } ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
         let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
-        let initial = name.flatMap { n in fromLabel.flatMap { lookedUpState(table: n, field: $0) } }
-            .flatMap { DSLSupport.variable($0, index: index) }
-            .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
+        var initial: String?
+        if array != nil {
+            initial = name.flatMap { n in fromLabel.flatMap { lookedUpState(table: n, field: $0) } }
+                .flatMap { DSLSupport.variable($0, index: index) }
+                .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
+        } else if let construction = variable?.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }) {
+            // `Machine<Door, DoorEvent>(initial: .closed)`: its one argument naming a state
+            let named = construction.arguments.compactMap { context.initialState($0.expression, states: states) }
+            initial = named.count == 1 ? named[0] : nil
+        }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum, at: array)
+                    stateEnum: stateEnum, at: anchor)
     }
 }
 

@@ -208,4 +208,36 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(Set(allowed.rules.compactMap(\.trigger)), ["move()"])
         XCTAssertEqual(allowed.findingSet, ["dead_end_state poured"])
     }
+
+    /// A home-grown machine type whose transitions are registered by calls (made-up names): one row per
+    /// call, the enums from the receiver's written type, the initial state from its construction.
+    func testTransitionsRegisteredByCalls() throws {
+        let result = Analysed.source("""
+        final class Automaton<S: Hashable, E: Hashable> {
+            private var table: [S: [E: S]] = [:]
+            private(set) var current: S
+            init(start: S) { current = start }
+            func register(from: S, on event: E, to: S) { table[from, default: [:]][event] = to }
+        }
+        enum Sail: Hashable { case furled, set, reefed }
+        enum Wind: Hashable { case calm, breeze, gale }
+        final class Skipper {
+            let rig = Automaton<Sail, Wind>(start: .furled)
+            init() {
+                rig.register(from: .furled, on: .breeze, to: .set)
+                rig.register(from: .set, on: .gale, to: .reefed)
+                rig.register(from: .reefed, on: .calm, to: .furled)
+                rig.register(from: .set, on: .calm, to: .furled)
+            }
+        }
+        final class Chart { func plot(_ a: Sail, _ b: Sail, _ c: Wind) {} }
+        func sketch(_ chart: Chart) { chart.plot(.set, .furled, .calm) }
+        """)
+        XCTAssertEqual(result.machines.map(\.name), ["rig"], "one call is no table")
+        let rig = try result.machine("rig")
+        XCTAssertEqual(rig.states, ["furled", "set", "reefed"])
+        XCTAssertEqual(rig.inputs, ["calm", "breeze", "gale"])
+        XCTAssertEqual(rig.initial, "furled")
+        XCTAssertEqual(rig.moves, ["furled -breeze-> set", "set -gale-> reefed", "reefed -calm-> furled", "set -calm-> furled"])
+    }
 }
