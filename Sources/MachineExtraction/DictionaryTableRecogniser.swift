@@ -547,10 +547,12 @@ struct ArrayTable {
         // cases each part uses
         let receiver = array == nil ? anchor.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
         let variable = receiver.flatMap { DSLSupport.variable($0, index: index) }
+        // the call building the machine: the receiver's initializer, or the call the array is given to
+        let builder = array.map { $0.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self) }
+            ?? variable?.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
         var named: [EnumInfo] = []
-        if let v = variable, let text = context.index.binding(referencedBy: receiver!)?.typeText
-            ?? v.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }) {
-            named = DSLSupport.genericType(text, at: v.node, index: index).arguments.compactMap(\.enumInfo)
+        if let text = receiver.flatMap({ context.index.binding(referencedBy: $0)?.typeText }) ?? builder?.calledExpression.trimmedText {
+            named = DSLSupport.genericType(text, at: anchor, index: index).arguments.compactMap(\.enumInfo)
         }
         let labels = (0..<3).map { i in first.parts[i].label ?? (i < written.count ? written[i].label : nil) }
         // the roles: by label, else by type, else by name
@@ -602,15 +604,14 @@ struct ArrayTable {
         let name = array.flatMap { SyntaxHelpers.enclosingBindingName($0) } ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
         let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
         var initial: String?
+        // `Machine<Door, DoorEvent>(initial: .closed)`: the builder's one argument naming a state
+        let started = builder?.arguments.compactMap { context.initialState($0.expression, states: states) } ?? []
         if array != nil {
             initial = name.flatMap { n in fromLabel.flatMap { lookedUpState(table: n, field: $0) } }
                 .flatMap { DSLSupport.variable($0, index: index) }
                 .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
-        } else if let construction = variable?.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }) {
-            // `Machine<Door, DoorEvent>(initial: .closed)`: its one argument naming a state
-            let named = construction.arguments.compactMap { context.initialState($0.expression, states: states) }
-            initial = named.count == 1 ? named[0] : nil
         }
+        if initial == nil, started.count == 1 { initial = started[0] }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),

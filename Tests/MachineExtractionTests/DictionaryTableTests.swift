@@ -232,8 +232,19 @@ final class DictionaryTableTests: XCTestCase {
         }
         final class Chart { func plot(_ a: Sail, _ b: Sail, _ c: Wind) {} }
         func sketch(_ chart: Chart) { chart.plot(.set, .furled, .calm) }
+        struct Edge<S, E> { let from: S; let event: E; let to: S }
+        final class Graph<S: Hashable, E: Hashable> { init(first: S, edges: [Edge<S, E>]) {} }
+        enum Lamp: Hashable { case dark, lit }
+        enum Switch: Hashable { case flip, cut }
+        let lamp = Graph<Lamp, Switch>(first: .dark, edges: [
+            .init(from: .dark, event: .flip, to: .lit),
+            .init(from: .lit, event: .flip, to: .dark),
+        ])
         """)
-        XCTAssertEqual(result.machines.map(\.name), ["rig"], "one call is no table")
+        XCTAssertEqual(result.machines.map(\.name), ["rig", "lamp"], "one call is no table")
+        let lamp = try result.machine("lamp")
+        XCTAssertEqual(lamp.initial, "dark", "the argument beside the rows names the state it starts in")
+        XCTAssertEqual(lamp.inputs, ["flip", "cut"], "the call's written type gives the enums")
         let rig = try result.machine("rig")
         XCTAssertEqual(rig.states, ["furled", "set", "reefed"])
         XCTAssertEqual(rig.inputs, ["calm", "breeze", "gale"])
