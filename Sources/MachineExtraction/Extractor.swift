@@ -324,6 +324,11 @@ final class ExtractionContext {
         var propertiesByTypeName: [String: [(TypeInfo, Binding)]]?
         /// The stored properties of other types holding each enum (by key).
         var holders: [String: [(TypeInfo, Binding)]] = [:]
+        /// Declared types by the last name of each type they inherit from or conform to.
+        var inheritorsByName: [String: [TypeInfo]]?
+        /// Per protocol or base class (by key), its conforming types when they construct one another
+        /// (the states of a state pattern), else empty.
+        var patternStates: [String: [TypeInfo]] = [:]
     }
     let caches: Caches
 

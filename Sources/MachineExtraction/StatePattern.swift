@@ -21,12 +21,36 @@ struct StatePattern {
         guard var text = property.typeText else { return nil }
         text = SyntaxHelpers.optionalWrapped(text) ?? text
         if text.hasPrefix("any ") { text.removeFirst(4) }
-        guard let scope = context.index.scope(of: property.node), let p = context.index.type(text, in: scope),
-              p.kind == "protocol" || p.kind == "class" else { return nil }
-        let conforming = context.index.typeOrder.filter { t in
-            (t.kind == "struct" || t.kind == "class" || t.kind == "enum") && context.index.supertypes(of: t).contains { $0 === p }
+        let caches = context.caches
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if caches.inheritorsByName == nil {
+            var byName: [String: [TypeInfo]] = [:]
+            for t in context.index.typeOrder where t.kind == "struct" || t.kind == "class" || t.kind == "enum" {
+                for name in Set(t.inherited.compactMap({ SymbolIndex.bareTypeName($0).split(separator: ".").last.map(String.init) })) {
+                    byName[name, default: []].append(t)
+                }
+            }
+            caches.inheritorsByName = byName
         }
-        return conforming.count >= 2 ? (p, conforming) : nil
+        // (by name first: most properties are typed by nothing two declared types conform to)
+        let last = SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) ?? text
+        guard (caches.inheritorsByName![last]?.count ?? 0) >= 2, let scope = context.index.scope(of: property.node),
+              let p = context.index.type(text, in: scope), p.kind == "protocol" || p.kind == "class" else { return nil }
+        if let known = caches.patternStates[p.key] { return known.isEmpty ? nil : (p, known) }
+        let conforming = caches.inheritorsByName![last]!.filter { t in context.index.supertypes(of: t).contains { $0 === p } }
+        // the states construct one another (`gate.state = Unlocked()`, `return Dim()`)
+        let names = Set(conforming.map(\.name))
+        let constructs = conforming.count >= 2 && conforming.contains { t in
+            t.methods.contains { method, _ in
+                method.body?.tokens(viewMode: .sourceAccurate).contains { token in
+                    if case .identifier(let name) = token.tokenKind, name != t.name, names.contains(name) { return true }
+                    return false
+                } ?? false
+            }
+        }
+        caches.patternStates[p.key] = constructs ? conforming : []
+        return constructs ? (p, conforming) : nil
     }
 
     func build() -> Bool {
