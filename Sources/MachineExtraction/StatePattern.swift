@@ -96,15 +96,19 @@ struct StatePattern {
                         ?? proto.methods.first(where: { $0.0.name.text == input && $0.0.body != nil }),
                       let body = method.body else { continue }
                 var targets: [(Target, SourceLocation)] = []
+                // a write under a condition (or in a closure) may not happen: the state may stay
+                var conditional = false
                 let scan = SwitchFinder.scan(body)
                 for (lhs, rhs) in scan.assignments where writesProperty(lhs) {
                     targets += self.targets(rhs, names: names, from: state.name).map { ($0, file.location(of: lhs)) }
+                    conditional = conditional || Self.conditional(lhs, in: body)
                 }
                 // `gate.transition(to: Unlocked())`: a method of the holder that sets the property to its argument
                 for call in scan.calls {
                     guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
                           setters.contains(member.declName.baseName.text), let argument = call.arguments.first?.expression else { continue }
                     targets += self.targets(argument, names: names, from: state.name).map { ($0, file.location(of: call)) }
+                    conditional = conditional || Self.conditional(call, in: body)
                 }
                 if returnsState(method), forwarded.contains(input) {
                     // `return X()`, or the one expression of the body
@@ -119,9 +123,11 @@ struct StatePattern {
                     rules.append(Rule(location: file.location(of: method), outcomes: [Outcome(pairs: [pair], target: .stay)]))
                 } else {
                     moved = moved || targets.contains { if case .state = $0.0 { true } else { false } }
-                    var seen = Set<Target>()
-                    let outcomes = targets.filter { seen.insert($0.0).inserted }.map { Outcome(pairs: [pair], target: $0.0, guardText: targets.count > 1 ? "chosen at run time" : nil) }
-                    rules.append(Rule(location: targets[0].1, outcomes: outcomes))
+                    var distinct = targets.map(\.0).uniqued()
+                    if conditional, !distinct.contains(.stay) { distinct.append(.stay) }
+                    rules.append(Rule(location: targets[0].1, outcomes: distinct.map {
+                        Outcome(pairs: [pair], target: $0, guardText: distinct.count > 1 ? "chosen at run time" : nil)
+                    }))
                 }
             }
         }
@@ -149,6 +155,18 @@ struct StatePattern {
                               stateLocations: locations)
         context.add(machine, stateEnum: nil, key: "\(holder.key).\(property.name)")
         return true
+    }
+
+    /// Whether `node` runs only on some paths through `body`: under an `if`, `guard`, `switch` case or
+    /// loop, in a closure, or after a `guard` of the body.
+    static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax) -> Bool {
+        var current = node.parent
+        while let c = current, c.id != body.id {
+            if c.is(IfExprSyntax.self) || c.is(SwitchCaseSyntax.self) || c.is(GuardStmtSyntax.self) || c.is(ClosureExprSyntax.self)
+                || c.is(ForStmtSyntax.self) || c.is(WhileStmtSyntax.self) || c.is(TernaryExprSyntax.self) { return true }
+            current = c.parent
+        }
+        return body.statements.contains { $0.item.is(GuardStmtSyntax.self) && $0.position < node.position }
     }
 
     /// `machine.state = …`, `context?.state = …`, `self.machine.state = …`: a path of two names or more
