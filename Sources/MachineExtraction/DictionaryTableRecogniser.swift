@@ -84,10 +84,11 @@ struct DictionaryTableRecogniser: Recogniser {
         /// Calls registering transitions: statements of one block calling one method on one receiver, at
         /// least two of them, most naming three cases.
         func registrations(index: SymbolIndex) -> [[FunctionCallExprSyntax]] {
+            struct Key: Hashable { var block: SyntaxIdentifier?; var callee: String }
             var groups: [[FunctionCallExprSyntax]] = []
-            var byKey: [String: Int] = [:]
+            var byKey: [Key: Int] = [:]
             for call in rowCalls {
-                let key = "\(call.parent?.parent?.id.hashValue ?? 0) \(call.calledExpression.trimmedText)"
+                let key = Key(block: call.parent?.parent?.id, callee: call.calledExpression.trimmedText)
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
             // by syntax first (each of the three a member, two at least written `.x`), then by the names

@@ -95,11 +95,11 @@ struct Arrival {
 }
 
 extension ReducerSpec {
-    /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
-    /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
     /// TCA's effect types (the API): a function returning one returns a reducer's effect.
     static let effectTypes: Set<String> = ["Effect", "EffectTask", "EffectOf", "EffectPublisher"]
 
+    /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
+    /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
     static func helperTable(_ methods: [FunctionDeclSyntax]) -> [String: FunctionDeclSyntax] {
         var table: [String: FunctionDeclSyntax] = [:]
         var counts: [String: Int] = [:]
