@@ -47,7 +47,7 @@ public struct CheckDescription: Hashable, Sendable {
 
     /// A trace as the docs write it: triggers joined by ` → `, those an effect sent marked `(effect)`.
     public static func describe(_ trace: [TraceStep]) -> String {
-        trace.map { $0.by == .effect ? "\($0.trigger) (effect)" : $0.trigger }.joined(separator: " → ")
+        trace.map { $0.by == .effect ? "\($0.readable) (effect)" : $0.readable }.joined(separator: " → ")
     }
 }
 

@@ -21,7 +21,7 @@ struct EffectChecks {
         let result = EffectExplorer(model: model, sureOnly: true).explore()
         var diagnostics: [Diagnostic] = []
         func path(_ trace: [TraceStep]) -> String {
-            trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.trigger)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
+            trace.isEmpty ? "from the start" : "after " + trace.map { "\($0.readable)\($0.by == .effect ? " (effect)" : "")" }.joined(separator: " → ")
         }
         // only witnesses that assume nothing the tool cannot check: no false alarms from other fields
         var stale = result.stale.filter { !$0.assumed }.map { (model, $0) }

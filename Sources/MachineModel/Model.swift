@@ -429,6 +429,10 @@ public struct TraceStep: Codable, Hashable, Sendable {
         self.by = by
         self.state = state
     }
+
+    /// The step as the readable reports show it: the trigger the code matched (`view(.startTapped)`), or
+    /// for a machine without inputs the state it moves to (`to playing`).
+    public var readable: String { input == "*" ? "to \(state)" : trigger }
 }
 
 public struct Finding: Codable, Hashable, Sendable {
@@ -460,7 +464,7 @@ public struct Finding: Codable, Hashable, Sendable {
 
     /// The trace as the code matched it (`view(.startTapped)` where the input is `view`; a move of a
     /// machine without inputs by the state it enters, `to playing`): what the readable reports show.
-    public var triggers: [String]? { trace?.map { $0.input == "*" ? "to \($0.state)" : $0.trigger } }
+    public var triggers: [String]? { trace?.map(\.readable) }
 }
 
 /// The shape of code a machine was read from (`../docs/dialects.md`).

@@ -25,7 +25,7 @@ public struct TestSkeletonWriter: Sendable {
         out.append("final class \(Self.typeName(machine.name))PathTests: XCTestCase {")
         for (n, sequence) in cover.sequences.enumerated() {
             if n > 0 { out.append("") }
-            let summary = sequence.steps.map { ($0.by == .effect ? "⇠ " : "") + $0.trigger }.joined(separator: " → ")
+            let summary = sequence.steps.map { ($0.by == .effect ? "⇠ " : "") + $0.readable }.joined(separator: " → ")
             out.append("    /// \(Self.comment(summary))")
             out.append("    func testPath\(n + 1)() \(style.async ? "async " : ""){")
             out += style.setUp(machine).map { "        " + $0 }

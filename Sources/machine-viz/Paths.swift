@@ -72,7 +72,7 @@ struct Paths: ParsableCommand {
             for (m, cover) in zip(machines, covers) {
                 lines.append("\(m.name) (\(m.dialect)): \(cover.sequences.count) sequence\(cover.sequences.count == 1 ? "" : "s") take \(cover.covered) transition\(cover.covered == 1 ? "" : "s")")
                 for (n, s) in cover.sequences.enumerated() {
-                    lines.append("  \(n + 1). " + s.steps.map { ($0.by == .effect ? "⇠ " : "") + $0.trigger }.joined(separator: " → ")
+                    lines.append("  \(n + 1). " + s.steps.map { ($0.by == .effect ? "⇠ " : "") + $0.readable }.joined(separator: " → ")
                                  + "   (ends in \(s.steps.last?.state ?? m.initial ?? "?"))")
                 }
                 for i in cover.unreachable {
