@@ -31,27 +31,49 @@ struct AllowedMoves {
         var to: String
     }
 
-    /// The moves the first such member allows, each with its location; the member's name and location.
-    func read() -> (name: String, moves: [(move: Move, location: SourceLocation)], location: SourceLocation)? {
+    /// What a member allows: its name, its trigger (`canMove()` for a method), where it is, and each
+    /// move with where the code allows it.
+    struct Reading {
+        var member: String
+        var trigger: String
+        var location: SourceLocation
+        var moves: [(move: Move, location: SourceLocation)]
+
+        init(_ moves: [(move: Move, node: Syntax)], of method: FunctionDeclSyntax, in file: ParsedFile) {
+            member = method.name.text
+            trigger = member + "()"
+            location = file.location(of: method)
+            self.moves = moves.map { ($0.move, file.location(of: $0.node)) }
+        }
+
+        init(_ moves: [(move: Move, node: Syntax)], of property: Binding) {
+            member = property.name
+            trigger = member
+            location = property.location
+            self.moves = moves.map { ($0.move, property.file.location(of: $0.node)) }
+        }
+    }
+
+    /// The moves the first such member allows.
+    func read() -> Reading? {
         for property in type.properties where property.isComputed && !property.isStatic && Self.namedAsMoves(property.name) {
             guard let text = property.typeText, isCollectionOfSelf(text), let body = ExtractionContext.getter(of: property),
                   let moves = listed(body) else { continue }
-            return (property.name, moves.map { ($0.move, property.file.location(of: $0.node)) }, property.location)
+            return Reading(moves, of: property)
         }
         for (method, file) in type.methods where Self.namedAsMoves(method.name.text) {
             guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
                   let moves = predicate(method, body.statements) else { continue }
-            return (method.name.text + "()", moves.map { ($0.move, file.location(of: $0.node)) }, file.location(of: method))
+            return Reading(moves, of: method, in: file)
         }
         return readValidated(subject: "self")
     }
 
     /// The first method of the type that sets `subject` (`self` or a property) to its argument where a
     /// `switch` over both allows it.
-    func readValidated(subject: String) -> (name: String, moves: [(move: Move, location: SourceLocation)], location: SourceLocation)? {
+    func readValidated(subject: String) -> Reading? {
         for (method, file) in type.methods {
-            guard let moves = validated(method, subject: subject) else { continue }
-            return (method.name.text + "()", moves.map { ($0.move, file.location(of: $0.node)) }, file.location(of: method))
+            if let moves = validated(method, subject: subject) { return Reading(moves, of: method, in: file) }
         }
         return nil
     }
@@ -68,13 +90,6 @@ struct AllowedMoves {
         if let e = item.as(ExpressionStmtSyntax.self)?.expression.as(SwitchExprSyntax.self) { return e }
         if let e = item.as(ReturnStmtSyntax.self)?.expression?.as(SwitchExprSyntax.self) { return e }
         return item.as(SwitchExprSyntax.self)
-    }
-
-    /// The one value a case's body gives (`return x` or `x`).
-    static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
-        guard items.count == 1, let item = items.first?.item else { return nil }
-        if let r = item.as(ReturnStmtSyntax.self) { return r.expression }
-        return item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression
     }
 
     func state(_ expr: ExprSyntax) -> String? {
@@ -97,12 +112,7 @@ struct AllowedMoves {
                     sources.append(from)
                 }
             }
-            guard var value = Self.onlyValue(sc.statements).map(SyntaxHelpers.unwrap) else { return nil }
-            if let call = value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-               SymbolIndex.bareTypeName(call.calledExpression.trimmedText) == "Set" {
-                value = SyntaxHelpers.unwrap(call.arguments.first!.expression)
-            }
-            guard let array = value.as(ArrayExprSyntax.self) else { return nil }
+            guard let array = SyntaxHelpers.onlyValue(sc.statements).flatMap(SyntaxHelpers.arrayLiteral) else { return nil }
             var targets: [(String, Syntax)] = []
             for element in array.elements {
                 guard let to = state(element.expression) else { return nil }
@@ -128,7 +138,7 @@ struct AllowedMoves {
         else { return nil }
         guard let sw = Self.onlySwitch(body) else { return nil }
         return firstMatch(sw, from: [subjects[0]], to: subjects[1]) { sc in
-            Self.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
+            SyntaxHelpers.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
         }
     }
 

@@ -176,15 +176,7 @@ struct DictionaryTableRecogniser: Recogniser {
     static func allowedMoves(_ list: DictionaryElementListSyntax, _ index: SymbolIndex) -> [(from: String, to: [(name: String, node: Syntax)])]? {
         // the shape first, by syntax alone (a member per key and per element): names are resolved only then
         func isMember(_ e: ExprSyntax) -> Bool { SyntaxHelpers.unwrap(e).is(MemberAccessExprSyntax.self) }
-        let rows = list.map { element -> (key: ExprSyntax, array: ArrayExprSyntax?) in
-            var value = SyntaxHelpers.unwrap(element.value)
-            // `Set([.a, .b])`, `Set<State>([…])`
-            if let call = value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-               SymbolIndex.bareTypeName(call.calledExpression.trimmedText) == "Set" {
-                value = SyntaxHelpers.unwrap(call.arguments.first!.expression)
-            }
-            return (element.key, value.as(ArrayExprSyntax.self))
-        }
+        let rows = list.map { (key: $0.key, array: SyntaxHelpers.arrayLiteral($0.value)) }
         guard rows.allSatisfy({ row in isMember(row.key) && row.array.map { $0.elements.allSatisfy { isMember($0.expression) } } == true }) else { return nil }
         var moves: [(from: String, to: [(name: String, node: Syntax)])] = []
         for row in rows {

@@ -406,10 +406,7 @@ struct EffectReader {
     /// What a function of the project returns: its `return` expressions, or its single expression.
     func returnedExpressions(of f: FunctionDeclSyntax) -> [ExprSyntax]? {
         guard let body = f.body else { return nil }
-        if body.statements.count == 1, let only = body.statements.first {
-            if let e = only.item.as(ExprSyntax.self) { return [e] }
-            if let s = only.item.as(ExpressionStmtSyntax.self) { return [s.expression] }
-        }
+        if let only = SyntaxHelpers.onlyValue(body.statements) { return [only] }
         return SwitchFinder.scan(body).returns.compactMap(\.expression)
     }
 

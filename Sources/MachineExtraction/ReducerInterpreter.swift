@@ -78,13 +78,6 @@ struct SelfRebuild {
     }
 
     private func isType(_ text: String) -> Bool { text == "Self" || text == typeName }
-
-    /// The one expression a body gives (`{ .init(phase: .shut) }`, `{ return Self(phase: p) }`).
-    static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
-        guard items.count == 1, let item = items.first?.item else { return nil }
-        if let r = item.as(ReturnStmtSyntax.self) { return r.expression }
-        return item.as(ExprSyntax.self)
-    }
 }
 
 /// Where a scoped input can arrive: in `states`, and, for an action of a presented child, only in the
@@ -823,11 +816,14 @@ final class ReducerInterpreter {
 
     func withHelperPaths(_ body: () -> [Ctx]) -> [Ctx] { withPaths(spec.helperStatePaths, inputs: [], body) }
 
-    func withPaths(_ paths: Set<String>, inputs: Set<String>, _ body: () -> [Ctx]) -> [Ctx] {
-        let saved = (extraStatePaths, extraInputPaths)
+    /// Walks `body` with more names for the state and the input, and `hiding` names of the reducer's
+    /// input that a walked function's parameters hide.
+    func withPaths(_ paths: Set<String>, inputs: Set<String>, hiding: Set<String> = [], _ body: () -> [Ctx]) -> [Ctx] {
+        let saved = (extraStatePaths, extraInputPaths, hiddenInputs)
         extraStatePaths.formUnion(paths)
         extraInputPaths.formUnion(inputs)
-        defer { (extraStatePaths, extraInputPaths) = saved }
+        hiddenInputs.formUnion(hiding)
+        defer { (extraStatePaths, extraInputPaths, hiddenInputs) = saved }
         return body()
     }
 
@@ -907,11 +903,10 @@ final class ReducerInterpreter {
     func walkInout(_ call: FunctionCallExprSyntax, _ function: FunctionDeclSyntax, paths: Set<String>, inputs: Set<String>,
                    _ ctxs: [Ctx], _ walk: ([Ctx]) -> [Ctx]) -> [Ctx] {
         let passed = passedBindings(call, to: function, ctxs)
-        let saved = hiddenInputs
-        hiddenInputs.formUnion(Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            .subtracting(paths).subtracting(inputs))
-        defer { hiddenInputs = saved }
-        let out = withPaths(paths, inputs: inputs) { walk(passed?.entering ?? ctxs) }
+        let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        let out = withPaths(paths, inputs: inputs, hiding: parameters.subtracting(paths).subtracting(inputs)) {
+            walk(passed?.entering ?? ctxs)
+        }
         guard let passed else { return out }
         return out.map { ctx in passed.restore.reduce(into: ctx) { c, name in c.bound[name.key] = name.value } }
     }

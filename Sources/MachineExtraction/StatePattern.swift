@@ -18,9 +18,7 @@ struct StatePattern {
     /// The protocol the property's written type names, with the declared types conforming to it: nil
     /// unless there are two at least.
     func states() -> (protocol: TypeInfo, states: [TypeInfo])? {
-        guard var text = property.typeText else { return nil }
-        text = SyntaxHelpers.optionalWrapped(text) ?? text
-        if text.hasPrefix("any ") { text.removeFirst(4) }
+        guard let text = property.typeText.map(Self.named) else { return nil }
         let caches = context.caches
         caches.lock.lock()
         defer { caches.lock.unlock() }
@@ -64,10 +62,7 @@ struct StatePattern {
         guard !inputs.isEmpty else { return false }
         let protocolNames: Set<String> = [proto.name, proto.qualifiedName]
         func returnsState(_ m: FunctionDeclSyntax) -> Bool {
-            guard var t = m.signature.returnClause?.type.trimmedText else { return false }
-            t = SyntaxHelpers.optionalWrapped(t) ?? t
-            if t.hasPrefix("any ") { t.removeFirst(4) }
-            return protocolNames.contains(t)
+            m.signature.returnClause.map { protocolNames.contains(Self.named($0.type.trimmedText)) } ?? false
         }
         // the holder's methods that set the property to their one argument (`func transition(to s: State) { state = s }`)
         let setters = Set(holder.methods.compactMap { method, _ -> String? in
@@ -113,7 +108,7 @@ struct StatePattern {
                 if returnsState(method), forwarded.contains(input) {
                     // `return X()`, or the one expression of the body
                     var returned = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }
-                    if returned.isEmpty, let only = AllowedMoves.onlyValue(body.statements) { returned = [only] }
+                    if returned.isEmpty, let only = SyntaxHelpers.onlyValue(body.statements) { returned = [only] }
                     for value in returned where SyntaxHelpers.unwrap(value).as(NilLiteralExprSyntax.self) == nil {
                         targets += self.targets(value, names: names, from: state.name).map { ($0, file.location(of: value)) }
                     }
@@ -141,12 +136,12 @@ struct StatePattern {
             guard !set.isEmpty, named.allSatisfy({ $0 != nil }) else { continue }
             let input = method.name.text
             ownInputs.append(input)
-            var seen = Set<String>()
-            rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: named.compactMap { $0 }.filter { seen.insert($0).inserted }.map {
-                Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: seen.count > 1 ? "chosen at run time" : nil)
+            let targets = named.compactMap { $0 }.uniqued()
+            rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: targets.map {
+                Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: targets.count > 1 ? "chosen at run time" : nil)
             }))
         }
-        let initial = (property.initializer ?? SwitchMethodRecogniser().initializerValue(of: property.name, in: holder))
+        let initial = (property.initializer ?? SwitchMethodRecogniser.initializerValue(of: property.name, in: holder))
             .flatMap { constructed($0, names: names) }
         var locations: [String: SourceLocation] = [:]
         for t in stateTypes { locations[t.name] = t.location }
@@ -155,6 +150,12 @@ struct StatePattern {
                               stateLocations: locations)
         context.add(machine, stateEnum: nil, key: "\(holder.key).\(property.name)")
         return true
+    }
+
+    /// The type a written type names, without `?` or `any` (`any LampMode?` → `LampMode`).
+    static func named(_ text: String) -> String {
+        let t = SyntaxHelpers.optionalWrapped(text) ?? text
+        return t.hasPrefix("any ") ? String(t.dropFirst(4)) : t
     }
 
     /// Whether `node` runs only on some paths through `body`: under an `if`, `guard`, `switch` case or

@@ -409,19 +409,21 @@ struct SwitchMethodRecogniser: Recogniser {
     /// An enum's allowed moves (`AllowedMoves`), when it is no machine of its own events.
     func buildAllowedMoves(type: TypeInfo, stateEnum: EnumInfo, context: ExtractionContext) {
         guard let read = AllowedMoves(type: type, stateEnum: stateEnum, context: context).read() else { return }
-        let starts = holders(of: stateEnum, context: context).map { owner, property in
+        let initial = Self.agreed(holders(of: stateEnum, context: context).map { owner, property in
             startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
-        }
-        let initial = starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
-        addMoves(read, name: "\(type.name).\(read.name.replacingOccurrences(of: "()", with: ""))", key: type.key, initial: initial,
-                 stateEnum: stateEnum, context: context)
+        })
+        addMoves(read, name: "\(type.name).\(read.member)", key: type.key, initial: initial, stateEnum: stateEnum, context: context)
+    }
+
+    /// The starting value the holders agree on (none when one of them has none or they differ).
+    static func agreed(_ starts: [String?]) -> String? {
+        starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
     }
 
     /// The machine of allowed moves: each an edge with no input but the member that allows it.
-    func addMoves(_ read: (name: String, moves: [(move: AllowedMoves.Move, location: SourceLocation)], location: SourceLocation),
-                  name: String, key: String, initial: String?, stateEnum: EnumInfo, context: ExtractionContext) {
+    func addMoves(_ read: AllowedMoves.Reading, name: String, key: String, initial: String?, stateEnum: EnumInfo, context: ExtractionContext) {
         let rules = read.moves.map { move, location in
-            Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: move.from, input: "*")], target: .state(move.to))], trigger: read.name)
+            Rule(location: location, outcomes: [Outcome(pairs: [Pair(from: move.from, input: "*")], target: .state(move.to))], trigger: read.trigger)
         }
         let machine = Machine(name: name, dialect: .switchMethod, location: read.location, states: stateEnum.caseNames, inputs: [],
                               initial: initial, rules: rules, order: .resolved, stateLocations: context.locations(stateEnum))
@@ -556,8 +558,8 @@ struct SwitchMethodRecogniser: Recogniser {
         // the holders' starting value, when they agree; without one, what the enum's own initializers
         // all make it (`init() { self = .idle(Idle()) }`, held as `Mutex(State())`)
         let initial = starts.allSatisfy({ $0 == nil })
-            ? context.initialState(initializerValue(of: "self", in: type), states: stateEnum.caseNames)
-            : starts.first.flatMap { first in starts.allSatisfy { $0 == first } ? first : nil }
+            ? context.initialState(Self.initializerValue(of: "self", in: type), states: stateEnum.caseNames)
+            : Self.agreed(starts)
         var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                               inputs: inputNames + methodInputs, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -732,14 +734,14 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The state a stored property starts in: its default, else what every initializer of its type assigns
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
-        let start = property.initializer ?? initializerValue(of: property.name, in: type)
+        let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
         if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
         return context.initialState(start, states: states)
     }
 
     /// The value every initializer of the type assigns the property among its own statements (`init() {
     /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
-    func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
+    static func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
         guard let decl = type.node.asProtocol(DeclGroupSyntax.self) else { return nil }
         var values: [ExprSyntax] = []
         for member in decl.memberBlock.members {
@@ -961,12 +963,12 @@ struct SwitchMethodRecogniser: Recogniser {
         var rebuild = SelfRebuild(property: property, typeName: type.name)
         var builders: [String: ExprSyntax] = [:]
         for (method, _) in type.methods where method.modifiers.contains(where: { $0.name.text == "static" }) {
-            guard let items = method.body?.statements, let value = SelfRebuild.onlyValue(items), let state = rebuild.state(in: value) else { continue }
+            guard let items = method.body?.statements, let value = SyntaxHelpers.onlyValue(items), let state = rebuild.state(in: value) else { continue }
             builders[method.name.text] = builders[method.name.text] ?? state
         }
         for p in type.properties where p.isStatic && p.isComputed {
             guard case .getter(let items)? = p.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors,
-                  let value = SelfRebuild.onlyValue(items), let state = rebuild.state(in: value) else { continue }
+                  let value = SyntaxHelpers.onlyValue(items), let state = rebuild.state(in: value) else { continue }
             builders[p.name] = builders[p.name] ?? state
         }
         rebuild.builders = builders

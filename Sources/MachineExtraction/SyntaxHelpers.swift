@@ -192,6 +192,23 @@ enum SyntaxHelpers {
         return parts[1].is(AssignmentExprSyntax.self) ? (parts[0], Array(parts[2...])) : nil
     }
 
+    /// The one value a body gives: `return x`, or its one expression (`{ .init(phase: .shut) }`).
+    static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard items.count == 1, let item = items.first?.item else { return nil }
+        if let r = item.as(ReturnStmtSyntax.self) { return r.expression }
+        return item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression
+    }
+
+    /// The array literal of `[…]`, `Set([…])` or `Set<T>([…])`.
+    static func arrayLiteral(_ expr: ExprSyntax) -> ArrayExprSyntax? {
+        let e = unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+           SymbolIndex.bareTypeName(call.calledExpression.trimmedText) == "Set" {
+            return unwrap(call.arguments.first!.expression).as(ArrayExprSyntax.self)
+        }
+        return e.as(ArrayExprSyntax.self)
+    }
+
     /// The last name of an expression's path: `self.machine.route` → `route`.
     static func lastName(_ expr: ExprSyntax) -> String? {
         path(expr).flatMap { $0.split(separator: ".").last.map(String.init) }
