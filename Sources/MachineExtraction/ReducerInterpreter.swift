@@ -46,6 +46,104 @@ struct ReducerSpec {
     var arrivals: [String: Arrival] = [:]
     /// How `self = …` rebuilds the type holding the state (a struct): `self = .open(o)`, `self = .init(phase: .shut)`.
     var rebuild: SelfRebuild?
+    /// An `async` method's suspension points, by each statement holding one (`let items = try await
+    /// fetch()`, and a `do` around it): see `Suspension`.
+    var suspensions: [SyntaxIdentifier: Suspension] = [:]
+}
+
+/// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
+/// try await fetch(); state = .loaded(items) }`). A path that changed the state before it ends there: the
+/// state is seen while the method waits. The method's rest runs later, as the input `load() after
+/// fetch()` (`watch() on updates` for each value of a `for await` loop), arriving in the state the method
+/// waits in, like the work a method starts (`load() task`): what other inputs do meanwhile is not followed.
+struct Suspension {
+    /// The `await` (or `for await` loop) where the method waits.
+    var node: Syntax
+    var input: String
+
+    /// The suspension points of a method named `input` by the statements that hold them: none unless it
+    /// is `async`. An `await` in a closure (`Task { … }`) or a nested function is not the method's own. A
+    /// call of a method in `own` (the type's methods that change the state) is walked in line: what it
+    /// does before it waits happens at once, and its own `await`s are the method's.
+    static func points(of method: FunctionDeclSyntax, input: String, own: [String: FunctionDeclSyntax]) -> [SyntaxIdentifier: Suspension] {
+        guard method.signature.effectSpecifiers?.asyncSpecifier != nil else { return [:] }
+        var result: [SyntaxIdentifier: Suspension] = [:]
+        var names: Set<String> = []
+        var seen: Set<SyntaxIdentifier> = []
+        func read(_ function: FunctionDeclSyntax) {
+            guard let body = function.body, seen.insert(function.id).inserted else { return }
+            let finder = AwaitFinder(viewMode: .sourceAccurate)
+            finder.walk(body)
+            var byAwait: [SyntaxIdentifier: Suspension] = [:]
+            for node in finder.awaits {
+                let (what, callee) = describe(node)
+                if let callee, let called = own[callee] {
+                    read(called)
+                    continue
+                }
+                let base = input + (node.is(ForStmtSyntax.self) ? " on " : " after ") + what
+                var name = base
+                var k = 1
+                while names.contains(name) { k += 1; name = base + " \(k)" }
+                names.insert(name)
+                byAwait[node.id] = Suspension(node: node, input: name)
+            }
+            for (item, awaits) in finder.within {
+                if let first = awaits.lazy.compactMap({ byAwait[$0] }).first { result[item] = first }
+            }
+        }
+        read(method)
+        return result
+    }
+
+    /// What a method waits for: the function it calls (`fetch()`; `callee` its name when written on
+    /// `self` or alone), or the sequence a loop takes values from (`updates`).
+    static func describe(_ node: Syntax) -> (what: String, callee: String?) {
+        if let loop = node.as(ForStmtSyntax.self) {
+            var sequence = SyntaxHelpers.unwrap(loop.sequence)
+            var call = ""
+            if let c = sequence.as(FunctionCallExprSyntax.self) { sequence = c.calledExpression; call = "()" }
+            let name = sequence.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+                ?? sequence.as(DeclReferenceExprSyntax.self)?.baseName.text
+            return (name.map { $0 + call } ?? "a sequence", nil)
+        }
+        var value = node.as(AwaitExprSyntax.self).map { SyntaxHelpers.unwrap($0.expression) }
+        if let t = value?.as(TryExprSyntax.self) { value = SyntaxHelpers.unwrap(t.expression) }
+        let callee = value?.as(FunctionCallExprSyntax.self)?.calledExpression
+        let member = callee?.as(MemberAccessExprSyntax.self)
+        let name = member?.declName.baseName.text ?? callee?.as(DeclReferenceExprSyntax.self)?.baseName.text
+        let onSelf = member == nil || member?.base?.trimmedText == "self"
+        return (name.map { $0 + "()" } ?? "a wait", onSelf ? name : nil)
+    }
+}
+
+/// The `await`s and `for await` loops of a body outside its closures and nested functions, in the order
+/// written, and for each statement holding some, those.
+final class AwaitFinder: SyntaxVisitor {
+    var awaits: [Syntax] = []
+    var within: [SyntaxIdentifier: [SyntaxIdentifier]] = [:]
+    private var open: [SyntaxIdentifier] = []
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        open.append(node.id)
+        return .visitChildren
+    }
+    override func visitPost(_ node: CodeBlockItemSyntax) { open.removeLast() }
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+        found(Syntax(node))
+        return .visitChildren
+    }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        if node.awaitKeyword != nil { found(Syntax(node)) }
+        return .visitChildren
+    }
+
+    private func found(_ node: Syntax) {
+        awaits.append(node)
+        for item in open { within[item, default: []].append(node.id) }
+    }
 }
 
 /// A struct that changes its state by rebuilding itself (SwiftNIO's `~Copyable` machines): `self =
@@ -199,6 +297,15 @@ final class ReducerInterpreter {
             + "in all); the others are left out"
     }
 
+    /// For each `do` with a `catch` being walked in a method that waits, the paths at the statements with
+    /// a `try` in its body.
+    var tryPaths: [[Ctx]] = []
+
+    /// Whether a `try` is written in `node`.
+    static func tries(_ node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) }
+    }
+
     /// `merged` left paths out since the enclosing statement began.
     private var dropped = false
 
@@ -217,7 +324,9 @@ final class ReducerInterpreter {
     /// Interprets a body and returns its rules (ids are assigned by the caller).
     func run(_ body: CodeBlockItemListSyntax, at location: SourceLocation) -> [Rule] {
         slots = [Slot(location: location, catchAll: false, shadowed: false)]
-        let start = Ctx(pairs: d.all.intersection(arrivals(nil)), slot: 0)
+        // (what a suspension sends back only arrives after it)
+        let resumed = d.set(inputs: Set(spec.suspensions.values.map(\.input)))
+        let start = Ctx(pairs: d.all.intersection(arrivals(nil)).subtracting(resumed), slot: 0)
         let flow = execBlock(body, [start])
         // (a label no statement around has: the paths end there)
         let unlabelled = (flow.exits.sorted { $0.key < $1.key } + flow.repeats.sorted { $0.key < $1.key }).flatMap(\.value)
@@ -410,6 +519,9 @@ final class ReducerInterpreter {
             if leftOut == nil { leftOut = location(of: item) }
             return Flow()
         }
+        var ctxs = ctxs
+        if let s = spec.suspensions[item.id] { ctxs = suspend(ctxs, at: s) }
+        if !tryPaths.isEmpty, Self.tries(item) { tryPaths[tryPaths.count - 1] += ctxs }
         switch item.item {
         case .decl(let decl):
             // a local named like the state hides it (`let (state, result) = self.step()`)
@@ -512,13 +624,19 @@ final class ReducerInterpreter {
             return flow
         }
         if let d = stmt.as(DoStmtSyntax.self) {
+            let catches = !d.catchClauses.isEmpty && Self.tries(d.body)
+            // (in a method that waits, each `try` is where the `catch` may start: a path may have
+            // waited, and gone on as another input, before it)
+            let collecting = catches && !spec.suspensions.isEmpty
+            if collecting { tryPaths.append([]) }
             let f = execBlock(d.body.statements, ctxs)
             var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             flow.carry(f)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
             // write a `try` guards comes after it (`let x = try load(); state = .loaded(x)`)
-            if !d.catchClauses.isEmpty, d.body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) {
-                for clause in d.catchClauses { flow.absorb(execBlock(clause.body.statements, ctxs)) }
+            if catches {
+                let starts = collecting ? merged(tryPaths.removeLast()) : ctxs
+                for clause in d.catchClauses { flow.absorb(execBlock(clause.body.statements, starts)) }
             }
             return flow
         }
@@ -543,7 +661,7 @@ final class ReducerInterpreter {
         var entering = ctxs
         // an endless loop whose body tries something is left by the error it throws
         // (unless a `do` around it catches the error)
-        let throwing = endless && body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) }
+        let throwing = endless && Self.tries(body)
             && !Self.caught(Syntax(body))
         for pass in 0..<3 where !entering.isEmpty {
             if throwing { thrown(entering) }
@@ -553,8 +671,10 @@ final class ReducerInterpreter {
             fallthroughs += f.fallthroughs
             outer.carry(f)
             let before = Set(entering.map(\.target))
-            // a path whose state did not change would walk the body as it just did
-            entering = merged(again.filter { !before.contains($0.target) })
+            let walked = entering.reduce(d.none) { $0.union($1.pairs) }
+            // a path whose state did not change would walk the body as it just did (unless it is the rest
+            // of a method after an `await` in the body: other pairs)
+            entering = merged(again.filter { !before.contains($0.target) || !$0.pairs.subtracting(walked).isEmpty })
             if endless, pass == 2 { out += entering }
         }
         outer.next = merged(out)
@@ -1598,6 +1718,27 @@ final class ReducerInterpreter {
         f.pairs = ctx.pairs.intersection(d.set(states: ["false"]))
         f.target = .state("true")
         return [t, f].filter { !$0.pairs.isEmpty }
+    }
+
+    /// The paths at a suspension point: each that changed the state ends there, and its rest goes on as
+    /// the input the suspension names, from the state it waits in (any, when computed at run time).
+    func suspend(_ ctxs: [Ctx], at s: Suspension) -> [Ctx] {
+        ctxs.map { ctx in
+            guard let target = ctx.target, target != .stay, target != .failure else { return ctx }
+            record(ctx, target: target)
+            let position = s.node.positionAfterSkippingLeadingTrivia
+            let slot = slotByPosition[position] ?? {
+                slots.append(Slot(location: location(of: s.node), catchAll: false, shadowed: false))
+                slotByPosition[position] = slots.count - 1
+                return slots.count - 1
+            }()
+            var pairs = d.set(inputs: [s.input])
+            if case .state(let waiting) = target { pairs = pairs.intersection(d.set(states: [waiting])) }
+            var rest = Ctx(pairs: pairs, slot: slot)
+            rest.bound = ctx.bound
+            rest.values = ctx.values
+            return rest
+        }
     }
 
     // MARK: Ends of paths

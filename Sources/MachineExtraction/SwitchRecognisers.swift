@@ -766,11 +766,13 @@ struct SwitchMethodRecogniser: Recogniser {
                       context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
+        let writers = Set(methods.map(\.0.name.text))
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
             var spec = template
             spec.domain = Domain(states: template.domain.states, inputs: [input])
+            let resumed = Self.suspending(&spec, method: method, of: type, input: input, own: writers)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -786,7 +788,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard Self.changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(interpreter.leftOut)
-            result.inputs = result.inputs.appendingUnique([input])
+            result.inputs = result.inputs.appendingUnique([input] + Self.arrived(resumed, in: walked))
         }
         // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
         let started = Self.tasks(tasks, of: type, context: context)
@@ -794,6 +796,28 @@ struct SwitchMethodRecogniser: Recogniser {
         result.leftOut += started.leftOut
         result.inputs = result.inputs.appendingUnique(started.inputs)
         return result
+    }
+
+    /// Walks `method` (an input, or the inputs of `spec`'s domain) with its suspension points (`await`):
+    /// the inputs its rest arrives as after them are added to the domain and returned. Only a class's or
+    /// an actor's: other calls may run while one of its methods waits; a struct's mutating method holds
+    /// the value until it returns.
+    static func suspending(_ spec: inout ReducerSpec, method: FunctionDeclSyntax, of type: TypeInfo, input: String,
+                           own: Set<String>) -> [String] {
+        guard type.kind == "class" || type.kind == "actor" else { return [] }
+        var writers: [String: FunctionDeclSyntax] = [:]
+        for (m, _) in type.methods where own.contains(m.name.text) && m.id != method.id { writers[m.name.text] = writers[m.name.text] ?? m }
+        spec.suspensions = Suspension.points(of: method, input: input, own: writers)
+        let resumed = spec.suspensions.values.map(\.input).uniqued().sorted()
+        if !resumed.isEmpty { spec.domain = Domain(states: spec.domain.states, inputs: spec.domain.inputs + resumed) }
+        return resumed
+    }
+
+    /// The inputs among `resumed` some rule fires on.
+    static func arrived(_ resumed: [String], in rules: [Rule]) -> [String] {
+        guard !resumed.isEmpty else { return [] }
+        let inputs = Set(rules.flatMap { $0.outcomes.flatMap { $0.pairs.map(\.input) } })
+        return resumed.filter(inputs.contains)
     }
 
     /// Whether some rule leads to another state (or to one computed at run time).
@@ -816,6 +840,7 @@ struct SwitchMethodRecogniser: Recogniser {
             while result.inputs.contains(name) { k += 1; name = starter + " task \(k)" }
             var spec = template
             spec.domain = Domain(states: spec.domain.states, inputs: [name])
+            spec.suspensions = [:]
             spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
             // it may call any method of the type, the one that started it too (`send(.loaded)`)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
@@ -1012,12 +1037,15 @@ struct SwitchMethodRecogniser: Recogniser {
             inputNames = (inputNames + inputs).uniqued()
             let domain = Domain(states: states, inputs: inputs)
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
-            let spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
+            var spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors, unobservable: unobservable,
                                    valueStates: valueStates, rebuild: rebuild)
+            let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
-            rules += interpreter.run(body.statements, at: file.location(of: method))
+            let walked = interpreter.run(body.statements, at: file.location(of: method))
+            rules += walked
+            inputNames = inputNames.appendingUnique(Self.arrived(resumed, in: walked))
             leftOut.append(interpreter.leftOut)
             location = location ?? file.location(of: method)
             context.claimed.insert(method.id)

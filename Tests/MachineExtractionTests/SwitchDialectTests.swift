@@ -946,8 +946,11 @@ final class MethodMachineTests: XCTestCase {
         let queue = try XCTUnwrap(machines.named("QueueStateMachine.state"))
         XCTAssertEqual(queue.transient, ["busy"])
         XCTAssertFalse(queue.findingKeys.contains("unreachable_state busy"), "\(queue.findingKeys)")
+        // an actor's method that waits is seen in the state it waits in: no passing state
         let furnace = try XCTUnwrap(machines.named("Furnace.state"))
-        XCTAssertEqual(furnace.transient, ["warming"])
+        XCTAssertEqual(furnace.transient, [])
+        XCTAssertEqual(furnace.transitions, ["off -light()-> warming", "warming -light() after yield()-> hot",
+                                             "warming -douse()-> off", "hot -douse()-> off"])
         XCTAssertEqual(furnace.findingKeys, [])
     }
 
@@ -1281,12 +1284,13 @@ final class MethodMachineTests: XCTestCase {
         }
         """)
         let kettle = try XCTUnwrap(machines.named("Kettle.state"))
-        // the `defer` turns `boiling` back to `cold` on the way out: `boiling` is held only while it waits
-        // (when another method may be called)
-        XCTAssertEqual(kettle.transitions, ["cold -boil()-> whistling", "whistling -reset()-> cold", "boiling -reset()-> cold"])
-        XCTAssertEqual(kettle.transient, ["boiling"])
+        // `boiling` is held while it waits (when another method may be called); the `defer` turns it back
+        // to `cold` on the way out, after the wait
+        XCTAssertEqual(kettle.transitions, ["cold -boil()-> boiling", "boiling -boil() after sleep()-> cold",
+                                            "boiling -boil() after sleep()-> whistling", "whistling -reset()-> cold", "boiling -reset()-> cold"])
+        XCTAssertEqual(kettle.transient, [])
         let reel = try XCTUnwrap(machines.named("Reel.phase"))
-        XCTAssertEqual(reel.transitions, ["wound -spin()-> snapped", "snapped -rewind()-> wound"])
+        XCTAssertEqual(reel.transitions, ["wound -spin()-> spinning", "spinning -spin() after sleep()-> snapped", "snapped -rewind()-> wound"])
         let tower = try XCTUnwrap(machines.named("Tower.beaconState"))
         XCTAssertEqual(tower.transitions, ["dark -pulse()-> lit", "lit -pulse()-> flashing", "flashing -pulse()-> dark",
                                            "lit -blackout()-> dark", "flashing -blackout()-> dark"])
@@ -1446,6 +1450,76 @@ final class MethodMachineTests: XCTestCase {
         let ledger = try XCTUnwrap(machines.named("Ledger.phase"))
         XCTAssertTrue(ledger.transitions.isSuperset(of: ["idle -sync-> syncing", "syncing -sync task-> synced"]), "\(ledger.transitions)")
         XCTAssertFalse(diagnostics.contains { $0.message.contains("inside a closure") })
+    }
+
+    /// An `async` method of a class or actor that changes the state and then waits (`await`) stops there:
+    /// the state is seen while it waits, and its rest is an input of its own (`load() after fetch()`,
+    /// `watch() on readings()` for a `for await` loop) arriving in the state it waits in. A `catch` starts
+    /// where a `try` may throw, so from the rest after the wait; awaiting another method that changes the
+    /// state walks it in line; a struct's mutating method holds the value while it waits.
+    func testAsyncMethodsStopWhereTheyWait() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        @MainActor final class Herbarium {
+            enum Stage { case empty, gathering, pressed, torn }
+            private(set) var stage: Stage = .empty
+            func gather() async {
+                guard case .empty = stage else { return }
+                stage = .gathering
+                do {
+                    let leaves = try await pick()
+                    stage = leaves.isEmpty ? .torn : .pressed
+                } catch {
+                    stage = .torn
+                }
+            }
+            func regather() async {
+                if case .torn = stage { stage = .empty; await gather() }
+            }
+            func pick() async throws -> [Int] { [] }
+        }
+        actor Barometer {
+            enum Mode { case off, warming, reading, broken }
+            var mode: Mode = .off
+            func watch() async {
+                guard mode == .off else { return }
+                mode = .warming
+                let ok = await selfTest()
+                mode = ok ? .reading : .broken
+                guard ok else { return }
+                for await value in readings() {
+                    if value < 0 { mode = .broken }
+                }
+            }
+            func stop() { mode = .off }
+            func selfTest() async -> Bool { true }
+            nonisolated func readings() -> AsyncStream<Int> { AsyncStream { _ in } }
+        }
+        struct Kiln {
+            enum Stage { case cold, firing, done }
+            var stage: Stage = .cold
+            mutating func fire() async {
+                guard stage == .cold else { return }
+                stage = .firing
+                await Task.yield()
+                stage = .done
+            }
+            mutating func cool() { stage = .cold }
+        }
+        """)
+        let herbarium = try XCTUnwrap(machines.named("Herbarium.stage"))
+        XCTAssertEqual(herbarium.inputs, ["gather()", "gather() after pick()", "regather()", "regather() after pick()"])
+        XCTAssertEqual(herbarium.transitions, ["empty -gather()-> gathering", "gathering -gather() after pick()-> torn",
+                                               "gathering -gather() after pick()-> pressed", "torn -regather()-> gathering",
+                                               "gathering -regather() after pick()-> torn", "gathering -regather() after pick()-> pressed"])
+        XCTAssertFalse(herbarium.transient.contains("gathering"))
+        let barometer = try XCTUnwrap(machines.named("Barometer.mode"))
+        XCTAssertEqual(barometer.inputs, ["watch()", "watch() after selfTest()", "watch() on readings()", "stop()"])
+        XCTAssertTrue(barometer.transitions.isSuperset(of: ["off -watch()-> warming", "warming -watch() after selfTest()-> reading",
+                                                            "warming -watch() after selfTest()-> broken",
+                                                            "reading -watch() on readings()-> broken"]), "\(barometer.transitions)")
+        let kiln = try XCTUnwrap(machines.named("Kiln.stage"))
+        XCTAssertEqual(kiln.inputs, ["fire()", "cool()"])
+        XCTAssertTrue(kiln.transitions.contains("cold -fire()-> done"), "\(kiln.transitions)")
     }
 
     /// `switch consume self` reads as `switch self`; an enum's own initializer gives the initial state
