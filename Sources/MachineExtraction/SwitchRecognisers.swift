@@ -218,7 +218,11 @@ struct MappingFunctionRecogniser: Recogniser {
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
             let params = node.signature.parameterClause.parameters
-            if params.count >= 2, let body = node.body {
+            // (a method of one parameter taking the state `inout` may be the input enum's own: `func
+            // apply(toState state: inout State)` over `switch self`)
+            let inoutOne = params.count == 1 && params.first!.type.is(AttributedTypeSyntax.self)
+                && !node.modifiers.contains { $0.name.text == "static" }
+            if params.count >= 2 || inoutOne, let body = node.body {
                 candidates.append(Candidate(node: Syntax(node), parameters: params.map { ($0.secondName ?? $0.firstName).text },
                                             parameterTypes: params.map { $0.type.trimmedText },
                                             body: body.statements, name: node.name.text,
@@ -299,6 +303,16 @@ struct MappingFunctionRecogniser: Recogniser {
     /// switch step { … } }`, `if case .skip = event`, `==`), not only by a `switch` over the pair.
     func buildFromSignature(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
         guard let function = c.node.as(FunctionDeclSyntax.self), c.parameterTypes.count == c.parameters.count else { return false }
+        var c = c
+        // a method of an enum taking the state `inout` is that enum's step: `self` is the input
+        if c.parameters.count == 1 {
+            let scope = context.index.scope(of: function)
+            // (an extension's methods are seen in it, not in the type it extends)
+            guard let owner = scope?.innermostType,
+                  (owner.enumInfo ?? context.index.enumInfo(owner.qualifiedName, in: scope))?.cases.isEmpty == false else { return false }
+            c.parameters.append("self")
+            c.parameterTypes.append(owner.qualifiedName)
+        }
         let types = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
         let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
         let returned = function.signature.returnClause.map { r -> String in

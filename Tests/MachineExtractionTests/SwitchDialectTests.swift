@@ -318,6 +318,42 @@ final class SpellingTests: XCTestCase {
         XCTAssertEqual(ring.transitions, ["intro -leave-> finished", "consent -leave-> finished"])
     }
 
+    /// A method of the input enum taking the state `inout` (`func apply(toState state: inout State)`, as
+    /// Square's Workflow actions and home-grown event enums write it) is a transition function over `self`,
+    /// declared in the enum or in an extension of it.
+    func testAnInputEnumsOwnStepIsATransitionFunction() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct Metronome {
+            enum Beat { case still, ticking, done }
+            enum Knob {
+                case wind, release, jam
+                func apply(toBeat beat: inout Metronome.Beat) -> Int? {
+                    switch self {
+                    case .wind: beat = .ticking
+                    case .release: if case .ticking = beat { beat = .done }
+                    case .jam: break
+                    }
+                    return nil
+                }
+            }
+        }
+        enum Loom { case idle, weaving }
+        enum Shuttle { case throwIt, catchIt }
+        extension Shuttle {
+            func step(_ loom: inout Loom) {
+                if self == .throwIt, loom == .idle { loom = .weaving }
+                if self == .catchIt { loom = .idle }
+            }
+            func label(_ text: inout String) { text = "shuttle" }
+        }
+        """)
+        let knob = try XCTUnwrap(machines.named("apply"))
+        XCTAssertEqual(knob.transitions, ["still -wind-> ticking", "done -wind-> ticking", "ticking -release-> done"])
+        let shuttle = try XCTUnwrap(machines.named("step"))
+        XCTAssertEqual(shuttle.transitions, ["idle -throwIt-> weaving", "weaving -catchIt-> idle"])
+        XCTAssertEqual(machines.count, 2, "\(machines.map(\.name))")
+    }
+
     /// An event method that tests its event with `if`s and `==` instead of a `switch`.
     func testAnEventMethodTestedWithIfsIsAMachine() throws {
         let (machines, _) = try Fixture.analyze(source: """
