@@ -1387,6 +1387,10 @@ final class ReducerInterpreter {
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
+                } else if let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
+                          spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
+                    // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
+                    continue
                 } else if isInput(b.initializer.map { SyntaxHelpers.path($0.value) } ?? b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text) {
                     // `guard let event` on an optional input: every input but `nil` (an input of its own where
                     // the event is optional: the end of a stream), or every input when none is `nil`

@@ -25,6 +25,8 @@ struct ReducerRecogniser: Recogniser {
         var bySignature = false
         /// The parameter the state is a copy of (`var next = model`): it names the state as it was.
         var copied: String?
+        /// Other names of the action (the parameter an action read through a cast was cast from).
+        var actionAliases: [String] = []
     }
 
     func finder(for file: ParsedFile) -> SyntaxVisitor? { CandidateFinder(file: file) }
@@ -35,7 +37,13 @@ struct ReducerRecogniser: Recogniser {
         var chosen: [Candidate] = []
         for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
             for candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
-                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) { continue }
+                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) {
+                    if let cast = Self.typeCase(candidate) {
+                        context.warn("reducer '\(candidate.bindingName ?? "reducer")': its actions are told apart by their types (`\(cast)`), which the tool does not read as inputs; no machine extracted",
+                                     at: candidate.file.location(of: candidate.node), severity: .note)
+                    }
+                    continue
+                }
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }
@@ -218,12 +226,15 @@ struct ReducerRecogniser: Recogniser {
                     // `func reduce(state: AppState, action: AppAction) -> AppState { var new = state; …; return new }`:
                     // the copy is the state
                     let a = 1 - copy.parameter
+                    let action = (params[a].secondName ?? params[a].firstName).text
+                    let cast = Self.castAction(body, param: action)
                     var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction, stateParam: copy.name,
-                                      actionParam: (params[a].secondName ?? params[a].firstName).text,
-                                      stateType: params[copy.parameter].type.trimmedText, actionType: params[a].type.trimmedText,
+                                      actionParam: cast?.name ?? action,
+                                      stateType: node.signature.returnClause?.type.trimmedText, actionType: cast?.type ?? params[a].type.trimmedText,
                                       bindingName: node.name.text, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)
                     c.bySignature = true
                     c.copied = (params[copy.parameter].secondName ?? params[copy.parameter].firstName).text
+                    if let cast, cast.name != action { c.actionAliases = [action] }
                     found.append(.candidate(c))
                 }
                 return .visitChildren
@@ -243,15 +254,42 @@ struct ReducerRecogniser: Recogniser {
         static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String)? {
             guard let returned = node.signature.returnClause?.type.trimmedText else { return nil }
             let params = Array(node.signature.parameterClause.parameters)
-            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned }),
+            // (ReSwift's reducers take the state optional, `nil` before the first action: `var state = state
+            // ?? AppState()`)
+            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned || $0.type.trimmedText == returned + "?" }),
                   let first = body.statements.first?.item.as(VariableDeclSyntax.self), first.bindingSpecifier.text == "var",
                   first.bindings.count == 1, let binding = first.bindings.first,
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let value = binding.initializer?.value, SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
+                  let value = binding.initializer.map({ defaulted($0.value) }),
+                  SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
             else { return nil }
             let returns = SwitchFinder.scan(body).returns
             guard !returns.isEmpty, returns.allSatisfy({ r in r.expression.flatMap { SyntaxHelpers.path($0) } == name }) else { return nil }
             return (s, name)
+        }
+
+        /// `x` of `x ?? fallback`, else the value.
+        static func defaulted(_ value: ExprSyntax) -> ExprSyntax {
+            guard let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+                  Array(sequence.elements)[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" else { return value }
+            return sequence.elements.first!
+        }
+
+        /// The action read through a cast at the top of a reducer whose action is a protocol (ReSwift's
+        /// `guard let action = action as? CounterAction else { return state }`, or `if let`): the name it
+        /// is bound to and the type.
+        static func castAction(_ body: CodeBlockSyntax, param: String) -> (name: String, type: String)? {
+            for item in body.statements.prefix(3) {
+                let conditions = item.item.as(GuardStmtSyntax.self)?.conditions
+                    ?? item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)?.conditions
+                    ?? item.item.as(IfExprSyntax.self)?.conditions
+                guard let conditions, conditions.count == 1, case .optionalBinding(let b) = conditions.first!.condition,
+                      let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let (base, type) = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), base == param
+                else { continue }
+                return (name, type)
+            }
+            return nil
         }
 
         func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int,
@@ -279,6 +317,22 @@ struct ReducerRecogniser: Recogniser {
 
     /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
     /// action`, `if case`, `==`) and its state a struct (an enum state is a mapping function's).
+    /// The first case of a `switch` over the action that matches a type (ReSwift's `case let a as
+    /// AddTodo`, `case is Reset`), as written.
+    static func typeCase(_ c: Candidate) -> String? {
+        for sw in SwitchFinder.scan(c.body).switches where SyntaxHelpers.path(sw.subject) == c.actionParam {
+            for case .switchCase(let sc) in sw.cases {
+                guard case .case(let label) = sc.label else { continue }
+                for item in label.caseItems {
+                    if item.pattern.is(IsTypePatternSyntax.self) || item.pattern.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.as) }) {
+                        return "case " + item.trimmedText
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
     static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> Bool {
         guard let scope = context.index.scope(of: c.node), let stateText = c.stateType, let actionText = c.actionType,
               let action = context.index.enumInfo(actionText, in: scope), !action.cases.isEmpty,
@@ -333,7 +387,7 @@ struct ReducerRecogniser: Recogniser {
         let stateResolved = context.resolve(stateText, at: c.node)
         if let stateEnum = stateResolved?.enumInfo {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
-            let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
+            let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum))
@@ -466,7 +520,7 @@ struct ReducerRecogniser: Recogniser {
         for state in states where inputs.contains(state) { arrivals[state] = Arrival(states: [state]) }
         let domain = Domain(states: states, inputs: inputs)
         let reader = context.effectReader(inputs: inputs, inputType: declaredAction ?? feature)
-        let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: [c.actionParam],
+        let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                arrivals: arrivals)
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         let rules = interpreter.run(c.body, at: location)
@@ -681,7 +735,7 @@ struct ReducerRecogniser: Recogniser {
         let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
         for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
         let original = c.copied.map { "\($0).\(field.name)\(t.suffix)" }
-        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: [c.actionParam],
+        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: Set([c.actionParam] + c.actionAliases),
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),

@@ -192,6 +192,19 @@ enum SyntaxHelpers {
         return parts[1].is(AssignmentExprSyntax.self) ? (parts[0], Array(parts[2...])) : nil
     }
 
+    /// `x as? T` as written (folded or not): the path of `x` and `T`.
+    static func conditionalCast(_ value: ExprSyntax) -> (base: String, type: String)? {
+        let e = unwrap(value)
+        if let cast = e.as(AsExprSyntax.self), cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
+            return path(cast.expression).map { ($0, cast.type.trimmedText) }
+        }
+        guard let sequence = e.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
+        let parts = Array(sequence.elements)
+        guard let op = parts[1].as(UnresolvedAsExprSyntax.self), op.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+              let type = parts[2].as(TypeExprSyntax.self), let base = path(parts[0]) else { return nil }
+        return (base, type.type.trimmedText)
+    }
+
     /// The one value a body gives: `return x`, or its one expression (`{ .init(phase: .shut) }`).
     static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
         guard items.count == 1, let item = items.first?.item else { return nil }

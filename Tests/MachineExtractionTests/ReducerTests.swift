@@ -240,6 +240,45 @@ final class SplitReducerTests: XCTestCase {
 }
 
 final class ReducerFunctionTests: XCTestCase {
+    /// ReSwift's reducers (made-up names): the state comes optional and is defaulted (`var state = state ??
+    /// TillState()`), the action is a protocol read through a cast to an enum at the top (`guard let`, `if
+    /// let`, under the same name or another); one that tells its actions apart by their types (`case _ as
+    /// Refund`) gives no machine and says so.
+    func testReSwiftReducersReadThroughACast() throws {
+        let a = Analysed.source(#"""
+        import ReSwift
+        struct TillState { var drawer: Drawer = .shut; var total = 0 }
+        enum Drawer { case shut, open, jammed }
+        enum TillAction: Action { case sale, close, kick }
+        struct Refund: Action {}
+        func tillReducer(action: Action, state: TillState?) -> TillState {
+            var state = state ?? TillState()
+            guard let till = action as? TillAction else { return state }
+            switch till {
+            case .sale: if state.drawer == .shut { state.drawer = .open }
+            case .close: state.drawer = .shut
+            case .kick: if state.drawer == .open { state.drawer = .jammed }
+            }
+            return state
+        }
+        struct LampState { var lamp: Drawer = .shut }
+        func lampReducer(action: Action, state: LampState?) -> LampState {
+            var state = state ?? LampState()
+            switch action {
+            case _ as Refund: state.lamp = .open
+            default: break
+            }
+            return state
+        }
+        """#)
+        let till = try a.machine("TillState.drawer")
+        XCTAssertEqual(till.initial, "shut")
+        XCTAssertEqual(till.transitions, ["shut -sale-> open", "open -close-> shut", "jammed -close-> shut", "open -kick-> jammed"])
+        XCTAssertNil(a.machines.first { $0.name.hasPrefix("LampState") })
+        XCTAssertTrue(a.diagnostics.contains { $0.message.contains("'lampReducer': its actions are told apart by their types (`case _ as Refund`)") },
+                      "\(a.diagnostics.map(\.message))")
+    }
+
     /// Shapes of split TCA reducers (made-up names): `Reduce(self.core)` with a function of any name
     /// and labels returning TCA's effect type, a helper taking a view action's payload under the name
     /// `action` the reducer gives its input, and mutating methods of the state the reducer calls.
