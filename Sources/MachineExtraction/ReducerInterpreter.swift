@@ -49,6 +49,9 @@ struct ReducerSpec {
     /// An `async` method's suspension points, by each statement holding one (`let items = try await
     /// fetch()`, and a `do` around it): see `Suspension`.
     var suspensions: [SyntaxIdentifier: Suspension] = [:]
+    /// The inputs are types conforming to an action protocol, matched by casts (ReSwift's `case _ as
+    /// Undo`): the set is open, other actions reach a `default`.
+    var openInputs = false
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -1158,8 +1161,10 @@ final class ReducerInterpreter {
                 caseCtx.bound.merge(bindings) { $1 }
                 let position = sc.positionAfterSkippingLeadingTrivia
                 let index = slots.count
+                // (the actions of an open set, types matched by casts, are not all known: others reach a `default`)
+                let open = spec.openInputs && catchAll
                 slots.append(Slot(location: location(of: sc.label), catchAll: catchAll,
-                                  shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil && !SyntaxHelpers.onlyTraps(sc.statements)))
+                                  shadowed: matched.isEmpty && !raw.isEmpty && sc.attribute == nil && !SyntaxHelpers.onlyTraps(sc.statements) && !open))
                 slotByPosition[position] = index
                 caseCtx.slot = index
             }
@@ -1391,6 +1396,10 @@ final class ReducerInterpreter {
                           spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
                     // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
                     continue
+                } else if spec.openInputs, let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
+                          d.inputIndex[cast.type] != nil {
+                    // `if let add = action as? AddTodo`, where the actions are types
+                    pred = pred.and(inputAtom([cast.type], refutable: false))
                 } else if isInput(b.initializer.map { SyntaxHelpers.path($0.value) } ?? b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text) {
                     // `guard let event` on an optional input: every input but `nil` (an input of its own where
                     // the event is optional: the end of a stream), or every input when none is `nil`
@@ -1408,6 +1417,11 @@ final class ReducerInterpreter {
 
     func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {
         let expr = SyntaxHelpers.unwrap(fold(SyntaxHelpers.unwrap(raw)))
+        // `action is Undo`, where the actions are types
+        if spec.openInputs, let test = expr.as(IsExprSyntax.self), isInput(SyntaxHelpers.path(test.expression)),
+           d.inputIndex[test.type.trimmedText] != nil {
+            return inputAtom([test.type.trimmedText], refutable: false)
+        }
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             let op = infix.operator.trimmedText
             switch op {
@@ -1872,6 +1886,11 @@ indirect enum PatternAtom {
     case unknown
 
     init(_ pattern: PatternSyntax, _ index: SymbolIndex) {
+        // `case let a as AddTodo`, `case is Reset`: an action told apart by its type (the type is the input)
+        if let type = SyntaxHelpers.typeCase(pattern) {
+            self = .cases([type], refutable: false, tree: .member(type, []))
+            return
+        }
         if let b = pattern.as(ValueBindingPatternSyntax.self) { self = PatternAtom(b.pattern, index); return }
         if let e = pattern.as(ExpressionPatternSyntax.self) { self = PatternAtom(expr: e.expression, index); return }
         if let t = pattern.as(TuplePatternSyntax.self), t.elements.count > 1 {

@@ -37,13 +37,7 @@ struct ReducerRecogniser: Recogniser {
         var chosen: [Candidate] = []
         for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
             for candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
-                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) {
-                    if let cast = Self.typeCase(candidate) {
-                        context.warn("reducer '\(candidate.bindingName ?? "reducer")': its actions are told apart by their types (`\(cast)`), which the tool does not read as inputs; no machine extracted",
-                                     at: candidate.file.location(of: candidate.node), severity: .note)
-                    }
-                    continue
-                }
+                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) { continue }
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }
@@ -317,27 +311,44 @@ struct ReducerRecogniser: Recogniser {
 
     /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
     /// action`, `if case`, `==`) and its state a struct (an enum state is a mapping function's).
-    /// The first case of a `switch` over the action that matches a type (ReSwift's `case let a as
-    /// AddTodo`, `case is Reset`), as written.
-    static func typeCase(_ c: Candidate) -> String? {
-        for sw in SwitchFinder.scan(c.body).switches where SyntaxHelpers.path(sw.subject) == c.actionParam {
-            for case .switchCase(let sc) in sw.cases {
-                guard case .case(let label) = sc.label else { continue }
-                for item in label.caseItems {
-                    if item.pattern.is(IsTypePatternSyntax.self) || item.pattern.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.as) }) {
-                        return "case " + item.trimmedText
-                    }
+    /// The types a reducer whose action is a protocol tells its actions apart by, in the order written
+    /// (ReSwift's `case let a as AddTodo`, `case _ as Undo`, `case is Reset` in a `switch` over the action,
+    /// `if let a = action as? AddTodo`, `action is Reset`): its inputs.
+    static func typeCases(_ c: Candidate) -> [String] {
+        final class Finder: SyntaxVisitor {
+            let action: String
+            var types: [String] = []
+            init(action: String) { self.action = action; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+                guard SyntaxHelpers.path(node.subject) == action else { return .visitChildren }
+                for case .switchCase(let sc) in node.cases {
+                    guard case .case(let label) = sc.label else { continue }
+                    for item in label.caseItems { if let type = SyntaxHelpers.typeCase(item.pattern) { found(type) } }
                 }
+                return .visitChildren
             }
+            override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+                if let cast = node.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), cast.base == action { found(cast.type) }
+                return .visitChildren
+            }
+            override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+                let parts = Array(node.elements)
+                if parts.count == 3, parts[1].is(UnresolvedIsExprSyntax.self), SyntaxHelpers.path(parts[0]) == action,
+                   let type = parts[2].as(TypeExprSyntax.self) { found(type.type.trimmedText) }
+                return .visitChildren
+            }
+            func found(_ type: String) { if !types.contains(type) { types.append(type) } }
         }
-        return nil
+        let finder = Finder(action: c.actionParam)
+        for item in c.body { finder.walk(item) }
+        return finder.types
     }
 
     static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> Bool {
         guard let scope = context.index.scope(of: c.node), let stateText = c.stateType, let actionText = c.actionType,
-              let action = context.index.enumInfo(actionText, in: scope), !action.cases.isEmpty,
               let state = context.index.type(stateText, in: scope), state.kind == "struct" else { return false }
-        return ValueTestFinder.tests(c.body, roots: [c.actionParam])
+        guard let action = context.index.enumInfo(actionText, in: scope) else { return !typeCases(c).isEmpty }
+        return !action.cases.isEmpty && ValueTestFinder.tests(c.body, roots: [c.actionParam])
     }
 
     // MARK: Building machines
@@ -360,7 +371,10 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let actionResolved = context.resolve(actionText, at: c.node)
-        guard let actionEnum = actionResolved?.enumInfo else {
+        let actionEnum = actionResolved?.enumInfo
+        // (an action protocol whose conforming types are the actions, matched by a cast)
+        let typeInputs = actionEnum == nil && c.bySignature ? Self.typeCases(c) : []
+        guard actionEnum != nil || !typeInputs.isEmpty else {
             // generic over its action (`Reduce<State, Action>` in a framework, `Base.Action`): no machine of its own
             let root = String(actionText.prefix { $0 != "." && $0 != "<" })
             if let scope = context.index.scope(of: c.node), context.index.lookup(root, in: scope).generic {
@@ -375,7 +389,7 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let scan = SwitchFinder.scan(c.body)
-        let inputs = actionEnum.caseNames
+        let inputs = actionEnum?.caseNames ?? typeInputs
         let reader = context.effectReader(inputs: inputs, inputType: actionEnum, at: c.node)
 
         // State type: an enum (one machine) or a struct (a machine per field).
@@ -390,7 +404,8 @@ struct ReducerRecogniser: Recogniser {
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
-                                   enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum))
+                                   enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum),
+                                   openInputs: actionEnum == nil)
             let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
             let rules = interpreter.run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -662,7 +677,7 @@ struct ReducerRecogniser: Recogniser {
     /// Adds the field's machine; returns the field for the product when it is a plain field (not a collection's items).
     @discardableResult
     func buildField(_ t: FieldTarget, c: Candidate, stateType: TypeInfo, machineOwner: String, helpers: [String: FunctionDeclSyntax],
-                    facts: CandidateFacts, inputs: [String], actionEnum: EnumInfo, reader: EffectReader,
+                    facts: CandidateFacts, inputs: [String], actionEnum: EnumInfo?, reader: EffectReader,
                     location: SourceLocation, context: ExtractionContext) -> ProductInterpreter.Field? {
         let field = t.field
         let path = "\(c.stateParam).\(field.name)\(t.suffix)"
@@ -740,7 +755,7 @@ struct ReducerRecogniser: Recogniser {
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
-                               valueStates: values, arrivals: arrivals)
+                               valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil)
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         var rules = interpreter.run(c.body, at: location)
         var implicit: [Outcome] = []

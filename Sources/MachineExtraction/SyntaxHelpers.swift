@@ -205,6 +205,19 @@ enum SyntaxHelpers {
         return (base, type.type.trimmedText)
     }
 
+    /// The type a `case` pattern matches by a cast, as written: `is Reset`, `_ as Undo`, `let a as AddTodo`.
+    static func typeCase(_ pattern: PatternSyntax) -> String? {
+        if let t = pattern.as(IsTypePatternSyntax.self) { return t.type.trimmedText }
+        if let b = pattern.as(ValueBindingPatternSyntax.self) { return typeCase(b.pattern) }
+        guard let e = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
+        if let cast = e.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil { return cast.type.trimmedText }
+        guard let sequence = e.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
+        let parts = Array(sequence.elements)
+        guard let op = parts[1].as(UnresolvedAsExprSyntax.self), op.questionOrExclamationMark == nil,
+              let type = parts[2].as(TypeExprSyntax.self) else { return nil }
+        return type.type.trimmedText
+    }
+
     /// The one value a body gives: `return x`, or its one expression (`{ .init(phase: .shut) }`).
     static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
         guard items.count == 1, let item = items.first?.item else { return nil }
