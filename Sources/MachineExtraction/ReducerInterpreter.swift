@@ -409,6 +409,8 @@ final class ReducerInterpreter {
         var closure: ClosureExprSyntax
         /// The file it is written in (a helper the walk followed may be in another).
         var file: ParsedFile?
+        /// What starts it, naming its input: `task` (`Task { … }`, a dispatch), `sink` (a Combine subscription).
+        var kind = "task"
         var states: Set<String> = []
         var inputs: Set<String> = []
     }
@@ -748,6 +750,22 @@ final class ReducerInterpreter {
         }
     }
 
+    /// Records work started to run later by `call`, from the states of `ctxs`.
+    func launch(_ closure: ClosureExprSyntax, by call: FunctionCallExprSyntax, _ ctxs: [Ctx]) {
+        var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure),
+                                                    kind: DSLSupport.calleeName(call) == "sink" ? "sink" : "task")
+        for ctx in ctxs {
+            let pairs = d.pairs(ctx.pairs)
+            switch ctx.target {
+            case .state(let s)?: launch.states.insert(s)
+            case nil, .stay?: launch.states.formUnion(pairs.map(\.from))
+            default: break
+            }
+            launch.inputs.formUnion(pairs.map(\.input))
+        }
+        launched[closure.id] = launch
+    }
+
     /// Standard library functions that return `Never`: the path they are on does not happen.
     static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
 
@@ -756,18 +774,18 @@ final class ReducerInterpreter {
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         if let closure = SyntaxHelpers.laterClosure(of: call) {
-            var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure))
-            for ctx in ctxs {
-                let pairs = d.pairs(ctx.pairs)
-                switch ctx.target {
-                case .state(let s)?: launch.states.insert(s)
-                case nil, .stay?: launch.states.formUnion(pairs.map(\.from))
-                default: break
-                }
-                launch.inputs.formUnion(pairs.map(\.input))
-            }
-            launched[closure.id] = launch
+            launch(closure, by: call, ctxs)
             return ctxs
+        }
+        // `publisher.sink { … }.store(in: &bag)`: a subscription at the start of a chain
+        var base = callee.as(MemberAccessExprSyntax.self)?.base
+        while let b = base.map(SyntaxHelpers.unwrap) {
+            let inner = b.as(FunctionCallExprSyntax.self)
+            if let inner, let closure = SyntaxHelpers.laterClosure(of: inner) {
+                launch(closure, by: inner, ctxs)
+                break
+            }
+            base = (inner?.calledExpression ?? b).as(MemberAccessExprSyntax.self)?.base
         }
         // `withAnimation { state = .open }`, `lock.withLock { … }`: the closure runs now, and its `return`
         // leaves the closure

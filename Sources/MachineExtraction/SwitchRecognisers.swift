@@ -849,9 +849,9 @@ struct SwitchMethodRecogniser: Recogniser {
         for (launch, file, template) in started {
             let starter = launch.inputs.count == 1 ? launch.inputs.first!
                 : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) } ?? "Task"
-            var name = starter + " task"
+            var name = starter + " " + launch.kind
             var k = 1
-            while result.inputs.contains(name) { k += 1; name = starter + " task \(k)" }
+            while result.inputs.contains(name) { k += 1; name = starter + " \(launch.kind) \(k)" }
             var spec = template
             spec.domain = Domain(states: spec.domain.states, inputs: [name])
             spec.suspensions = [:]

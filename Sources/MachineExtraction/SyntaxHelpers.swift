@@ -92,6 +92,13 @@ enum SyntaxHelpers {
     /// Calls that start work which runs later, on its own (`Task { … }`, `Task.detached { … }`,
     /// `DispatchQueue.main.async { … }`): the closure they run.
     static func laterClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        // a Combine subscription's `sink`: its `receiveValue` closure runs for each value, later
+        if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "sink" {
+            if let labelled = call.arguments.first(where: { $0.label?.text == "receiveValue" })?.expression.as(ClosureExprSyntax.self) { return labelled }
+            if let extra = call.additionalTrailingClosures.first(where: { $0.label.text == "receiveValue" }) { return extra.closure }
+            let completion = call.arguments.contains { $0.label?.text == "receiveCompletion" }
+            return call.additionalTrailingClosures.isEmpty && (call.arguments.isEmpty || completion) ? call.trailingClosure : nil
+        }
         guard let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
               ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText)
         else { return nil }
@@ -249,7 +256,9 @@ enum SyntaxHelpers {
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
             let name = member.declName.baseName.text
             guard !name.isEmpty else { return nil }
-            if let r = base.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return name }
+            // (`self?.state` in a closure holding `self` weakly is `self.state`)
+            let owner = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
+            if let r = owner.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return name }
             guard let b = path(base) else { return nil }
             return b + "." + name
         }

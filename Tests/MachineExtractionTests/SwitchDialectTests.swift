@@ -1488,6 +1488,32 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(diagnostics.contains { $0.message.contains("inside a closure") })
     }
 
+    /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
+    /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
+    /// own, `play() sink`, and `self?.state` in it writes the state.
+    func testCombineSinksAreInputsOfTheirOwn() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Combine
+        final class Radio: ObservableObject {
+            enum TuneState { case off, seeking, locked, lost }
+            @Published private(set) var tuneState: TuneState = .off
+            private var bag = Set<AnyCancellable>()
+            func seek(_ signal: AnyPublisher<Bool, Never>) {
+                tuneState = .seeking
+                signal.receive(on: DispatchQueue.main)
+                    .sink { [weak self] found in self?.tuneState = found ? .locked : .lost }
+                    .store(in: &bag)
+            }
+            func off() { if tuneState != .off { tuneState = .off } }
+        }
+        """)
+        let radio = try XCTUnwrap(machines.named("Radio.tuneState"))
+        XCTAssertEqual(radio.inputs, ["seek()", "off()", "seek() sink"])
+        XCTAssertTrue(radio.transitions.isSuperset(of: ["off -seek()-> seeking", "seeking -seek() sink-> locked", "seeking -seek() sink-> lost"]),
+                      "\(radio.transitions)")
+        XCTAssertEqual(radio.findingKeys, ["data_dependent_target seeking/seek() sink"])
+    }
+
     /// An `async` method of a class or actor that changes the state and then waits (`await`) stops there:
     /// the state is seen while it waits, and its rest is an input of its own (`load() after fetch()`,
     /// `watch() on readings()` for a `for await` loop) arriving in the state it waits in. A `catch` starts
