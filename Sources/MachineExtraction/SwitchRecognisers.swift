@@ -514,7 +514,9 @@ struct SwitchMethodRecogniser: Recogniser {
                 return text == "self" || text.hasPrefix("(self,") || text.hasSuffix(", self)")
             }
             let assignsSelf = scan.assignments.contains { $0.lhs.trimmedText == "self" }
-            guard onSelf, assignsSelf || returnsSelf else { continue }
+            // (or a `switch` over the event whose cases test `self`: `case .toggle: return self == .off ? .on : .off`)
+            let onEvent = scan.switches.contains { SyntaxHelpers.path($0.subject) == paramName } && ValueTestFinder.tests(body, roots: ["self"])
+            guard onSelf || onEvent, assignsSelf || returnsSelf else { continue }
             inputEnum = event
             inputNames = (inputNames + inputs).uniqued()
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)

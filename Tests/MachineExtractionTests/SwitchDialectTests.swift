@@ -320,7 +320,8 @@ final class SpellingTests: XCTestCase {
 
     /// A method of the input enum taking the state `inout` (`func apply(toState state: inout State)`, as
     /// Square's Workflow actions and home-grown event enums write it) is a transition function over `self`,
-    /// declared in the enum or in an extension of it.
+    /// declared in the enum or in an extension of it; so is a method of the state enum returning the next
+    /// state that switches over its event and tests `self` in the cases.
     func testAnInputEnumsOwnStepIsATransitionFunction() throws {
         let (machines, _) = try Fixture.analyze(source: """
         struct Metronome {
@@ -346,12 +347,25 @@ final class SpellingTests: XCTestCase {
             }
             func label(_ text: inout String) { text = "shuttle" }
         }
+        enum Wick {
+            case dark, lit
+            func after(_ move: Flint) -> Wick {
+                switch move {
+                case .strike: return self == .dark ? .lit : .dark
+                case .snuff: return .dark
+                }
+            }
+        }
+        enum Flint { case strike, snuff }
         """)
         let knob = try XCTUnwrap(machines.named("apply"))
         XCTAssertEqual(knob.transitions, ["still -wind-> ticking", "done -wind-> ticking", "ticking -release-> done"])
         let shuttle = try XCTUnwrap(machines.named("step"))
         XCTAssertEqual(shuttle.transitions, ["idle -throwIt-> weaving", "weaving -catchIt-> idle"])
-        XCTAssertEqual(machines.count, 2, "\(machines.map(\.name))")
+        // the state enum's own step over a `switch` on the event, testing `self` in its cases
+        let wick = try XCTUnwrap(machines.named("Wick"))
+        XCTAssertEqual(wick.transitions, ["dark -strike-> lit", "lit -strike-> dark", "lit -snuff-> dark"])
+        XCTAssertEqual(machines.count, 3, "\(machines.map(\.name))")
     }
 
     /// An event method that tests its event with `if`s and `==` instead of a `switch`.
