@@ -914,6 +914,29 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The first method among `names` (in declaration order) that takes a value named by `roots` through
+    /// stages: it assigns it a case, then another one later on the same path (`state = .loading`, then
+    /// `state = .loaded(items)` in the `do` after it), as a view model's `load()` does without testing the
+    /// state first. Two cases assigned in the branches of one `if` are no stages.
+    static func firstStaging(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
+                             context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            guard names.contains(method.name.text), let body = method.body else { return false }
+            var written: [(node: Syntax, name: String)] = []
+            for (lhs, rhs) in SwitchFinder.scan(body).assignments where roots.contains(SyntaxHelpers.path(lhs) ?? "") {
+                if let name = SyntaxHelpers.caseReference(rhs, context.index)?.name { written.append((Syntax(lhs), name)) }
+            }
+            // a write whose block holds (or is) the block of a write of another case
+            return written.contains { first in
+                guard let block = first.node.ancestorOrSelf(mapping: { $0.as(CodeBlockItemListSyntax.self) }) else { return false }
+                return written.contains { second in
+                    second.name != first.name && second.node.position > first.node.position
+                        && sequence(first: second.node, next: { $0.parent }).contains { $0.id == block.id }
+                }
+            }
+        }
+    }
+
     /// A method as an input: `reset()`, or its full name (`next(isolation:)`, `write(_:promise:)`) where
     /// the type has several methods of that name.
     static func inputName(of method: FunctionDeclSyntax, among methods: [(FunctionDeclSyntax, ParsedFile)]) -> String {
@@ -1076,7 +1099,8 @@ struct SwitchMethodRecogniser: Recogniser {
         // play()`) when the property or its enum is named as a state and one of them tests it.
         if location == nil {
             guard named,
-                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys)) else { return }
+                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
+                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context) else { return }
             location = tester.1.location(of: tester.0)
         }
         guard let location else { return }

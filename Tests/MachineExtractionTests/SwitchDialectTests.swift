@@ -1502,6 +1502,36 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(diagnostics.contains { $0.message.contains("inside a closure") })
     }
 
+    /// A state-named property its methods change without testing it is a machine when one of them takes
+    /// it through stages (`phase = .fetching`, then `phase = .shown` after it), as a view model's `load()`
+    /// does; two cases assigned in the branches of one `if` are no stages.
+    func testMethodsTakingTheStateThroughStagesAreItsEvents() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        @MainActor final class Gallery {
+            enum Phase { case empty, fetching, shown, broken }
+            var phase: Phase = .empty
+            func fetch() async {
+                phase = .fetching
+                do { _ = try await pictures(); phase = .shown } catch { phase = .broken }
+            }
+            func clear() { phase = .empty }
+            func pictures() async throws -> [Int] { [] }
+        }
+        final class Lantern {
+            enum Mode { case dim, bright, off }
+            var mode: Mode = .dim
+            func set(_ strong: Bool) { if strong { mode = .bright } else { mode = .dim } }
+            func douse() { mode = .off }
+        }
+        """)
+        let gallery = try XCTUnwrap(machines.named("Gallery.phase"))
+        XCTAssertEqual(gallery.inputs, ["fetch()", "fetch() after pictures()", "clear()"])
+        XCTAssertTrue(gallery.transitions.isSuperset(of: ["empty -fetch()-> fetching", "fetching -fetch() after pictures()-> shown",
+                                                          "fetching -fetch() after pictures()-> broken", "shown -clear()-> empty"]),
+                      "\(gallery.transitions)")
+        XCTAssertNil(machines.first { $0.name == "Lantern.mode" })
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state.
