@@ -409,7 +409,7 @@ final class ReducerInterpreter {
         var closure: ClosureExprSyntax
         /// The file it is written in (a helper the walk followed may be in another).
         var file: ParsedFile?
-        /// What starts it, naming its input: `task` (`Task { … }`, a dispatch), `sink` (a Combine subscription).
+        /// What starts it, naming its input: `task`, `sink` or `callback` (`SyntaxHelpers.laterClosure`).
         var kind = "task"
         var states: Set<String> = []
         var inputs: Set<String> = []
@@ -750,10 +750,9 @@ final class ReducerInterpreter {
         }
     }
 
-    /// Records work started to run later by `call`, from the states of `ctxs`.
-    func launch(_ closure: ClosureExprSyntax, by call: FunctionCallExprSyntax, _ ctxs: [Ctx]) {
-        var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure),
-                                                    kind: DSLSupport.calleeName(call) == "sink" ? "sink" : "task")
+    /// Records work started to run later, from the states of `ctxs`.
+    func launch(_ closure: ClosureExprSyntax, kind: String, _ ctxs: [Ctx]) {
+        var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure), kind: kind)
         for ctx in ctxs {
             let pairs = d.pairs(ctx.pairs)
             switch ctx.target {
@@ -773,16 +772,16 @@ final class ReducerInterpreter {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
-        if let closure = SyntaxHelpers.laterClosure(of: call) {
-            launch(closure, by: call, ctxs)
+        if let (closure, kind) = SyntaxHelpers.laterClosure(of: call) {
+            launch(closure, kind: kind, ctxs)
             return ctxs
         }
         // `publisher.sink { … }.store(in: &bag)`: a subscription at the start of a chain
         var base = callee.as(MemberAccessExprSyntax.self)?.base
         while let b = base.map(SyntaxHelpers.unwrap) {
             let inner = b.as(FunctionCallExprSyntax.self)
-            if let inner, let closure = SyntaxHelpers.laterClosure(of: inner) {
-                launch(closure, by: inner, ctxs)
+            if let inner, let (closure, kind) = SyntaxHelpers.laterClosure(of: inner) {
+                launch(closure, kind: kind, ctxs)
                 break
             }
             base = (inner?.calledExpression ?? b).as(MemberAccessExprSyntax.self)?.base

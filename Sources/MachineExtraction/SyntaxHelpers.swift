@@ -89,20 +89,36 @@ enum SyntaxHelpers {
         return arguments + (call.trailingClosure.map { [$0] } ?? [])
     }
 
-    /// Calls that start work which runs later, on its own (`Task { … }`, `Task.detached { … }`,
-    /// `DispatchQueue.main.async { … }`): the closure they run.
-    static func laterClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
-        // a Combine subscription's `sink`: its `receiveValue` closure runs for each value, later
+    /// Work a call starts to run later, and what starts it: a `Task { … }` or dispatch (`task`), a
+    /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value), or a closure
+    /// holding `self` weakly (`service.fetch { [weak self] result in … }`: a completion handler, `callback`).
+    static func laterClosure(of call: FunctionCallExprSyntax) -> (closure: ClosureExprSyntax, kind: String)? {
+        let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+            + call.additionalTrailingClosures.map(\.closure)
+        guard !closures.isEmpty else { return nil }
         if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "sink" {
-            if let labelled = call.arguments.first(where: { $0.label?.text == "receiveValue" })?.expression.as(ClosureExprSyntax.self) { return labelled }
-            if let extra = call.additionalTrailingClosures.first(where: { $0.label.text == "receiveValue" }) { return extra.closure }
+            if let labelled = call.arguments.first(where: { $0.label?.text == "receiveValue" })?.expression.as(ClosureExprSyntax.self) {
+                return (labelled, "sink")
+            }
+            if let extra = call.additionalTrailingClosures.first(where: { $0.label.text == "receiveValue" }) { return (extra.closure, "sink") }
             let completion = call.arguments.contains { $0.label?.text == "receiveCompletion" }
-            return call.additionalTrailingClosures.isEmpty && (call.arguments.isEmpty || completion) ? call.trailingClosure : nil
+            guard call.additionalTrailingClosures.isEmpty, call.arguments.isEmpty || completion, let trailing = call.trailingClosure else { return nil }
+            return (trailing, "sink")
         }
-        guard let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
-              ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText)
-        else { return nil }
-        return call.trailingClosure ?? call.arguments.lazy.compactMap { $0.expression.as(ClosureExprSyntax.self) }.first
+        if let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
+           ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText) {
+            return (closures[0], "task")
+        }
+        if let weak = closures.first(where: holdsSelfWeakly) { return (weak, "callback") }
+        return nil
+    }
+
+    /// Whether a closure's capture list holds `self` weakly or unowned (`[weak self]`).
+    static func holdsSelfWeakly(_ closure: ClosureExprSyntax) -> Bool {
+        closure.signature?.capture?.items.contains { item in
+            item.specifier.map { ["weak", "unowned"].contains($0.specifier.text) } == true
+                && item.name.text == "self"
+        } ?? false
     }
 
     /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).
@@ -121,7 +137,7 @@ enum SyntaxHelpers {
         if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
         guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
         if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
-        return laterClosure(of: call)?.id == closure.id ? .started : .other
+        return laterClosure(of: call)?.closure.id == closure.id ? .started : .other
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.

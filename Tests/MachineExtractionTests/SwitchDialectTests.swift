@@ -1534,7 +1534,8 @@ final class MethodMachineTests: XCTestCase {
 
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
-    /// own, `play() sink`, and `self?.state` in it writes the state.
+    /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
+    /// `self` weakly (`feed.load { [weak self] ok in … }`, `refresh() callback`).
     func testCombineSinksAreInputsOfTheirOwn() throws {
         let (machines, _) = try Fixture.analyze(source: """
         import Combine
@@ -1550,8 +1551,24 @@ final class MethodMachineTests: XCTestCase {
             }
             func off() { if tuneState != .off { tuneState = .off } }
         }
+        final class Kiosk {
+            enum ScreenState { case idle, loading, ready, failed }
+            private(set) var screenState: ScreenState = .idle
+            let feed = Feed()
+            func refresh() {
+                guard screenState != .loading else { return }
+                screenState = .loading
+                feed.load { [weak self] ok in self?.screenState = ok ? .ready : .failed }
+            }
+        }
+        final class Feed { func load(_ done: @escaping (Bool) -> Void) {} }
         """)
         let radio = try XCTUnwrap(machines.named("Radio.tuneState"))
+        let kiosk = try XCTUnwrap(machines.named("Kiosk.screenState"))
+        XCTAssertEqual(kiosk.inputs, ["refresh()", "refresh() callback"])
+        XCTAssertEqual(kiosk.transitions, ["idle -refresh()-> loading", "ready -refresh()-> loading", "failed -refresh()-> loading", "loading -refresh() callback-> ready",
+                                           "loading -refresh() callback-> failed"])
+        XCTAssertFalse(kiosk.partial)
         XCTAssertEqual(radio.inputs, ["seek()", "off()", "seek() sink"])
         XCTAssertTrue(radio.transitions.isSuperset(of: ["off -seek()-> seeking", "seeking -seek() sink-> locked", "seeking -seek() sink-> lost"]),
                       "\(radio.transitions)")
