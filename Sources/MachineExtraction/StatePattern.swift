@@ -84,45 +84,38 @@ struct StatePattern {
         }
         var rules: [Rule] = []
         var moved = false
+        // a requirement taking an event (`func handle(_ event: PlayerEvent, in player: Player)`): each
+        // case of the event is an input, as each state's `switch event` tells them apart
+        var events: [String: (position: Int, cases: [String])] = [:]
+        for input in inputs {
+            if let requirement = proto.methods.first(where: { $0.0.name.text == input })?.0, let e = eventParameter(of: requirement, in: proto) {
+                events[input] = e
+            }
+        }
         for state in stateTypes {
             for input in inputs {
                 // the state's own method, else the protocol extension's
                 guard let (method, file) = state.methods.first(where: { $0.0.name.text == input && $0.0.body != nil })
                         ?? proto.methods.first(where: { $0.0.name.text == input && $0.0.body != nil }),
                       let body = method.body else { continue }
-                var targets: [(Target, SourceLocation)] = []
-                // a write under a condition (or in a closure) may not happen: the state may stay
-                var conditional = false
-                let scan = SwitchFinder.scan(body)
-                for (lhs, rhs) in scan.assignments where writesProperty(lhs) {
-                    targets += self.targets(rhs, names: names, from: state.name).map { ($0, file.location(of: lhs)) }
-                    conditional = conditional || Self.conditional(lhs, in: body)
+                // (what the holder does with what the method returns is the same for every event)
+                let returned = returnsState(method) && forwarded.contains(input)
+                let parameters = Array(method.signature.parameterClause.parameters)
+                guard let event = events[input], event.position < parameters.count else {
+                    let rule = self.rule(in: body, returned: returned, from: state.name, pairs: [Pair(from: state.name, input: input)],
+                                         at: file.location(of: method), names: names, setters: setters, file: file)
+                    moved = moved || rule.moves
+                    rules.append(rule.rule)
+                    continue
                 }
-                // `gate.transition(to: Unlocked())`: a method of the holder that sets the property to its argument
-                for call in scan.calls {
-                    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
-                          setters.contains(member.declName.baseName.text), let argument = call.arguments.first?.expression else { continue }
-                    targets += self.targets(argument, names: names, from: state.name).map { ($0, file.location(of: call)) }
-                    conditional = conditional || Self.conditional(call, in: body)
-                }
-                if returnsState(method), forwarded.contains(input) {
-                    // `return X()`, or the one expression of the body
-                    var returned = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }
-                    if returned.isEmpty, let only = SyntaxHelpers.onlyValue(body.statements) { returned = [only] }
-                    for value in returned where SyntaxHelpers.unwrap(value).as(NilLiteralExprSyntax.self) == nil {
-                        targets += self.targets(value, names: names, from: state.name).map { ($0, file.location(of: value)) }
-                    }
-                }
-                let pair = Pair(from: state.name, input: input)
-                if targets.isEmpty {
-                    rules.append(Rule(location: file.location(of: method), outcomes: [Outcome(pairs: [pair], target: .stay)]))
-                } else {
-                    moved = moved || targets.contains { if case .state = $0.0 { true } else { false } }
-                    var distinct = targets.map(\.0).uniqued()
-                    if conditional, !distinct.contains(.stay) { distinct.append(.stay) }
-                    rules.append(Rule(location: targets[0].1, outcomes: distinct.map {
-                        Outcome(pairs: [pair], target: $0, guardText: distinct.count > 1 ? "chosen at run time" : nil)
-                    }))
+                let parameter = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
+                let regions = self.regions(of: body, parameter: parameter, cases: event.cases)
+                for (events, region) in regions.isEmpty ? [(event.cases, nil)] : regions.map({ ($0.events, Optional($0.region)) }) {
+                    let rule = self.rule(in: body, region: region, returned: returned, from: state.name,
+                                         pairs: events.map { Pair(from: state.name, input: $0) }, at: file.location(of: method),
+                                         names: names, setters: setters, file: file)
+                    moved = moved || rule.moves
+                    rules.append(rule.rule)
                 }
             }
         }
@@ -146,10 +139,117 @@ struct StatePattern {
         var locations: [String: SourceLocation] = [:]
         for t in stateTypes { locations[t.name] = t.location }
         let machine = Machine(name: "\(holder.name).\(property.name)", dialect: .switchMethod, location: property.location,
-                              states: names, inputs: (inputs + ownInputs).uniqued(), initial: initial, rules: rules, order: .resolved,
-                              stateLocations: locations)
+                              states: names, inputs: (inputs.flatMap { events[$0]?.cases ?? [$0] } + ownInputs).uniqued(), initial: initial,
+                              rules: rules, order: .resolved, stateLocations: locations)
         context.add(machine, stateEnum: nil, key: "\(holder.key).\(property.name)")
         return true
+    }
+
+    /// The part of a state's method that runs for some events: a case of its `switch` over the event, or
+    /// the bodies of its `if event == .x` (each for its event); the rest of the method runs for every event.
+    struct Region {
+        /// Whether a node runs for these events.
+        var counts: (Syntax) -> Bool
+        /// Where a node's conditions begin to count (a write under `case .play:` or `if event == .play`
+        /// happens for `play`).
+        var top: (Syntax) -> Syntax?
+    }
+
+    /// The rule of a state's method for `pairs` (in `region`: all of it by default): where its writes of
+    /// the holder's property lead (`g.state = X()`), through a holder method setting it to its argument
+    /// (`g.move(to: X())`), or what it returns when the holder assigns it (`returned`); a write under a
+    /// condition may not happen. `moves`: some write leads to a state.
+    func rule(in body: CodeBlockSyntax, region: Region? = nil, returned: Bool, from state: String, pairs: [Pair],
+              at location: SourceLocation, names: [String], setters: Set<String>, file: ParsedFile) -> (rule: Rule, moves: Bool) {
+        func counts(_ node: some SyntaxProtocol) -> Bool { region?.counts(Syntax(node)) ?? true }
+        func conditional(_ node: some SyntaxProtocol) -> Bool { Self.conditional(node, in: body, case: region?.top(Syntax(node))) }
+        var targets: [(Target, SourceLocation)] = []
+        // a write under a condition (or in a closure) may not happen: the state may stay
+        var maybe = false
+        let scan = SwitchFinder.scan(body)
+        for (lhs, rhs) in scan.assignments where writesProperty(lhs) && counts(lhs) {
+            targets += self.targets(rhs, names: names, from: state).map { ($0, file.location(of: lhs)) }
+            maybe = maybe || conditional(lhs)
+        }
+        // `gate.transition(to: Unlocked())`: a method of the holder that sets the property to its argument
+        for call in scan.calls where counts(call) {
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+                  setters.contains(member.declName.baseName.text), let argument = call.arguments.first?.expression else { continue }
+            targets += self.targets(argument, names: names, from: state).map { ($0, file.location(of: call)) }
+            maybe = maybe || conditional(call)
+        }
+        if returned {
+            // `return X()`, or the one expression of the body
+            var values = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }.filter(counts)
+            if values.isEmpty, let only = SyntaxHelpers.onlyValue(body.statements) { values = [only] }
+            for value in values where SyntaxHelpers.unwrap(value).as(NilLiteralExprSyntax.self) == nil {
+                targets += self.targets(value, names: names, from: state).map { ($0, file.location(of: value)) }
+            }
+        }
+        guard !targets.isEmpty else { return (Rule(location: location, outcomes: [Outcome(pairs: pairs, target: .stay)]), false) }
+        var distinct = targets.map(\.0).uniqued()
+        if maybe, !distinct.contains(.stay) { distinct.append(.stay) }
+        let moves = targets.contains { if case .state = $0.0 { true } else { false } }
+        return (Rule(location: targets[0].1, outcomes: distinct.map {
+            Outcome(pairs: pairs, target: $0, guardText: distinct.count > 1 ? "chosen at run time" : nil)
+        }), moves)
+    }
+
+    /// The regions of a state's method for the cases of its event `parameter`, with the events each is
+    /// for: the cases of a `switch` over it (`default` taking the others), else the bodies of `if parameter
+    /// == .x` (an event none names runs the rest). Empty when the method tells no event apart.
+    func regions(of body: CodeBlockSyntax, parameter: String, cases: [String]) -> [(events: [String], region: Region)] {
+        func within(_ node: Syntax, _ id: SyntaxIdentifier) -> Bool { sequence(first: node, next: { $0.parent }).contains { $0.id == id } }
+        if let split = SwitchFinder.scan(body).switches.first(where: { SyntaxHelpers.path($0.subject) == parameter }) {
+            var result: [(events: [String], region: Region)] = []
+            var rest = cases
+            for case .switchCase(let sc) in split.cases {
+                var named: [String] = []
+                if case .case(let label) = sc.label {
+                    for item in label.caseItems {
+                        guard let e = item.pattern.as(ExpressionPatternSyntax.self)?.expression,
+                              let name = SyntaxHelpers.caseReference(e, context.index)?.name, rest.contains(name) else { continue }
+                        named.append(name)
+                    }
+                } else {
+                    named = rest
+                }
+                rest.removeAll { named.contains($0) }
+                guard !named.isEmpty else { continue }
+                result.append((named, Region(counts: { within($0, sc.id) || !within($0, split.id) }, top: { _ in Syntax(sc) })))
+            }
+            if !rest.isEmpty { result.append((rest, Region(counts: { !within($0, split.id) }, top: { _ in nil }))) }
+            return result
+        }
+        // `if event == .play { … } else if event == .stop { … }`: the `if` bodies, by the case each tests
+        var bodies: [(name: String, block: CodeBlockSyntax)] = []
+        for node in body.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(IfExprSyntax.self) }) {
+            guard node.conditions.count == 1, case .expression(let test) = node.conditions.first!.condition,
+                  let infix = SyntaxHelpers.fold(test).as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "==" else { continue }
+            let sides = [infix.leftOperand, infix.rightOperand]
+            guard sides.contains(where: { SyntaxHelpers.path($0) == parameter }),
+                  let name = sides.lazy.compactMap({ SyntaxHelpers.caseReference($0, self.context.index)?.name }).first,
+                  cases.contains(name), !bodies.contains(where: { $0.block.id == node.body.id }) else { continue }
+            bodies.append((name, node.body))
+        }
+        guard !bodies.isEmpty else { return [] }
+        // the innermost of those bodies around a node
+        func tested(_ node: Syntax) -> (name: String, block: CodeBlockSyntax)? {
+            bodies.filter { within(node, $0.block.id) }.max { $0.block.position < $1.block.position }
+        }
+        return cases.map { event in
+            ([event], Region(counts: { tested($0).map { $0.name == event } ?? true }, top: { tested($0).map { Syntax($0.block) } }))
+        }
+    }
+
+    /// The parameter of a requirement whose type is an enum of the protocol's module other than the
+    /// holder (`_ event: PlayerEvent`): its position and the enum's cases.
+    func eventParameter(of requirement: FunctionDeclSyntax, in proto: TypeInfo) -> (position: Int, cases: [String])? {
+        let scope = context.index.scope(of: proto.node)
+        for (k, p) in requirement.signature.parameterClause.parameters.enumerated() {
+            if let e = context.index.enumInfo(Self.named(p.type.trimmedText), in: scope), !e.cases.isEmpty { return (k, e.caseNames) }
+        }
+        return nil
     }
 
     /// The type a written type names, without `?` or `any` (`any LampMode?` → `LampMode`).
@@ -158,11 +258,11 @@ struct StatePattern {
         return t.hasPrefix("any ") ? String(t.dropFirst(4)) : t
     }
 
-    /// Whether `node` runs only on some paths through `body`: under an `if`, `guard`, `switch` case or
-    /// loop, in a closure, or after a `guard` of the body.
-    static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax) -> Bool {
+    /// Whether `node` runs only on some paths through `body` (or through the `switch` case `within` of
+    /// it): under an `if`, `guard`, `switch` case or loop, in a closure, or after a `guard` of the body.
+    static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax, case within: Syntax? = nil) -> Bool {
         var current = node.parent
-        while let c = current, c.id != body.id {
+        while let c = current, c.id != body.id, c.id != within?.id {
             if c.is(IfExprSyntax.self) || c.is(SwitchCaseSyntax.self) || c.is(GuardStmtSyntax.self) || c.is(ClosureExprSyntax.self)
                 || c.is(ForStmtSyntax.self) || c.is(WhileStmtSyntax.self) || c.is(TernaryExprSyntax.self) { return true }
             current = c.parent

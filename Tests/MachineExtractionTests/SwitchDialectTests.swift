@@ -643,11 +643,51 @@ final class SpellingTests: XCTestCase {
     }
 }
 
+final class MethodMachineTests: XCTestCase {
+    /// A state pattern whose one method takes an event (`func handle(_ signal: Signal, in crane: Crane)`):
+    /// each case of the event is an input, told apart by each state's `switch` over it (`default` taking
+    /// the others) or its `if signal == .x`; the rest of the method runs for every event.
+    func testAStatePatternsEventCasesAreItsInputs() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Signal { case hoist, lower, halt }
+        protocol CraneState { func handle(_ signal: Signal, in crane: Crane) }
+        struct Parked: CraneState {
+            func handle(_ signal: Signal, in crane: Crane) {
+                switch signal {
+                case .hoist: crane.craneState = Lifting()
+                default: break
+                }
+            }
+        }
+        struct Lifting: CraneState {
+            func handle(_ signal: Signal, in crane: Crane) {
+                switch signal {
+                case .hoist: break
+                case .lower: crane.craneState = Lowering()
+                case .halt: crane.craneState = Parked()
+                }
+            }
+        }
+        struct Lowering: CraneState {
+            func handle(_ s: Signal, in crane: Crane) {
+                if s == .hoist { crane.craneState = Lifting() }
+                else if s == .halt { crane.craneState = Parked() }
+            }
+        }
+        final class Crane {
+            var craneState: CraneState = Parked()
+            func send(_ s: Signal) { craneState.handle(s, in: self) }
+        }
+        """)
+        let crane = try XCTUnwrap(machines.named("Crane.craneState"))
+        XCTAssertEqual(crane.inputs, ["hoist", "lower", "halt"])
+        XCTAssertEqual(crane.transitions, ["Parked -hoist-> Lifting", "Lifting -lower-> Lowering", "Lifting -halt-> Parked",
+                                           "Lowering -hoist-> Lifting", "Lowering -halt-> Parked"])
+        XCTAssertEqual(crane.findingKeys, [])
+    }
+
 /// Types whose methods are the events of a state property (`mutating func channelActive()`, `func
 /// play()`), with no method taking an event parameter; and the walk of what such methods do.
-final class MethodMachineTests: XCTestCase {
-    /// An enum's allowed moves (made-up names): a property listing each case's next cases, a predicate
-    /// over two values; a member of another name, or one the reader cannot read whole, is none.
     /// The object-oriented state pattern (made-up names): the types conforming to the protocol a property
     /// is typed by are the states, its methods the inputs, whether they set the holder's property or
     /// return the next state the holder assigns; a protocol whose methods return new values the holder
@@ -784,6 +824,8 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(deadEnd.witness, ["*"])
     }
 
+    /// An enum's allowed moves (made-up names): a property listing each case's next cases, a predicate
+    /// over two values; a member of another name, or one the reader cannot read whole, is none.
     func testAnEnumsAllowedMovesAreAMachineWithoutInputs() throws {
         let a = Analysed.source("""
         enum Hatch {
