@@ -928,7 +928,8 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             // a write whose block holds (or is) the block of a write of another case
             return written.contains { first in
-                guard let block = first.node.ancestorOrSelf(mapping: { $0.as(CodeBlockItemListSyntax.self) }) else { return false }
+                guard let block = sequence(first: first.node, next: { $0.parent }).first(where: { $0.is(CodeBlockItemListSyntax.self) })
+                else { return false }
                 return written.contains { second in
                     second.name != first.name && second.node.position > first.node.position
                         && sequence(first: second.node, next: { $0.parent }).contains { $0.id == block.id }

@@ -115,9 +115,9 @@ enum SyntaxHelpers {
 
     /// Whether a closure's capture list holds `self` weakly or unowned (`[weak self]`).
     static func holdsSelfWeakly(_ closure: ClosureExprSyntax) -> Bool {
+        // (by its text: the capture's syntax differs between swift-syntax versions)
         closure.signature?.capture?.items.contains { item in
-            item.specifier.map { ["weak", "unowned"].contains($0.specifier.text) } == true
-                && item.name.text == "self"
+            ["weak self", "unowned self", "unowned(safe) self", "unowned(unsafe) self"].contains(item.trimmedText)
         } ?? false
     }
 
