@@ -309,8 +309,6 @@ struct ReducerRecogniser: Recogniser {
         }
     }
 
-    /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
-    /// action`, `if case`, `==`) and its state a struct (an enum state is a mapping function's).
     /// The types a reducer whose action is a protocol tells its actions apart by, in the order written
     /// (ReSwift's `case let a as AddTodo`, `case _ as Undo`, `case is Reset` in a `switch` over the action,
     /// `if let a = action as? AddTodo`, `action is Reset`): its inputs.
@@ -344,6 +342,9 @@ struct ReducerRecogniser: Recogniser {
         return finder.types
     }
 
+    /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
+    /// action`, `if case`, `==`), or a protocol whose types it tells apart, and its state a struct (an
+    /// enum state is a mapping function's).
     static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> Bool {
         guard let scope = context.index.scope(of: c.node), let stateText = c.stateType, let actionText = c.actionType,
               let state = context.index.type(stateText, in: scope), state.kind == "struct" else { return false }

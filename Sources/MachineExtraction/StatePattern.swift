@@ -110,9 +110,9 @@ struct StatePattern {
                 }
                 let parameter = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
                 let regions = self.regions(of: body, parameter: parameter, cases: event.cases)
-                for (events, region) in regions.isEmpty ? [(event.cases, nil)] : regions.map({ ($0.events, Optional($0.region)) }) {
+                for (cases, region) in regions.isEmpty ? [(event.cases, nil)] : regions.map({ ($0.events, Optional($0.region)) }) {
                     let rule = self.rule(in: body, region: region, returned: returned, from: state.name,
-                                         pairs: events.map { Pair(from: state.name, input: $0) }, at: file.location(of: method),
+                                         pairs: cases.map { Pair(from: state.name, input: $0) }, at: file.location(of: method),
                                          names: names, setters: setters, file: file)
                     moved = moved || rule.moves
                     rules.append(rule.rule)

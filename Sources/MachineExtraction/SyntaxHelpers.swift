@@ -215,30 +215,28 @@ enum SyntaxHelpers {
         return parts[1].is(AssignmentExprSyntax.self) ? (parts[0], Array(parts[2...])) : nil
     }
 
-    /// `x as? T` as written (folded or not): the path of `x` and `T`.
-    static func conditionalCast(_ value: ExprSyntax) -> (base: String, type: String)? {
+    /// `x as T`, `x as? T` or `x as! T` as written (folded or not): `x`, `T` and the mark after `as`.
+    static func cast(_ value: ExprSyntax) -> (value: ExprSyntax, type: String, mark: TokenKind?)? {
         let e = unwrap(value)
-        if let cast = e.as(AsExprSyntax.self), cast.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
-            return path(cast.expression).map { ($0, cast.type.trimmedText) }
-        }
+        if let cast = e.as(AsExprSyntax.self) { return (cast.expression, cast.type.trimmedText, cast.questionOrExclamationMark?.tokenKind) }
         guard let sequence = e.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
         let parts = Array(sequence.elements)
-        guard let op = parts[1].as(UnresolvedAsExprSyntax.self), op.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
-              let type = parts[2].as(TypeExprSyntax.self), let base = path(parts[0]) else { return nil }
-        return (base, type.type.trimmedText)
+        guard let op = parts[1].as(UnresolvedAsExprSyntax.self), let type = parts[2].as(TypeExprSyntax.self) else { return nil }
+        return (parts[0], type.type.trimmedText, op.questionOrExclamationMark?.tokenKind)
+    }
+
+    /// `x as? T`: the path of `x` and `T`.
+    static func conditionalCast(_ value: ExprSyntax) -> (base: String, type: String)? {
+        guard let (x, type, mark) = cast(value), mark == .postfixQuestionMark, let base = path(x) else { return nil }
+        return (base, type)
     }
 
     /// The type a `case` pattern matches by a cast, as written: `is Reset`, `_ as Undo`, `let a as AddTodo`.
     static func typeCase(_ pattern: PatternSyntax) -> String? {
         if let t = pattern.as(IsTypePatternSyntax.self) { return t.type.trimmedText }
         if let b = pattern.as(ValueBindingPatternSyntax.self) { return typeCase(b.pattern) }
-        guard let e = pattern.as(ExpressionPatternSyntax.self)?.expression else { return nil }
-        if let cast = e.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil { return cast.type.trimmedText }
-        guard let sequence = e.as(SequenceExprSyntax.self), sequence.elements.count == 3 else { return nil }
-        let parts = Array(sequence.elements)
-        guard let op = parts[1].as(UnresolvedAsExprSyntax.self), op.questionOrExclamationMark == nil,
-              let type = parts[2].as(TypeExprSyntax.self) else { return nil }
-        return type.type.trimmedText
+        guard let e = pattern.as(ExpressionPatternSyntax.self)?.expression, let (_, type, mark) = cast(e), mark == nil else { return nil }
+        return type
     }
 
     /// The one value a body gives: `return x`, or its one expression (`{ .init(phase: .shut) }`).
