@@ -64,12 +64,11 @@ struct Suspension {
     var node: Syntax
     var input: String
 
-    /// The suspension points of a method named `input` by the statements that hold them: none unless it
-    /// is `async`. An `await` in a closure (`Task { … }`) or a nested function is not the method's own. A
-    /// call of a method in `own` (the type's methods that change the state) is walked in line: what it
-    /// does before it waits happens at once, and its own `await`s are the method's.
+    /// The suspension points of an `async` method named `input` by the statements that hold them. An
+    /// `await` in a closure (`Task { … }`) or a nested function is not the method's own. A call of a
+    /// method in `own` (the type's methods that change the state) is walked in line: what it does before
+    /// it waits happens at once, and its own `await`s are the method's.
     static func points(of method: FunctionDeclSyntax, input: String, own: [String: FunctionDeclSyntax]) -> [SyntaxIdentifier: Suspension] {
-        guard method.signature.effectSpecifiers?.asyncSpecifier != nil else { return [:] }
         var result: [SyntaxIdentifier: Suspension] = [:]
         var names: Set<String> = []
         var seen: Set<SyntaxIdentifier> = []

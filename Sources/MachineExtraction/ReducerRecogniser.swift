@@ -27,6 +27,9 @@ struct ReducerRecogniser: Recogniser {
         var copied: String?
         /// Other names of the action (the parameter an action read through a cast was cast from).
         var actionAliases: [String] = []
+        /// The types the reducer tells its actions apart by, when its action is no enum (`typeCases`),
+        /// once read.
+        var actionTypes: [String]?
     }
 
     func finder(for file: ParsedFile) -> SyntaxVisitor? { CandidateFinder(file: file) }
@@ -36,8 +39,11 @@ struct ReducerRecogniser: Recogniser {
         // merged in candidate order
         var chosen: [Candidate] = []
         for (_, finder) in self.found(found, in: context, as: CandidateFinder.self) {
-            for candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
-                if candidate.bySignature, !Self.readsAsReducer(candidate, context: context) { continue }
+            for var candidate in finder.candidates(index: context.index) where !context.claimed.contains(candidate.node.id) {
+                if candidate.bySignature {
+                    guard let types = Self.readsAsReducer(candidate, context: context) else { continue }
+                    candidate.actionTypes = types
+                }
                 // a reduce-shaped function that another reducer calls with `&state` is part of that reducer
                 if let f = candidate.node.as(FunctionDeclSyntax.self), f.name.text != "reduce",
                    context.inoutCalledFunctions.contains(f.id) { continue }
@@ -344,12 +350,15 @@ struct ReducerRecogniser: Recogniser {
 
     /// A candidate found by its signature is a reducer when its action is an enum it tests (`switch
     /// action`, `if case`, `==`), or a protocol whose types it tells apart, and its state a struct (an
-    /// enum state is a mapping function's).
-    static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> Bool {
+    /// enum state is a mapping function's): nil when it is none, else those types (none for an enum).
+    static func readsAsReducer(_ c: Candidate, context: ExtractionContext) -> [String]? {
         guard let scope = context.index.scope(of: c.node), let stateText = c.stateType, let actionText = c.actionType,
-              let state = context.index.type(stateText, in: scope), state.kind == "struct" else { return false }
-        guard let action = context.index.enumInfo(actionText, in: scope) else { return !typeCases(c).isEmpty }
-        return !action.cases.isEmpty && ValueTestFinder.tests(c.body, roots: [c.actionParam])
+              let state = context.index.type(stateText, in: scope), state.kind == "struct" else { return nil }
+        guard let action = context.index.enumInfo(actionText, in: scope) else {
+            let types = typeCases(c)
+            return types.isEmpty ? nil : types
+        }
+        return !action.cases.isEmpty && ValueTestFinder.tests(c.body, roots: [c.actionParam]) ? [] : nil
     }
 
     // MARK: Building machines
@@ -374,7 +383,7 @@ struct ReducerRecogniser: Recogniser {
         let actionResolved = context.resolve(actionText, at: c.node)
         let actionEnum = actionResolved?.enumInfo
         // (an action protocol whose conforming types are the actions, matched by a cast)
-        let typeInputs = actionEnum == nil && c.bySignature ? Self.typeCases(c) : []
+        let typeInputs = actionEnum == nil && c.bySignature ? (c.actionTypes ?? Self.typeCases(c)) : []
         guard actionEnum != nil || !typeInputs.isEmpty else {
             // generic over its action (`Reduce<State, Action>` in a framework, `Base.Action`): no machine of its own
             let root = String(actionText.prefix { $0 != "." && $0 != "<" })

@@ -100,17 +100,15 @@ struct StatePattern {
                       let body = method.body else { continue }
                 // (what the holder does with what the method returns is the same for every event)
                 let returned = returnsState(method) && forwarded.contains(input)
+                // the method whole for its input, or its regions for the event's cases
+                var parts: [(inputs: [String], region: Region?)] = [([input], nil)]
                 let parameters = Array(method.signature.parameterClause.parameters)
-                guard let event = events[input], event.position < parameters.count else {
-                    let rule = self.rule(in: body, returned: returned, from: state.name, pairs: [Pair(from: state.name, input: input)],
-                                         at: file.location(of: method), names: names, setters: setters, file: file)
-                    moved = moved || rule.moves
-                    rules.append(rule.rule)
-                    continue
+                if let event = events[input], event.position < parameters.count {
+                    let parameter = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
+                    let regions = self.regions(of: body, parameter: parameter, cases: event.cases)
+                    parts = regions.isEmpty ? [(event.cases, nil)] : regions.map { ($0.events, $0.region) }
                 }
-                let parameter = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
-                let regions = self.regions(of: body, parameter: parameter, cases: event.cases)
-                for (cases, region) in regions.isEmpty ? [(event.cases, nil)] : regions.map({ ($0.events, Optional($0.region)) }) {
+                for (cases, region) in parts {
                     let rule = self.rule(in: body, region: region, returned: returned, from: state.name,
                                          pairs: cases.map { Pair(from: state.name, input: $0) }, at: file.location(of: method),
                                          names: names, setters: setters, file: file)

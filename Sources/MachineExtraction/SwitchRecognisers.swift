@@ -220,7 +220,7 @@ struct MappingFunctionRecogniser: Recogniser {
             let params = node.signature.parameterClause.parameters
             // (a method of one parameter taking the state `inout` may be the input enum's own: `func
             // apply(toState state: inout State)` over `switch self`)
-            let inoutOne = params.count == 1 && params.first!.type.is(AttributedTypeSyntax.self)
+            let inoutOne = params.count == 1 && params.first!.type.trimmedText.hasPrefix("inout ")
                 && !node.modifiers.contains { $0.name.text == "static" }
             if params.count >= 2 || inoutOne, let body = node.body {
                 candidates.append(Candidate(node: Syntax(node), parameters: params.map { ($0.secondName ?? $0.firstName).text },
@@ -514,9 +514,10 @@ struct SwitchMethodRecogniser: Recogniser {
                 return text == "self" || text.hasPrefix("(self,") || text.hasSuffix(", self)")
             }
             let assignsSelf = scan.assignments.contains { $0.lhs.trimmedText == "self" }
+            guard assignsSelf || returnsSelf else { continue }
             // (or a `switch` over the event whose cases test `self`: `case .toggle: return self == .off ? .on : .off`)
-            let onEvent = scan.switches.contains { SyntaxHelpers.path($0.subject) == paramName } && ValueTestFinder.tests(body, roots: ["self"])
-            guard onSelf || onEvent, assignsSelf || returnsSelf else { continue }
+            guard onSelf || scan.switches.contains(where: { SyntaxHelpers.path($0.subject) == paramName })
+                    && ValueTestFinder.tests(body, roots: ["self"]) else { continue }
             inputEnum = event
             inputNames = (inputNames + inputs).uniqued()
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
@@ -815,12 +816,12 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// Walks `method` (an input, or the inputs of `spec`'s domain) with its suspension points (`await`):
-    /// the inputs its rest arrives as after them are added to the domain and returned. Only a class's or
-    /// an actor's: other calls may run while one of its methods waits; a struct's mutating method holds
-    /// the value until it returns.
+    /// the inputs its rest arrives as after them are added to the domain and returned. Only an `async`
+    /// method of a class or an actor: other calls may run while it waits; a struct's mutating method
+    /// holds the value until it returns.
     static func suspending(_ spec: inout ReducerSpec, method: FunctionDeclSyntax, of type: TypeInfo, input: String,
                            own: Set<String>) -> [String] {
-        guard type.kind == "class" || type.kind == "actor" else { return [] }
+        guard type.kind == "class" || type.kind == "actor", method.signature.effectSpecifiers?.asyncSpecifier != nil else { return [] }
         var writers: [String: FunctionDeclSyntax] = [:]
         for (m, _) in type.methods where own.contains(m.name.text) && m.id != method.id { writers[m.name.text] = writers[m.name.text] ?? m }
         spec.suspensions = Suspension.points(of: method, input: input, own: writers)

@@ -93,9 +93,10 @@ enum SyntaxHelpers {
     /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value), or a closure
     /// holding `self` weakly (`service.fetch { [weak self] result in … }`: a completion handler, `callback`).
     static func laterClosure(of call: FunctionCallExprSyntax) -> (closure: ClosureExprSyntax, kind: String)? {
+        // (every call the interpreter walks asks: most take no closure)
+        guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return nil }
         let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
             + call.additionalTrailingClosures.map(\.closure)
-        guard !closures.isEmpty else { return nil }
         if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "sink" {
             if let labelled = call.arguments.first(where: { $0.label?.text == "receiveValue" })?.expression.as(ClosureExprSyntax.self) {
                 return (labelled, "sink")
