@@ -300,41 +300,35 @@ struct MappingFunctionRecogniser: Recogniser {
     /// A function whose written signature makes it a transition function, `(S, E) -> S` with `S` and `E`
     /// enums: a parameter of the type it returns (`S`, `S?`, `(S, effect)?`) or takes `inout`, another of
     /// another enum, and a body that tests one of them however it is spelt (`switch event { case .next:
-    /// switch step { … } }`, `if case .skip = event`, `==`), not only by a `switch` over the pair.
+    /// switch step { … } }`, `if case .skip = event`, `==`), not only by a `switch` over the pair. A
+    /// closure's signature is the function type it is annotated with (`let reduce: Reducer<Light, Tick> =
+    /// { state, action in … }`, `typealias Reducer<S, A> = (inout S, A) -> Void`).
     func buildFromSignature(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
-        guard let function = c.node.as(FunctionDeclSyntax.self), c.parameterTypes.count == c.parameters.count else { return false }
+        guard var (enums, takenInout, returned) = signature(c, context: context) else { return false }
         var c = c
+        let scope = context.index.scope(of: c.node)
+        let function = c.node.as(FunctionDeclSyntax.self)
         // a method of an enum taking the state `inout` is that enum's step: `self` is the input
         if c.parameters.count == 1 {
-            let scope = context.index.scope(of: function)
             // (an extension's methods are seen in it, not in the type it extends)
-            guard let owner = scope?.innermostType,
-                  (owner.enumInfo ?? context.index.enumInfo(owner.qualifiedName, in: scope))?.cases.isEmpty == false else { return false }
+            guard function != nil, let owner = scope?.innermostType,
+                  let own = owner.enumInfo ?? context.index.enumInfo(owner.qualifiedName, in: scope), !own.cases.isEmpty else { return false }
             c.parameters.append("self")
-            c.parameterTypes.append(owner.qualifiedName)
-        }
-        let types = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
-        let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
-        let returned = function.signature.returnClause.map { r -> String in
-            var t = r.type
-            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
-            if let tuple = t.as(TupleTypeSyntax.self), let first = tuple.elements.first { t = first.type }
-            return t.trimmedText
+            enums.append(own)
+            takenInout.append(false)
         }
         // the state: the parameter of the returned type, else the one taken inout, whatever the function
-        // returns then (an effect) (a text test first: most functions return nothing of the kind)
-        guard let s = types.indices.first(where: { returned != nil && types[$0] == returned && !takenInout[$0] })
-                ?? takenInout.firstIndex(of: true) else { return false }
-        let scope = context.index.scope(of: function)
-        guard let stateEnum = context.index.enumInfo(types[s]!, in: scope), !stateEnum.cases.isEmpty else { return false }
-        guard let i = types.indices.first(where: { k in
-            k != s && types[k].flatMap { context.index.enumInfo($0, in: scope) }.map { $0.key != stateEnum.key && !$0.cases.isEmpty } == true
-        }), let inputEnum = context.index.enumInfo(types[i]!, in: scope) else { return false }
+        // returns then (an effect)
+        let returnedKey = returned?.key
+        let ofReturned = enums.indices.first { k in returnedKey != nil && enums[k]?.key == returnedKey && !takenInout[k] }
+        guard let s = ofReturned ?? takenInout.firstIndex(of: true), let stateEnum = enums[s], !stateEnum.cases.isEmpty else { return false }
+        guard let i = enums.indices.first(where: { k in k != s && enums[k].map { $0.key != stateEnum.key && !$0.cases.isEmpty } == true }),
+              let inputEnum = enums[i] else { return false }
         let state = c.parameters[s], input = c.parameters[i]
         guard ValueTestFinder.tests(c.body, roots: [state, input]) else { return false }
         // a method of a type that keeps such a state in a stored property is the step of that property's
         // machine (`state = reduce(state, event)`), read with it by the `switch`-method reader
-        if let owner = scope?.innermostType,
+        if function != nil, let owner = scope?.innermostType,
            owner.properties.contains(where: { p in
                !p.isComputed && !p.isStatic && p.typeText.flatMap { context.index.enumInfo($0, in: scope) }?.key == stateEnum.key
            }) { return false }
@@ -352,6 +346,36 @@ struct MappingFunctionRecogniser: Recogniser {
         add(c, file: file, context: context, states: stateEnum.caseNames, inputs: inputEnum.caseNames, stateEnum: stateEnum,
             inputEnum: inputEnum, statePath: state, inputPath: input, inoutForm: inoutForm)
         return true
+    }
+
+    /// A candidate's parameters' enums, which it takes `inout`, and the enum it returns (of `S`, `S?`, `(S,
+    /// effect)?`): a function's as written; a closure's from the function type it is annotated with,
+    /// typealiases followed, a parameter its body assigns being `inout` (a closure can assign no other).
+    func signature(_ c: Candidate, context: ExtractionContext) -> (enums: [EnumInfo?], takenInout: [Bool], returned: EnumInfo?)? {
+        let scope = context.index.scope(of: c.node)
+        if let function = c.node.as(FunctionDeclSyntax.self) {
+            guard c.parameterTypes.count == c.parameters.count else { return nil }
+            let texts = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
+            let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
+            // (a text test first: most functions take and return no enum of the kind)
+            let returned = function.signature.returnClause.map { r -> String in
+                var t = r.type
+                if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
+                if let tuple = t.as(TupleTypeSyntax.self), let first = tuple.elements.first { t = first.type }
+                return t.trimmedText
+            }
+            guard (returned != nil && texts.contains(returned)) || takenInout.contains(true) || c.parameters.count == 1 else { return nil }
+            return (texts.map { $0.flatMap { context.index.enumInfo($0, in: scope) } }, takenInout,
+                    returned.flatMap { context.index.enumInfo($0, in: scope) })
+        }
+        // (not reported when ambiguous: the hint may be the callee the closure is handed to, not its type)
+        guard c.parameters.count >= 2, let hint = c.typeHint, let scope, case let resolved = context.index.resolveType(hint, in: scope),
+              resolved.externalName == "(function)", resolved.arguments.count == c.parameters.count + 1 else { return nil }
+        var result = resolved.arguments.last!
+        if result.externalName == "Optional", let wrapped = result.arguments.first { result = wrapped }
+        if result.externalName == "(tuple)", let first = result.arguments.first { result = first }
+        let assigned = Set(SwitchFinder.scan(c.body).assignments.compactMap { SyntaxHelpers.path($0.lhs)?.split(separator: ".").first.map(String.init) })
+        return (resolved.arguments.dropLast().map(\.enumInfo), c.parameters.map(assigned.contains), result.enumInfo)
     }
 
     func add(_ c: Candidate, file: ParsedFile, context: ExtractionContext, states: [String], inputs: [String], stateEnum: EnumInfo?,
@@ -915,6 +939,19 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The first method among `names` (in declaration order) that steps a value named by `roots` by the
+    /// case it holds: a `switch` over it whose cases assign it (`switch step { case .intro: step = .details
+    /// … }`), the mark of a state machine whatever the value is called.
+    static func firstStepping(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            guard names.contains(method.name.text), let body = method.body else { return false }
+            return SwitchFinder.scan(body).switches.contains { sw in
+                roots.contains(SyntaxHelpers.path(sw.subject) ?? "")
+                    && SwitchFinder.scan(sw).assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+            }
+        }
+    }
+
     /// The first method among `names` (in declaration order) that takes a value named by `roots` through
     /// stages: it assigns it a case, then another one later on the same path (`state = .loading`, then
     /// `state = .loaded(items)` in the `do` after it), as a view model's `load()` does without testing the
@@ -1099,10 +1136,15 @@ struct SwitchMethodRecogniser: Recogniser {
         inputNames += tasks.inputs
         // Without an event method, the methods are the events (`mutating func channelActive()`, `func
         // play()`) when the property or its enum is named as a state and one of them tests it.
+        // Named otherwise (`step`, `page`), the property is a state when a method steps it by its case and
+        // no case carries data (`.one(Element)`, `.inline(Word, Word)`: a storage's representation).
         if location == nil {
-            guard named,
-                  let tester = Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
-                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context) else { return }
+            let plain = kind == .enumeration && !stateEnum.cases.contains(where: \.hasPayload)
+            let tester = named
+                ? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
+                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context)
+                : plain ? Self.firstStepping(statePaths, among: writes.writers, of: type) : nil
+            guard let tester else { return }
             location = tester.1.location(of: tester.0)
         }
         guard let location else { return }

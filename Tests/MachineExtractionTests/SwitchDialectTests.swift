@@ -318,6 +318,38 @@ final class SpellingTests: XCTestCase {
         XCTAssertEqual(ring.transitions, ["intro -leave-> finished", "consent -leave-> finished"])
     }
 
+    /// A closure annotated with a function type, typealiases and their generic arguments followed (`let
+    /// step: Step<Gate, Push> = { gate, push in … }`, `typealias Step<S, E> = (inout S, E) -> Void`), is a
+    /// transition function like a function of that signature: the parameter it assigns is the state.
+    func testAClosureTypedByAFunctionAliasIsATransitionFunction() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        typealias Step<S, E> = (inout S, E) -> Void
+        typealias Next<S, E> = (S, E) -> S
+        enum Gate { case shut, ajar, wide }
+        enum Push { case nudge, shove, slam }
+        let swing: Step<Gate, Push> = { gate, push in
+            switch push {
+            case .nudge: if gate == .shut { gate = .ajar }
+            case .shove: gate = .wide
+            case .slam: gate = .shut
+            }
+        }
+        let settle: Next<Gate, Push> = { gate, push in
+            switch push {
+            case .slam: return .shut
+            case .nudge, .shove: return gate == .shut ? .ajar : gate
+            }
+        }
+        """)
+        let swing = try XCTUnwrap(machines.named("swing"))
+        XCTAssertEqual(swing.states, ["shut", "ajar", "wide"])
+        XCTAssertEqual(swing.inputs, ["nudge", "shove", "slam"])
+        XCTAssertTrue(swing.transitions.isSuperset(of: ["shut -nudge-> ajar", "ajar -shove-> wide", "wide -slam-> shut"]), "\(swing.transitions)")
+        XCTAssertFalse(swing.transitions.contains("ajar -nudge-> ajar"))
+        let settle = try XCTUnwrap(machines.named("settle"))
+        XCTAssertTrue(settle.transitions.isSuperset(of: ["shut -nudge-> ajar", "wide -slam-> shut"]), "\(settle.transitions)")
+    }
+
     /// A method of the input enum taking the state `inout` (`func apply(toState state: inout State)`, as
     /// Square's Workflow actions and home-grown event enums write it) is a transition function over `self`,
     /// declared in the enum or in an extension of it; so is a method of the state enum returning the next
@@ -1572,6 +1604,45 @@ final class MethodMachineTests: XCTestCase {
                                                           "fetching -fetch() after pictures()-> broken", "shown -clear()-> empty"]),
                       "\(gallery.transitions)")
         XCTAssertNil(machines.first { $0.name == "Lantern.mode" })
+    }
+
+    /// A property named as no state (`step`, `page`) is a machine when a method steps it by the case it
+    /// holds (`switch step { case .intro: step = .details … }`) and its enum's cases carry no data; one
+    /// whose cases do (`.one(Int)`, `.many([Int])`, a storage's representation) is data, and keeps its note.
+    func testAPropertyAMethodStepsByItsCaseIsAStateWhateverItsName() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum SignupPage { case hello, email, code, welcome }
+        final class SignupFlow {
+            private(set) var page: SignupPage = .hello
+            func forward() {
+                switch page {
+                case .hello: page = .email
+                case .email: page = .code
+                case .code: page = .welcome
+                case .welcome: break
+                }
+            }
+            func backward() { if page == .code { page = .email } }
+        }
+        struct Bag {
+            enum Store { case none, one(Int), many([Int]) }
+            var store: Store = .none
+            mutating func add(_ x: Int) {
+                switch store {
+                case .none: store = .one(x)
+                case .one(let a): store = .many([a, x])
+                case .many(let xs): store = .many(xs + [x])
+                }
+            }
+            mutating func clear() { store = .none }
+        }
+        """)
+        let flow = try XCTUnwrap(machines.named("SignupFlow.page"))
+        XCTAssertEqual(flow.inputs, ["forward()", "backward()"])
+        XCTAssertEqual(flow.transitions, ["hello -forward()-> email", "email -forward()-> code", "code -forward()-> welcome",
+                                          "code -backward()-> email"])
+        XCTAssertNil(machines.first { $0.name == "Bag.store" })
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
