@@ -52,6 +52,10 @@ struct ReducerSpec {
     /// The inputs are types conforming to an action protocol, matched by casts (ReSwift's `case _ as
     /// Undo`): the set is open, other actions reach a `default`.
     var openInputs = false
+    /// The body returns Mobius's `Next<Model, Effect>` (`SyntaxHelpers.nextValue`): `.next(m, effects:
+    /// e)` is `m` returned with the effects, `.dispatchEffects(e)` keeps the state, `.noChange` is no
+    /// transition.
+    var returnsNext = false
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -1786,6 +1790,26 @@ final class ReducerInterpreter {
         let value = SyntaxHelpers.unwrap(expr)
         if value.is(NilLiteralExprSyntax.self) {
             record(ctx, target: spec.nilIsFailure ? .failure : (ctx.target ?? .stay))
+            return
+        }
+        if spec.returnsNext, let next = SyntaxHelpers.nextValue(value) {
+            var n = ctx
+            if let e = next.effects {
+                let r = effects.read(e)
+                n.effect = merge(n.effect, r.effect)
+                n.cancels = n.cancels.appendingUnique(r.cancels)
+            }
+            guard let model = next.model else {
+                record(n, target: next.effects == nil ? .failure : .stay)
+                return
+            }
+            // a model built afresh (`.next(Model())`, `.next(.init())`) is the whole state replaced
+            if !spec.returnsState, let built = SyntaxHelpers.unwrap(model).as(FunctionCallExprSyntax.self)?.calledExpression,
+               built.is(DeclReferenceExprSyntax.self) || built.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "init" {
+                record(n, target: spec.resetTarget)
+                return
+            }
+            finalize(n, returning: model)
             return
         }
         if spec.returnsState {

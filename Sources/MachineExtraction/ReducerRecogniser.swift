@@ -25,6 +25,8 @@ struct ReducerRecogniser: Recogniser {
         var bySignature = false
         /// The parameter the state is a copy of (`var next = model`): it names the state as it was.
         var copied: String?
+        /// Returns Mobius's `Next<Model, Effect>` (`.next(copy, effects: …)`, `.noChange`).
+        var returnsNext = false
         /// Other names of the action (the parameter an action read through a cast was cast from).
         var actionAliases: [String] = []
         /// The types the reducer tells its actions apart by, when its action is no enum (`typeCases`),
@@ -230,9 +232,10 @@ struct ReducerRecogniser: Recogniser {
                     let cast = Self.castAction(body, param: action)
                     var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction, stateParam: copy.name,
                                       actionParam: cast?.name ?? action,
-                                      stateType: node.signature.returnClause?.type.trimmedText, actionType: cast?.type ?? params[a].type.trimmedText,
+                                      stateType: copy.type, actionType: cast?.type ?? params[a].type.trimmedText,
                                       bindingName: node.name.text, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)
                     c.bySignature = true
+                    c.returnsNext = copy.next
                     c.copied = (params[copy.parameter].secondName ?? params[copy.parameter].firstName).text
                     if let cast, cast.name != action { c.actionAliases = [action] }
                     found.append(.candidate(c))
@@ -250,9 +253,12 @@ struct ReducerRecogniser: Recogniser {
         }
 
         /// A function returning its parameter's type that starts with a copy of that parameter and returns
-        /// the copy on every `return`: the parameter's index and the copy's name.
-        static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String)? {
-            guard let returned = node.signature.returnClause?.type.trimmedText else { return nil }
+        /// the copy on every `return`: the parameter's index, the copy's name and the state's type. So is
+        /// a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy or a new model.
+        static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
+            guard let returnType = node.signature.returnClause?.type else { return nil }
+            let next = SyntaxHelpers.nextModelType(returnType)
+            let returned = next ?? returnType.trimmedText
             let params = Array(node.signature.parameterClause.parameters)
             // (ReSwift's reducers take the state optional, `nil` before the first action: `var state = state
             // ?? AppState()`)
@@ -263,9 +269,17 @@ struct ReducerRecogniser: Recogniser {
                   let value = binding.initializer.map({ defaulted($0.value) }),
                   SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
             else { return nil }
+            func fresh(_ model: ExprSyntax) -> Bool {
+                guard let built = SyntaxHelpers.unwrap(model).as(FunctionCallExprSyntax.self)?.calledExpression else { return false }
+                return built.as(DeclReferenceExprSyntax.self)?.baseName.text == returned || built.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "init"
+            }
             let returns = SwitchFinder.scan(body).returns
-            guard !returns.isEmpty, returns.allSatisfy({ r in r.expression.flatMap { SyntaxHelpers.path($0) } == name }) else { return nil }
-            return (s, name)
+            guard !returns.isEmpty, returns.allSatisfy({ r in
+                guard let e = r.expression else { return false }
+                if next != nil, let value = SyntaxHelpers.nextValue(e) { return value.model.map { SyntaxHelpers.path($0) == name || fresh($0) } ?? true }
+                return SyntaxHelpers.path(e) == name
+            }) else { return nil }
+            return (s, name, returned, next != nil)
         }
 
         /// `x` of `x ?? fallback`, else the value.
@@ -415,7 +429,7 @@ struct ReducerRecogniser: Recogniser {
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum),
-                                   openInputs: actionEnum == nil)
+                                   openInputs: actionEnum == nil, returnsNext: c.returnsNext)
             let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
             let rules = interpreter.run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -765,7 +779,7 @@ struct ReducerRecogniser: Recogniser {
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
-                               valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil)
+                               valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         var rules = interpreter.run(c.body, at: location)
         var implicit: [Outcome] = []

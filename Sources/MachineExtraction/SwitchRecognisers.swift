@@ -304,7 +304,7 @@ struct MappingFunctionRecogniser: Recogniser {
     /// closure's signature is the function type it is annotated with (`let reduce: Reducer<Light, Tick> =
     /// { state, action in … }`, `typealias Reducer<S, A> = (inout S, A) -> Void`).
     func buildFromSignature(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
-        guard var (enums, takenInout, returned) = signature(c, context: context) else { return false }
+        guard var (enums, takenInout, returned, next) = signature(c, context: context) else { return false }
         var c = c
         let scope = context.index.scope(of: c.node)
         let function = c.node.as(FunctionDeclSyntax.self)
@@ -337,28 +337,32 @@ struct MappingFunctionRecogniser: Recogniser {
         if inoutForm {
             guard scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == state }) else { return false }
         } else {
-            let cases = scan.returns.compactMap { r in r.expression.flatMap { e -> String? in
+            // (Mobius's `.next(.x, effects: …)` names `.x`; its `.noChange` and `.dispatchEffects` name none)
+            let values = scan.returns.compactMap { r in r.expression.flatMap { e in next ? SyntaxHelpers.nextValue(e)?.model : e } }
+            let cases = values.compactMap { e -> String? in
                 let value = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil } ?? e
                 return SyntaxHelpers.caseReference(value, context.index)?.name
-            } }
+            }
             guard !cases.isEmpty, Set(cases).isSubset(of: Set(stateEnum.caseNames)) else { return false }
         }
         add(c, file: file, context: context, states: stateEnum.caseNames, inputs: inputEnum.caseNames, stateEnum: stateEnum,
-            inputEnum: inputEnum, statePath: state, inputPath: input, inoutForm: inoutForm)
+            inputEnum: inputEnum, statePath: state, inputPath: input, inoutForm: inoutForm, returnsNext: next)
         return true
     }
 
-    /// A candidate's parameters' enums, which it takes `inout`, and the enum it returns (of `S`, `S?`, `(S,
-    /// effect)?`): a function's as written; a closure's from the function type it is annotated with,
-    /// typealiases followed, a parameter its body assigns being `inout` (a closure can assign no other).
-    func signature(_ c: Candidate, context: ExtractionContext) -> (enums: [EnumInfo?], takenInout: [Bool], returned: EnumInfo?)? {
+    /// A candidate's parameters' enums, which it takes `inout`, the enum it returns (of `S`, `S?`, `(S,
+    /// effect)?`, Mobius's `Next<S, Effect>`) and whether that is a `Next`: a function's as written; a
+    /// closure's from the function type it is annotated with, typealiases followed, a parameter its body
+    /// assigns being `inout` (a closure can assign no other).
+    func signature(_ c: Candidate, context: ExtractionContext) -> (enums: [EnumInfo?], takenInout: [Bool], returned: EnumInfo?, next: Bool)? {
         let scope = context.index.scope(of: c.node)
         if let function = c.node.as(FunctionDeclSyntax.self) {
             guard c.parameterTypes.count == c.parameters.count else { return nil }
             let texts = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
             let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
             // (a text test first: most functions take and return no enum of the kind)
-            let returned = function.signature.returnClause.map { r -> String in
+            let next = function.signature.returnClause.flatMap { SyntaxHelpers.nextModelType($0.type) }
+            let returned = next ?? function.signature.returnClause.map { r -> String in
                 var t = r.type
                 if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
                 if let tuple = t.as(TupleTypeSyntax.self), let first = tuple.elements.first { t = first.type }
@@ -366,7 +370,7 @@ struct MappingFunctionRecogniser: Recogniser {
             }
             guard (returned != nil && texts.contains(returned)) || takenInout.contains(true) || c.parameters.count == 1 else { return nil }
             return (texts.map { $0.flatMap { context.index.enumInfo($0, in: scope) } }, takenInout,
-                    returned.flatMap { context.index.enumInfo($0, in: scope) })
+                    returned.flatMap { context.index.enumInfo($0, in: scope) }, next != nil)
         }
         // (not reported when ambiguous: the hint may be the callee the closure is handed to, not its type)
         guard c.parameters.count >= 2, let hint = c.typeHint, let scope, case let resolved = context.index.resolveType(hint, in: scope),
@@ -375,17 +379,18 @@ struct MappingFunctionRecogniser: Recogniser {
         if result.externalName == "Optional", let wrapped = result.arguments.first { result = wrapped }
         if result.externalName == "(tuple)", let first = result.arguments.first { result = first }
         let assigned = Set(SwitchFinder.scan(c.body).assignments.compactMap { SyntaxHelpers.path($0.lhs)?.split(separator: ".").first.map(String.init) })
-        return (resolved.arguments.dropLast().map(\.enumInfo), c.parameters.map(assigned.contains), result.enumInfo)
+        return (resolved.arguments.dropLast().map(\.enumInfo), c.parameters.map(assigned.contains), result.enumInfo, false)
     }
 
     func add(_ c: Candidate, file: ParsedFile, context: ExtractionContext, states: [String], inputs: [String], stateEnum: EnumInfo?,
-             inputEnum: EnumInfo?, statePath: String, inputPath: String, inoutForm: Bool) {
+             inputEnum: EnumInfo?, statePath: String, inputPath: String, inoutForm: Bool, returnsNext: Bool = false) {
         let domain = Domain(states: states, inputs: inputs)
         let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
         // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
         let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
-        let spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: [inputPath],
+        var spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: [inputPath],
                                returnsState: !inoutForm, nilIsFailure: failureOnNil)
+        spec.returnsNext = returnsNext
         let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
         let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
         let rules = interpreter.run(c.body, at: file.location(of: c.node))

@@ -240,6 +240,40 @@ enum SyntaxHelpers {
         return type
     }
 
+    /// Mobius's `Next<Model, Effect>` written as a return type (`MobiusCore.Next` too): the model's type
+    /// as written.
+    static func nextModelType(_ type: TypeSyntax) -> String? {
+        let (name, clause) = if let id = type.as(IdentifierTypeSyntax.self) { (id.name.text, id.genericArgumentClause) }
+            else if let member = type.as(MemberTypeSyntax.self), member.baseType.trimmedText == "MobiusCore" { (member.name.text, member.genericArgumentClause) }
+            else { ("", nil) }
+        guard name == "Next", let arguments = clause?.arguments, arguments.count == 2 else { return nil }
+        return arguments.first!.argument.trimmedText
+    }
+
+    /// A value of Mobius's `Next` (`Next.` written or not): `.next(m)` and `.next(m, effects: e)` give the
+    /// next model, `.dispatchEffects(e)` keeps it and runs effects, `.noChange` neither (both parts nil).
+    static func nextValue(_ value: ExprSyntax) -> (model: ExprSyntax?, effects: ExprSyntax?)? {
+        func named(_ member: MemberAccessExprSyntax) -> String? {
+            guard member.base.map({ ["Next", "MobiusCore.Next"].contains(genericBase($0.trimmedText)) }) ?? true else { return nil }
+            return member.declName.baseName.text
+        }
+        let e = unwrap(value)
+        if let member = e.as(MemberAccessExprSyntax.self) { return named(member) == "noChange" ? (nil, nil) : nil }
+        guard let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return nil }
+        let arguments = Array(call.arguments)
+        switch named(member) {
+        case "next" where !arguments.isEmpty && arguments[0].label == nil:
+            return (arguments[0].expression, arguments.first { $0.label?.text == "effects" }?.expression)
+        case "dispatchEffects" where arguments.count == 1:
+            return (nil, arguments[0].expression)
+        default:
+            return nil
+        }
+    }
+
+    /// `Next` of `Next<M, E>`.
+    private static func genericBase(_ text: String) -> String { String(text.prefix { $0 != "<" }) }
+
     /// The one value a body gives: `return x`, or its one expression (`{ .init(phase: .shut) }`).
     static func onlyValue(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
         guard items.count == 1, let item = items.first?.item else { return nil }

@@ -298,6 +298,61 @@ final class ReducerFunctionTests: XCTestCase {
                                           "jammed -Voided-> shut"])
     }
 
+    /// Mobius update functions (made-up names) return `Next<Model, Effect>`: `.next(m, effects: [...])`
+    /// leads to `m` running the effects, `.dispatchEffects([...])` keeps the model and runs them, and
+    /// `.noChange` is no transition (an unhandled event). An enum model is a mapping function's state;
+    /// a struct model is copied (`var model = model`), its fields machines, and `.next(Model())` resets it.
+    func testMobiusUpdatesReturningNext() throws {
+        let a = Analysed.source(#"""
+        import MobiusCore
+        enum Kiln: Equatable { case cold, firing, cooling }
+        enum KilnEvent { case light, peak, vent, ding }
+        enum KilnEffect: Hashable { case ignite, alarm }
+        func update(model: Kiln, event: KilnEvent) -> Next<Kiln, KilnEffect> {
+            switch (model, event) {
+            case (.cold, .light): return .next(.firing, effects: [.ignite])
+            case (.firing, .peak): return .next(.cooling)
+            case (.cooling, .ding): return .dispatchEffects([.alarm])
+            case (_, .vent): return Next.next(.cold)
+            default: return .noChange
+            }
+        }
+        struct LoomModel: Equatable { var shed: Shed = .open; var rows = 0 }
+        enum Shed: Equatable { case open, crossed, beaten }
+        enum LoomEvent { case cross, beat, row, restart }
+        enum Loom {
+            static func update(model: LoomModel, event: LoomEvent) -> Next<LoomModel, KilnEffect> {
+                var model = model
+                switch event {
+                case .cross:
+                    guard model.shed == .open else { return .noChange }
+                    model.shed = .crossed
+                    return .next(model)
+                case .beat:
+                    model.shed = .beaten
+                    return .next(model, effects: [.alarm])
+                case .row:
+                    model.rows += 1
+                    return .next(model)
+                case .restart:
+                    return .next(LoomModel())
+                }
+            }
+        }
+        """#)
+        let kiln = try a.machine("update")
+        XCTAssertEqual(kiln.transitions, ["cold -light-> firing", "firing -peak-> cooling", "firing -vent-> cold", "cooling -vent-> cold"])
+        XCTAssertEqual(kiln.selfLoops, ["cold -vent-> cold", "cooling -ding-> cooling"])
+        XCTAssertEqual(kiln.effectLabel("cold", "light", "firing"), "[.ignite]")
+        XCTAssertEqual(kiln.effectLabel("cooling", "ding", "cooling"), "[.alarm]")
+        let loom = try a.machine("LoomModel.shed")
+        XCTAssertEqual(loom.initial, "open")
+        XCTAssertEqual(loom.transitions, ["open -cross-> crossed", "open -beat-> beaten", "crossed -beat-> beaten",
+                                          "crossed -restart-> open", "beaten -restart-> open"])
+        XCTAssertNil(loom.edge("crossed", "cross", "crossed"))
+        XCTAssertEqual(loom.effectLabel("open", "beat", "beaten"), "[.alarm]")
+    }
+
     /// Shapes of split TCA reducers (made-up names): `Reduce(self.core)` with a function of any name
     /// and labels returning TCA's effect type, a helper taking a view action's payload under the name
     /// `action` the reducer gives its input, and mutating methods of the state the reducer calls.
