@@ -68,23 +68,24 @@ struct Suspension {
     var node: Syntax
     var input: String
 
-    /// The suspension points of an `async` method named `input` by the statements that hold them. An
-    /// `await` in a closure (`Task { … }`) or a nested function is not the method's own. A call of a
-    /// method in `own` (the type's methods that change the state) is walked in line: what it does before
-    /// it waits happens at once, and its own `await`s are the method's.
-    static func points(of method: FunctionDeclSyntax, input: String, own: [String: FunctionDeclSyntax]) -> [SyntaxIdentifier: Suspension] {
+    /// The suspension points of an `async` method's body (or an async closure's statements), walked as
+    /// `input`, by the statements that hold them. An `await` in a closure (`Task { … }`) or a nested
+    /// function is not the method's own. A call of a method in `own` (the type's methods that change the
+    /// state) is walked in line: what it does before it waits happens at once, and its own `await`s are
+    /// the method's.
+    static func points(in body: some SyntaxProtocol, input: String, own: [String: FunctionDeclSyntax]) -> [SyntaxIdentifier: Suspension] {
         var result: [SyntaxIdentifier: Suspension] = [:]
         var names: Set<String> = []
         var seen: Set<SyntaxIdentifier> = []
-        func read(_ function: FunctionDeclSyntax) {
-            guard let body = function.body, seen.insert(function.id).inserted else { return }
+        func read(_ body: Syntax) {
+            guard seen.insert(body.id).inserted else { return }
             let finder = AwaitFinder(viewMode: .sourceAccurate)
             finder.walk(body)
             var byAwait: [SyntaxIdentifier: Suspension] = [:]
             for node in finder.awaits {
                 let (what, callee) = describe(node)
                 if let callee, let called = own[callee] {
-                    read(called)
+                    if let calledBody = called.body { read(Syntax(calledBody)) }
                     continue
                 }
                 let base = input + (node.is(ForStmtSyntax.self) ? " on " : " after ") + what
@@ -98,7 +99,7 @@ struct Suspension {
                 if let first = awaits.lazy.compactMap({ byAwait[$0] }).first { result[item] = first }
             }
         }
-        read(method)
+        read(Syntax(body))
         return result
     }
 

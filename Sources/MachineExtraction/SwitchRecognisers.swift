@@ -9,6 +9,9 @@ final class SwitchFinder: SyntaxVisitor {
     var calls: [FunctionCallExprSyntax] = []
     var inouts: [InOutExprSyntax] = []
 
+    /// Whether closures and nested functions are entered too.
+    private var all = false
+
     init() { super.init(viewMode: .sourceAccurate) }
 
     static func scan(_ node: some SyntaxProtocol) -> SwitchFinder {
@@ -17,8 +20,16 @@ final class SwitchFinder: SyntaxVisitor {
         return f
     }
 
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    /// The same, closures and nested functions entered.
+    static func scanAll(_ node: some SyntaxProtocol) -> SwitchFinder {
+        let f = SwitchFinder()
+        f.all = true
+        f.walk(node)
+        return f
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { all ? .visitChildren : .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { all ? .visitChildren : .skipChildren }
     override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
         switches.append(node)
         return .visitChildren
@@ -434,6 +445,9 @@ struct SwitchMethodRecogniser: Recogniser {
                            context: context)
                 continue
             }
+            // a SwiftUI view's `@State`, changed by its controls
+            if kind == .enumeration, ViewState.applies(to: type, property: property),
+               ViewState(type: type, property: property, stateEnum: stateEnum, context: context).build() { continue }
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
             // `func move(to p: Phase) { switch (phase, p) { case (.a, .b): phase = p … } }`: the moves it allows
             if kind == .enumeration, !context.machines.contains(where: { $0.id == "\(type.key).\(property.name)" }),
@@ -850,10 +864,18 @@ struct SwitchMethodRecogniser: Recogniser {
     /// holds the value until it returns.
     static func suspending(_ spec: inout ReducerSpec, method: FunctionDeclSyntax, of type: TypeInfo, input: String,
                            own: Set<String>) -> [String] {
-        guard type.kind == "class" || type.kind == "actor", method.signature.effectSpecifiers?.asyncSpecifier != nil else { return [] }
+        guard type.kind == "class" || type.kind == "actor", method.signature.effectSpecifiers?.asyncSpecifier != nil,
+              let body = method.body else { return [] }
+        return suspending(&spec, body: body, except: method, of: type, input: input, own: own)
+    }
+
+    /// The same for any body that may wait (a `Task`'s closure, a SwiftUI `.task { … }`), of a type whose
+    /// state others may change meanwhile; `except` is the method the body is (not walked in line).
+    static func suspending(_ spec: inout ReducerSpec, body: some SyntaxProtocol, except: FunctionDeclSyntax? = nil, of type: TypeInfo,
+                           input: String, own: Set<String>) -> [String] {
         var writers: [String: FunctionDeclSyntax] = [:]
-        for (m, _) in type.methods where own.contains(m.name.text) && m.id != method.id { writers[m.name.text] = writers[m.name.text] ?? m }
-        spec.suspensions = Suspension.points(of: method, input: input, own: writers)
+        for (m, _) in type.methods where own.contains(m.name.text) && m.id != except?.id { writers[m.name.text] = writers[m.name.text] ?? m }
+        spec.suspensions = Suspension.points(in: body, input: input, own: writers)
         let resumed = spec.suspensions.values.map(\.input).uniqued().sorted()
         if !resumed.isEmpty { spec.domain = Domain(states: spec.domain.states, inputs: spec.domain.inputs + resumed) }
         return resumed
@@ -876,7 +898,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// arrives in the states the inputs start it from (what other inputs do while it runs is not
     /// followed), and is walked like them. One that never changes the state adds nothing.
     static func tasks(_ started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)],
-                      of type: TypeInfo, context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+                      of type: TypeInfo, own: Set<String>? = nil, context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         for (launch, file, template) in started {
             let starter = launch.inputs.count == 1 ? launch.inputs.first!
@@ -887,6 +909,9 @@ struct SwitchMethodRecogniser: Recogniser {
             var spec = template
             spec.domain = Domain(states: spec.domain.states, inputs: [name])
             spec.suspensions = [:]
+            // (a task's `await`s are suspension points where others may change the state: `own` names the
+            // type's methods that change it)
+            let resumed = own.map { Self.suspending(&spec, body: launch.closure.statements, of: type, input: name, own: $0) } ?? []
             spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
             // it may call any method of the type, the one that started it too (`send(.loaded)`)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
@@ -897,7 +922,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(walker.leftOut)
-            result.inputs.append(name)
+            result.inputs += [name] + arrived(resumed, in: walked)
         }
         return result
     }

@@ -1645,6 +1645,61 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// A SwiftUI view's `@State` enum is a machine whose inputs are its controls, named by what the user
+    /// sees (`Button("Brew")`, a `label:`'s text) or does (`.onAppear`, `.task`), each arriving in the
+    /// states the view shows it in (the `switch` case and `if` branch around it, less where `.disabled(…)`
+    /// surely holds). An action calling an `async` method of the view waits where it awaits (`task after
+    /// grind()`); a `Task` it starts is an input of its own. A write outside any control (`onDismiss:`)
+    /// makes the machine partial, with a note.
+    func testASwiftUIViewsStateIsChangedByItsControls() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        import SwiftUI
+        struct BrewView: View {
+            enum Brew { case idle, grinding, pouring, served }
+            @State private var brew: Brew = .idle
+            @State private var showHelp = false
+            var body: some View {
+                VStack {
+                    switch brew {
+                    case .idle:
+                        Button("Brew") { Task { await grindAndPour() } }
+                    case .grinding, .pouring:
+                        Button { brew = .idle } label: { Text("Stop") }
+                    case .served:
+                        EmptyView()
+                    }
+                    if brew == .served {
+                        Button("Again") { brew = .idle }
+                    } else {
+                        Button("Skip") { brew = .served }.disabled(brew == .idle)
+                    }
+                }
+                .onAppear { if brew == .served { brew = .idle } }
+                .sheet(isPresented: $showHelp, onDismiss: { brew = .idle }) { Text("Help") }
+            }
+            private func grindAndPour() async {
+                brew = .grinding
+                await grind()
+                brew = .pouring
+            }
+            private func grind() async {}
+        }
+        struct Dial: View {
+            @Binding var brew: BrewView.Brew
+            var body: some View { Button("Reset") { brew = .idle } }
+        }
+        """)
+        let view = try XCTUnwrap(machines.named("BrewView.brew"))
+        XCTAssertEqual(view.initial, "idle")
+        XCTAssertEqual(view.inputs, ["Stop", "Again", "Skip", "onAppear", "Brew task", "Brew task after grind()"])
+        XCTAssertEqual(view.transitions, ["idle -Brew task-> grinding", "grinding -Brew task after grind()-> pouring",
+                                          "grinding -Stop-> idle", "pouring -Stop-> idle", "served -Again-> idle",
+                                          "grinding -Skip-> served", "pouring -Skip-> served", "served -onAppear-> idle"])
+        XCTAssertTrue(view.partial)
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("outside the actions of the view's controls") }, "\(diagnostics)")
+        XCTAssertNil(machines.first { $0.name == "Dial.brew" })
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
