@@ -851,12 +851,16 @@ struct SwitchMethodRecogniser: Recogniser {
             result.inputs = result.inputs.appendingUnique([input] + Self.arrived(resumed, in: walked))
         }
         // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
-        let started = Self.tasks(tasks, of: type, context: context)
+        let started = Self.tasks(tasks, of: type, own: Self.sharesState(type) ? writers : nil, context: context)
         result.rules += started.rules
         result.leftOut += started.leftOut
         result.inputs = result.inputs.appendingUnique(started.inputs)
         return result
     }
+
+    /// Whether others may change the type's state while one of its methods or tasks waits: a class's or
+    /// an actor's (a struct's mutating method holds the value until it returns).
+    static func sharesState(_ type: TypeInfo) -> Bool { type.kind == "class" || type.kind == "actor" }
 
     /// Walks `method` (an input, or the inputs of `spec`'s domain) with its suspension points (`await`):
     /// the inputs its rest arrives as after them are added to the domain and returned. Only an `async`
@@ -864,7 +868,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// holds the value until it returns.
     static func suspending(_ spec: inout ReducerSpec, method: FunctionDeclSyntax, of type: TypeInfo, input: String,
                            own: Set<String>) -> [String] {
-        guard type.kind == "class" || type.kind == "actor", method.signature.effectSpecifiers?.asyncSpecifier != nil,
+        guard sharesState(type), method.signature.effectSpecifiers?.asyncSpecifier != nil,
               let body = method.body else { return [] }
         return suspending(&spec, body: body, except: method, of: type, input: input, own: own)
     }
@@ -1160,7 +1164,7 @@ struct SwitchMethodRecogniser: Recogniser {
             started += interpreter.launches.map { ($0, file, spec) }
         }
         // the work the event methods start to run later (`Task { … }`)
-        let tasks = Self.tasks(started, of: type, context: context)
+        let tasks = Self.tasks(started, of: type, own: Self.sharesState(type) ? writes.writers : nil, context: context)
         rules += tasks.rules
         leftOut += tasks.leftOut
         inputNames += tasks.inputs

@@ -1700,6 +1700,32 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertNil(machines.first { $0.name == "Dial.brew" })
     }
 
+    /// A `Task` a method of a class or an actor starts waits where it awaits, like an `async` method: the
+    /// state it set before is seen meanwhile, and its rest is an input of its own (`start() task after
+    /// upload()`). A struct's is walked whole (its state is a value the task copied).
+    func testATasksAwaitsAreSuspensionPoints() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        @MainActor final class Mirror {
+            enum CopyState { case still, copying, copied, broken }
+            private(set) var copyState: CopyState = .still
+            func start() {
+                guard copyState != .copying else { return }
+                Task {
+                    copyState = .copying
+                    do { try await push(); copyState = .copied } catch { copyState = .broken }
+                }
+            }
+            func reset() { copyState = .still }
+            private func push() async throws {}
+        }
+        """)
+        let mirror = try XCTUnwrap(machines.named("Mirror.copyState"))
+        XCTAssertEqual(mirror.inputs, ["reset()", "start() task", "start() task after push()"])
+        XCTAssertEqual(mirror.transitions, ["copying -reset()-> still", "copied -reset()-> still", "broken -reset()-> still",
+                                            "still -start() task-> copying", "copied -start() task-> copying", "broken -start() task-> copying",
+                                            "copying -start() task after push()-> copied", "copying -start() task after push()-> broken"])
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
