@@ -56,6 +56,9 @@ struct ReducerSpec {
     /// e)` is `m` returned with the effects, `.dispatchEffects(e)` keeps the state, `.noChange` is no
     /// transition.
     var returnsNext = false
+    /// Walking a completion handler: its hand-over to the main queue (`DispatchQueue.main.async { … }`)
+    /// is the rest of it, walked at once.
+    var mainHopsNow = false
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -775,6 +778,11 @@ final class ReducerInterpreter {
     func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
+        if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) {
+            returnSinks.append([])
+            let next = execBlock(hop.statements, ctxs).next
+            return merged(next + returnSinks.removeLast())
+        }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         if let (closure, kind) = SyntaxHelpers.laterClosure(of: call) {
             launch(closure, kind: kind, ctxs)

@@ -917,6 +917,7 @@ struct SwitchMethodRecogniser: Recogniser {
             // type's methods that change it)
             let resumed = own.map { Self.suspending(&spec, body: launch.closure.statements, of: type, input: name, own: $0) } ?? []
             spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
+            spec.mainHopsNow = launch.kind == "callback"
             // it may call any method of the type, the one that started it too (`send(.loaded)`)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
             let home = launch.file ?? file

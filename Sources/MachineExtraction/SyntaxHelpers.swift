@@ -91,7 +91,8 @@ enum SyntaxHelpers {
 
     /// Work a call starts to run later, and what starts it: a `Task { … }` or dispatch (`task`), a
     /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value), or a closure
-    /// holding `self` weakly (`service.fetch { [weak self] result in … }`: a completion handler, `callback`).
+    /// holding `self` weakly (`service.fetch { [weak self] result in … }`: a completion handler, `callback`)
+    /// or handing work back to the main queue (`api.load { r in DispatchQueue.main.async { … } }`).
     static func laterClosure(of call: FunctionCallExprSyntax) -> (closure: ClosureExprSyntax, kind: String)? {
         // (every call the interpreter walks asks: most take no closure)
         guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return nil }
@@ -111,7 +112,35 @@ enum SyntaxHelpers {
             return (closures[0], "task")
         }
         if let weak = closures.first(where: holdsSelfWeakly) { return (weak, "callback") }
+        // a closure that hands its work back to the main queue (`api.fetch { r in DispatchQueue.main.async {
+        // … } }`) runs off the caller's path: a completion handler
+        if let hopping = closures.first(where: hopsToMain) { return (hopping, "callback") }
         return nil
+    }
+
+    /// Calls that hand a closure to the main queue, to run there later.
+    static let mainHops: Set<String> = ["DispatchQueue.main.async", "DispatchQueue.main.asyncAfter", "OperationQueue.main.addOperation"]
+
+    /// The closure a call hands to the main queue (`DispatchQueue.main.async { … }`), if it is such a call.
+    static func mainHop(_ call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        guard let callee = DSLSupport.calleeName(call), ["async", "asyncAfter", "addOperation"].contains(callee),
+              mainHops.contains(call.calledExpression.trimmedText) else { return nil }
+        return call.trailingClosure ?? call.arguments.lazy.compactMap { $0.expression.as(ClosureExprSyntax.self) }.first
+    }
+
+    /// Whether a closure's own code (not a closure inside it) hands work to the main queue.
+    static func hopsToMain(_ closure: ClosureExprSyntax) -> Bool {
+        final class Finder: SyntaxVisitor {
+            var found = false
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if SyntaxHelpers.mainHop(node) != nil { found = true }
+                return found ? .skipChildren : .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(closure.statements)
+        return finder.found
     }
 
     /// Whether a closure's capture list holds `self` weakly or unowned (`[weak self]`).

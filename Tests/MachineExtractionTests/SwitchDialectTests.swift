@@ -1726,6 +1726,39 @@ final class MethodMachineTests: XCTestCase {
                                             "copying -start() task after push()-> copied", "copying -start() task after push()-> broken"])
     }
 
+    /// A closure handed to a call that hands its work back to the main queue (`api.fetch { r in
+    /// DispatchQueue.main.async { self.state = … } }`, `self` held strongly) is a completion handler: an
+    /// input of its own (`refresh() callback`), its hop to the main queue walked as its rest; the machine
+    /// is not partial for it.
+    func testACompletionHandlerHandingWorkToTheMainQueueRunsLater() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        import Foundation
+        final class AlbumScreen {
+            enum ScreenState { case waiting, shown, blank, broken }
+            private var screenState: ScreenState = .shown
+            let client = AlbumClient()
+            func refresh() {
+                guard screenState != .waiting else { return }
+                screenState = .waiting
+                client.albums { result in
+                    guard let albums = try? result.get() else {
+                        DispatchQueue.main.async { self.screenState = .broken }
+                        return
+                    }
+                    DispatchQueue.main.async { self.screenState = albums.isEmpty ? .blank : .shown }
+                }
+            }
+        }
+        """)
+        let screen = try XCTUnwrap(machines.named("AlbumScreen.screenState"))
+        XCTAssertEqual(screen.inputs, ["refresh()", "refresh() callback"])
+        XCTAssertEqual(screen.transitions, ["shown -refresh()-> waiting", "blank -refresh()-> waiting", "broken -refresh()-> waiting",
+                                            "waiting -refresh() callback-> broken", "waiting -refresh() callback-> blank",
+                                            "waiting -refresh() callback-> shown"])
+        XCTAssertFalse(screen.partial)
+        XCTAssertFalse(diagnostics.contains { $0.message.contains("where the tool does not follow") }, "\(diagnostics)")
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
