@@ -6,8 +6,10 @@ import SwiftSyntax
 /// (`Button("Start") { phase = .running }` is `Start`, `.onAppear { … }` is `onAppear`, `.task { … }`
 /// is `task`), arriving in the states the view shows the control in: those of the `switch phase` cases
 /// and `if phase == …` branches around it in the view's code, less those its `.disabled(…)` is surely
-/// true in. An action is walked like a method: the view's methods it calls, the `Task`s it starts (each
-/// an input of its own, `Start task`). A write of the property the walks do not reach makes the machine
+/// true in. An action is walked like a method: the view's methods it calls (or names: `Button("Start",
+/// action: start)`), the `Task`s it starts (each an input of its own, `Start task`), its `await`s. A
+/// control given a binding of the state (`Picker("Speed", selection: $speed)`) sets it to a case its
+/// content tags (`.tag(Speed.fast)`). A write of the property the walks do not reach makes the machine
 /// partial, with a note where it is.
 struct ViewState {
     let type: TypeInfo
@@ -24,9 +26,20 @@ struct ViewState {
     /// A control of the view and its action.
     struct Control {
         var call: FunctionCallExprSyntax
-        var action: ClosureExprSyntax
+        var action: Action
         var name: String
         var file: ParsedFile
+    }
+
+    /// What a control does: run a closure, call a method of the view (`Button("Start", action: start)`),
+    /// or set the state through a binding (`Picker("Speed", selection: $speed)`) to one of the cases its
+    /// content tags (`.tag(Speed.fast)`), any when it tags none.
+    enum Action {
+        case closure(ClosureExprSyntax)
+        case method(String)
+        case binding(Set<String>?)
+
+        var closure: ClosureExprSyntax? { if case .closure(let c) = self { c } else { nil } }
     }
 
     /// Whether the type is a SwiftUI view and the property a `@State` of it.
@@ -53,14 +66,33 @@ struct ViewState {
         // (the view's state outlives a call: while an action waits, others may change it)
         let own = StateWrites(property: property.name, enumMethods: Set(template.enumMethods.keys), type: type).writers
         for control in controls {
+            let shown = visible(control)
+            let body: CodeBlockItemListSyntax, at: Syntax, file: ParsedFile
+            switch control.action {
+            case .closure(let closure):
+                (body, at, file) = (closure.statements, Syntax(closure), control.file)
+            case .method(let name):
+                guard let (method, home) = type.methods.first(where: { $0.0.name.text == name }), let b = method.body else { continue }
+                (body, at, file) = (b.statements, Syntax(method), home)
+            case .binding(let tagged):
+                // any case it offers, from where it is shown: a choice made at run time
+                let offered = states.filter { tagged?.contains($0) ?? true }
+                let pairs = shown.sorted().map { Pair(from: $0, input: control.name) }
+                guard !offered.isEmpty, !pairs.isEmpty else { continue }
+                rules.append(Rule(location: control.file.location(of: control.call), outcomes: offered.map {
+                    Outcome(pairs: pairs, target: .state($0), guardText: offered.count > 1 ? "chosen with \(control.name)" : nil)
+                }))
+                inputs = inputs.appendingUnique([control.name])
+                continue
+            }
             var spec = template
             spec.domain = Domain(states: states, inputs: [control.name])
-            let resumed = SwitchMethodRecogniser.suspending(&spec, body: control.action.statements, of: type, input: control.name, own: own)
-            spec.arrivals = [control.name: Arrival(states: visible(control), presented: nil)]
-            let walker = ReducerInterpreter(spec: spec, file: control.file, effects: context.effectReader(inputs: [], inputType: nil),
+            let resumed = SwitchMethodRecogniser.suspending(&spec, body: body, of: type, input: control.name, own: own)
+            spec.arrivals = [control.name: Arrival(states: shown, presented: nil)]
+            let walker = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil),
                                             readings: context.readings)
-            let walked = walker.run(control.action.statements, at: control.file.location(of: control.action))
-            started += walker.launches.map { ($0, control.file, spec) }
+            let walked = walker.run(body, at: file.location(of: at))
+            started += walker.launches.map { ($0, file, spec) }
             guard SwitchMethodRecogniser.changesState(walked) else { continue }
             rules += walked
             leftOut.append(walker.leftOut)
@@ -84,16 +116,17 @@ struct ViewState {
     /// order; a control inside another's action is none (an action builds no view).
     func controls() -> [Control] {
         final class Finder: SyntaxVisitor {
-            var found: [(FunctionCallExprSyntax, ClosureExprSyntax, String)] = []
+            let view: ViewState
+            var found: [(FunctionCallExprSyntax, Action, String)] = []
             var actions: Set<SyntaxIdentifier> = []
-            init() { super.init(viewMode: .sourceAccurate) }
+            init(_ view: ViewState) { self.view = view; super.init(viewMode: .sourceAccurate) }
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
                 actions.contains(node.id) ? .skipChildren : .visitChildren
             }
             override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if let (action, name) = ViewState.action(of: node) {
+                if let (action, name) = view.action(of: node) {
                     found.append((node, action, name))
-                    actions.insert(action.id)
+                    if let closure = action.closure { actions.insert(closure.id) }
                 }
                 return .visitChildren
             }
@@ -103,35 +136,70 @@ struct ViewState {
         let members: [(Syntax, ParsedFile)] = type.properties.filter(\.isComputed).map { ($0.node, $0.file) }
             + type.methods.map { (Syntax($0.0), $0.1) }
         for (member, file) in members.sorted(by: { ($0.1.path, $0.0.position) < ($1.1.path, $1.0.position) }) {
-            let finder = Finder()
+            let finder = Finder(self)
             finder.walk(member)
             // (in the order written: a modifier's call holds the views it modifies)
-            for (call, action, name) in finder.found.sorted(by: { $0.1.position < $1.1.position }) where seen.insert(action.id).inserted {
+            for (call, action, name) in finder.found.sorted(by: { Self.position($0) < Self.position($1) })
+            where seen.insert(action.closure?.id ?? call.id).inserted {
                 result.append(Control(call: call, action: action, name: name, file: file))
             }
         }
         return result
     }
 
+    /// Where a found control's action is written (its closure; the call for the others).
+    static func position(_ found: (FunctionCallExprSyntax, Action, String)) -> AbsolutePosition {
+        found.1.closure?.position ?? found.0.position
+    }
+
     /// A control's action and its name: `Button("Start") { … }` (`Start`; the label's text for `Button {
-    /// … } label: { Text("Start") }` and `Button(action: { … }) { Label("Start", …) }`), an event
-    /// modifier's closure (`onAppear`, `onChange(of: query)` as `onChange`).
-    static func action(of call: FunctionCallExprSyntax) -> (ClosureExprSyntax, String)? {
+    /// … } label: { Text("Start") }` and `Button(action: { … }) { Label("Start", …) }`), `Button("Start",
+    /// action: start)` naming a method of the view, an event modifier's closure (`onAppear`, `onChange(of:
+    /// query)` as `onChange`), a control given a binding of the state (`Picker("Speed", selection: $speed)`,
+    /// named by its title, else by its type: `TabView`).
+    func action(of call: FunctionCallExprSyntax) -> (Action, String)? {
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
-           eventModifiers.contains(member.declName.baseName.text) {
+           Self.eventModifiers.contains(member.declName.baseName.text) {
             let closure = call.arguments.first { ["perform", "action"].contains($0.label?.text ?? "") }?.expression.as(ClosureExprSyntax.self)
                 ?? call.trailingClosure
-            return closure.map { ($0, member.declName.baseName.text) }
+            return closure.map { (.closure($0), member.declName.baseName.text) }
         }
-        guard call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Button" else { return nil }
-        let labelled = call.arguments.first { $0.label?.text == "action" }?.expression.as(ClosureExprSyntax.self)
-        guard let action = labelled ?? call.trailingClosure else { return nil }
+        let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        let title = call.arguments.first { $0.label == nil }.flatMap { Self.firstString(in: Syntax($0.expression)) }
+        if call.arguments.contains(where: { ["$" + property.name, "self.$" + property.name].contains($0.expression.trimmedText) }) {
+            let content = SyntaxHelpers.closures(of: call).map { Syntax($0) }
+            let tagged = content.isEmpty ? nil : Set(content.flatMap(tags))
+            return (.binding(tagged.flatMap { $0.isEmpty ? nil : $0 }), title ?? callee ?? "binding")
+        }
+        guard callee == "Button" else { return nil }
+        let argument = call.arguments.first { $0.label?.text == "action" }?.expression
+        let labelled = argument?.as(ClosureExprSyntax.self)
+        let method = argument.flatMap { SyntaxHelpers.path($0) }.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
+        let action: Action
+        if let closure = labelled ?? (argument == nil ? call.trailingClosure : nil) { action = .closure(closure) }
+        else if let method, !method.contains(".") { action = .method(method) }
+        else { return nil }
         // the title: the first unlabelled string, else the first string of the label's view
-        let label = labelled != nil ? call.trailingClosure.map(Syntax.init)
+        let label = argument != nil ? call.trailingClosure.map(Syntax.init)
             : call.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
-        let title = call.arguments.first { $0.label == nil }.flatMap { firstString(in: Syntax($0.expression)) }
-            ?? label.flatMap(firstString)
-        return (action, title ?? "Button")
+        return (action, title ?? label.flatMap(Self.firstString) ?? "Button")
+    }
+
+    /// The cases of the state's enum a control's content tags (`Text("Fast").tag(Speed.fast)`).
+    func tags(in content: Syntax) -> [String] {
+        final class Finder: SyntaxVisitor {
+            var values: [ExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "tag", let value = node.arguments.first?.expression {
+                    values.append(value)
+                }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(content)
+        let cases = Set(stateEnum.caseNames)
+        return finder.values.compactMap { SyntaxHelpers.caseReference($0, context.index, accepting: cases.contains)?.name }
     }
 
     /// The text of the first plain string literal under a node.
@@ -189,14 +257,22 @@ struct ViewState {
     func unfollowed(_ controls: [Control]) -> [StateWrites.Unfollowed] {
         // the methods the actions call, and those they call in turn (by name)
         var called = Set<String>()
-        var pending = controls.map { Syntax($0.action) }
-        while let node = pending.popLast() {
-            for call in SwitchFinder.scanAll(node).calls {
-                guard let name = DSLSupport.calleeName(call), called.insert(name).inserted else { continue }
-                pending += type.methods.filter { $0.0.name.text == name }.compactMap { $0.0.body.map(Syntax.init) }
+        var pending: [Syntax] = []
+        func call(_ name: String) {
+            guard called.insert(name).inserted else { return }
+            pending += type.methods.filter { $0.0.name.text == name }.compactMap { $0.0.body.map(Syntax.init) }
+        }
+        for control in controls {
+            switch control.action {
+            case .closure(let closure): pending.append(Syntax(closure))
+            case .method(let name): call(name)
+            case .binding: break
             }
         }
-        let reached = controls.map { Syntax($0.action) } + type.methods.filter { called.contains($0.0.name.text) }.map { Syntax($0.0) }
+        while let node = pending.popLast() {
+            for c in SwitchFinder.scanAll(node).calls { if let name = DSLSupport.calleeName(c) { call(name) } }
+        }
+        let reached = controls.compactMap { $0.action.closure.map(Syntax.init) } + type.methods.filter { called.contains($0.0.name.text) }.map { Syntax($0.0) }
         var result: [StateWrites.Unfollowed] = []
         let members: [(Syntax, ParsedFile)] = type.properties.filter(\.isComputed).map { ($0.node, $0.file) }
             + type.methods.map { (Syntax($0.0), $0.1) }

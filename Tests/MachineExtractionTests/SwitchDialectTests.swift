@@ -1688,6 +1688,21 @@ final class MethodMachineTests: XCTestCase {
             @Binding var brew: BrewView.Brew
             var body: some View { Button("Reset") { brew = .idle } }
         }
+        struct RoastView: View {
+            enum Roast { case light, medium, dark }
+            enum Drum { case cold, turning }
+            @State private var roast: Roast = .medium
+            @State private var drum: Drum = .cold
+            var body: some View {
+                Picker("Roast", selection: $roast) {
+                    Text("Light").tag(Roast.light)
+                    Text("Medium").tag(Roast.medium)
+                }
+                if drum == .cold { Button("Turn", action: turn) } else { Button("Halt", action: self.halt) }
+            }
+            private func turn() { drum = .turning }
+            private func halt() { drum = .cold }
+        }
         """)
         let view = try XCTUnwrap(machines.named("BrewView.brew"))
         XCTAssertEqual(view.initial, "idle")
@@ -1698,6 +1713,13 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(view.partial)
         XCTAssertTrue(diagnostics.contains { $0.message.contains("outside the actions of the view's controls") }, "\(diagnostics)")
         XCTAssertNil(machines.first { $0.name == "Dial.brew" })
+        // a picker bound to the state chooses one of the cases it tags; a button may name a method
+        let roast = try XCTUnwrap(machines.named("RoastView.roast"))
+        XCTAssertEqual(roast.inputs, ["Roast"])
+        XCTAssertEqual(roast.transitions, ["medium -Roast-> light", "light -Roast-> medium", "dark -Roast-> light", "dark -Roast-> medium"])
+        XCTAssertTrue(roast.findingKeys.contains("unreachable_state dark"), "\(roast.findingKeys)")
+        let drum = try XCTUnwrap(machines.named("RoastView.drum"))
+        XCTAssertEqual(drum.transitions, ["cold -Turn-> turning", "turning -Halt-> cold"])
     }
 
     /// A `Task` a method of a class or an actor starts waits where it awaits, like an `async` method: the
