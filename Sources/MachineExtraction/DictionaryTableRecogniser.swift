@@ -97,7 +97,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 return members.count == 3 && members.filter { $0.base == nil }.count >= 2
             }
             return groups.filter { calls in
-                let read = calls.filter(shaped).compactMap { ArrayTable.row(ExprSyntax($0)).flatMap { ArrayTable.caseNames($0, index) } }.count
+                let read = calls.filter(shaped).filter { ArrayTable.plainRow(ExprSyntax($0), index) }.count
                 return read >= 2 && read * 2 > calls.count
             }
         }
@@ -105,7 +105,7 @@ struct DictionaryTableRecogniser: Recogniser {
         /// The arrays of transitions: most rows name three cases, and they are in no other table.
         func arrays(index: SymbolIndex) -> [ArrayExprSyntax] {
             rowArrays.filter { array in
-                let read = array.elements.compactMap { ArrayTable.row($0.expression).flatMap { ArrayTable.caseNames($0, index) } }.count
+                let read = array.elements.filter { ArrayTable.plainRow($0.expression, index) }.count
                 return read >= 2 && read * 2 > array.elements.count
             }
         }
@@ -490,10 +490,23 @@ struct ArrayTable {
         return p.count == 3 || p.count == 4 ? p : nil
     }
 
-    /// The case names of a row's first three parts, if each names one.
-    static func caseNames(_ row: [(label: String?, expr: ExprSyntax)], _ index: SymbolIndex) -> [String]? {
-        let names = row.prefix(3).compactMap { SyntaxHelpers.caseReference($0.expr, index)?.name }
-        return names.count == 3 ? names : nil
+    /// The case names of a row's first three parts, if each names one, or one of them is an array of cases
+    /// (`from: [.heating, .boiling]`: a row for each).
+    static func caseNames(_ row: [(label: String?, expr: ExprSyntax)], _ index: SymbolIndex) -> [[String]]? {
+        var arrays = 0
+        let names = row.prefix(3).compactMap { part -> [String]? in
+            if let one = SyntaxHelpers.caseReference(part.expr, index)?.name { return [one] }
+            guard let array = SyntaxHelpers.arrayLiteral(part.expr), !array.elements.isEmpty else { return nil }
+            arrays += 1
+            let many = array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, index)?.name }
+            return many.count == array.elements.count ? many : nil
+        }
+        return names.count == 3 && arrays <= 1 ? names : nil
+    }
+
+    /// Whether a row names one case in each of its first three parts: a table has most rows so.
+    static func plainRow(_ expr: ExprSyntax, _ index: SymbolIndex) -> Bool {
+        row(expr).flatMap { caseNames($0, index) }?.allSatisfy { $0.count == 1 } == true
     }
 
     /// Per part, the label and the type the written element type gives: `[(from: S, event: E, to: S)]`,
@@ -524,7 +537,7 @@ struct ArrayTable {
 
     func build() {
         let index = context.index
-        var rows: [(parts: [(label: String?, expr: ExprSyntax)], names: [String], node: Syntax)] = []
+        var rows: [(parts: [(label: String?, expr: ExprSyntax)], names: [[String]], node: Syntax)] = []
         var unreadable: [ExprSyntax] = []
         for element in self.rows {
             if let parts = Self.row(element), let names = Self.caseNames(parts, index) {
@@ -540,9 +553,11 @@ struct ArrayTable {
         // cases each part uses
         let receiver = array == nil ? anchor.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
         let variable = receiver.flatMap { DSLSupport.variable($0, index: index) }
-        // the call building the machine: the receiver's initializer, or the call the array is given to
+        // the call building the machine: the receiver's initializer, the call whose trailing closure is
+        // given the receiver (`FSM(initialState: .cold) { fsm in fsm.on(…) }`), or the call the array is given to
+        let handed = receiver.flatMap { Self.builderHanding($0) }
         let builder = array.map { $0.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self) }
-            ?? variable?.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
+            ?? variable?.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) } ?? handed
         var named: [EnumInfo] = []
         if let text = receiver.flatMap({ context.index.binding(referencedBy: $0)?.typeText }) ?? builder?.calledExpression.trimmedText {
             named = DSLSupport.genericType(text, at: anchor, index: index).arguments.compactMap(\.enumInfo)
@@ -552,7 +567,7 @@ struct ArrayTable {
         var roles: [Role?] = (0..<3).map { i in i < written.count ? written[i].label.flatMap { Self.labelRoles[$0] } : nil }
         let enums: [EnumInfo?] = (0..<3).map { i in
             if !named.isEmpty {
-                return context.enumDeclaring(Set(rows.map { $0.names[i] }), among: named, role: "row part", at: location)
+                return context.enumDeclaring(Set(rows.flatMap { $0.names[i] }), among: named, role: "row part", at: location)
             }
             return i < written.count ? written[i].type.flatMap { index.enumInfo($0, in: index.scope(of: anchor)) } : nil
         }
@@ -568,7 +583,7 @@ struct ArrayTable {
             // without types, a part labelled with another word (`is:`, `expected:`) is no part of a transition
             guard labels.allSatisfy({ $0.map { Self.labelRoles[$0] != nil } ?? true }) else { return }
             // the two positions that name the same cases are the state, the first of them the source
-            let sets = (0..<3).map { i in Set(rows.map { $0.names[i] }) }
+            let sets = (0..<3).map { i in Set(rows.flatMap { $0.names[i] }) }
             let shared = [(0, 2, 1), (0, 1, 2), (1, 2, 0)].filter { a, b, c in
                 !sets[a].isDisjoint(with: sets[b]) && sets[c].isDisjoint(with: sets[a].union(sets[b]))
             }
@@ -582,8 +597,11 @@ struct ArrayTable {
               let eventAt = roles.firstIndex(of: .event) else { return }
         let stateEnum = enums[fromAt] ?? enums[toAt]
         let inputEnum = enums[eventAt].flatMap { $0.key == stateEnum?.key ? nil : $0 }
-        let states = context.caseList(stateEnum, used: rows.flatMap { [$0.names[fromAt], $0.names[toAt]] })
-        let inputs = context.caseList(inputEnum, used: rows.map { $0.names[eventAt] })
+        // (a row leads to one state)
+        for row in rows where row.names[toAt].count != 1 { unreadable.append(ExprSyntax(fromProtocol: row.parts[toAt].expr)) }
+        rows.removeAll { $0.names[toAt].count != 1 }
+        let states = context.caseList(stateEnum, used: rows.flatMap { $0.names[fromAt] + $0.names[toAt] })
+        let inputs = context.caseList(inputEnum, used: rows.flatMap { $0.names[eventAt] })
         for element in unreadable {
             context.warn("not a (from, event, to) row: \(element.compactText.prefix(60)); left out of the machine",
                          at: file.location(of: element))
@@ -591,10 +609,12 @@ struct ArrayTable {
         let reader = EffectReader(index: index, inputs: Set(inputs), inputKey: nil)
         let rules = rows.map { row in
             Rule(location: file.location(of: row.node),
-                 outcomes: [Outcome(pairs: [Pair(from: row.names[fromAt], input: row.names[eventAt])], target: .state(row.names[toAt]),
+                 outcomes: [Outcome(pairs: row.names[fromAt].flatMap { from in row.names[eventAt].map { Pair(from: from, input: $0) } },
+                                    target: .state(row.names[toAt][0]),
                                     effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
         }
-        let name = array.flatMap { SyntaxHelpers.enclosingBindingName($0) } ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
+        let name = array.flatMap { SyntaxHelpers.enclosingBindingName($0) } ?? handed.flatMap { SyntaxHelpers.enclosingBindingName($0) }
+            ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
         let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
         var initial: String?
         // `Machine<Door, DoorEvent>(initial: .closed)`: the builder's one argument naming a state
@@ -608,7 +628,24 @@ struct ArrayTable {
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum, at: anchor)
+                    stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? anchor)
+        // the construction's candidate is this machine
+        if let builder { context.constructionMachines[builder.id, default: []].append(location) }
+    }
+
+    /// The call whose trailing closure takes `receiver` as its parameter (`FSM(…) { fsm in fsm.on(…) }`).
+    static func builderHanding(_ receiver: ExprSyntax) -> FunctionCallExprSyntax? {
+        guard let name = receiver.as(DeclReferenceExprSyntax.self)?.baseName.text else { return nil }
+        var node = receiver.parent
+        while let n = node {
+            if let closure = n.as(ClosureExprSyntax.self) {
+                guard SyntaxHelpers.closureParameterNames(closure).contains(name) else { return nil }
+                let call = closure.parent?.as(FunctionCallExprSyntax.self)
+                return call?.trailingClosure?.id == closure.id ? call : nil
+            }
+            node = n.parent
+        }
+        return nil
     }
 }
 

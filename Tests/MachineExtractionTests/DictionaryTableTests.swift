@@ -251,4 +251,44 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(rig.initial, "furled")
         XCTAssertEqual(rig.moves, ["furled -breeze-> set", "set -gale-> reefed", "reefed -calm-> furled", "set -calm-> furled"])
     }
+
+    /// Registrations on a stored property of a type, made in its `init`, are that property's machine
+    /// (`Sluice.gate`, not the initializer's), and its construction's candidate is explained by it; a
+    /// builder's closure registering on its parameter (`FSM(initialState: .dry) { fsm in fsm.on(…) }`)
+    /// names the machine by the variable holding the builder and starts it in the builder's state; a row's
+    /// source may be an array of states (`from: [.filling, .full]`), a row for each. Test tables whose
+    /// rows hold several arrays (`(.all, [.a, .b], [])`) are no transitions.
+    func testRegistrationsOnAPropertyAndInABuildersClosure() throws {
+        let result = Analysed.source("""
+        enum Gate { case shut, raised, jammed }
+        enum Lever { case pull, push, kick }
+        final class Sluice {
+            let gate = Machine<Gate, Lever>(initial: .shut)
+            init() {
+                gate.addTransition(from: .shut, to: .raised, on: .pull)
+                gate.addTransition(from: .raised, to: .shut, on: .push)
+                gate.addTransition(from: .raised, to: .jammed, on: .kick)
+            }
+        }
+        enum Basin { case dry, filling, full }
+        enum Valve { case open, overflow, drain }
+        let basin = FSM<Basin, Valve>(initialState: .dry) { fsm in
+            fsm.on(.open, from: .dry, to: .filling)
+            fsm.on(.overflow, from: .filling, to: .full)
+            fsm.on(.drain, from: [.filling, .full], to: .dry)
+        }
+        enum Pick { case all, none, some }
+        enum Item { case a, b, c }
+        let cases: [(Pick, [Item], [Item])] = [(.all, [.a, .b], [.c]), (.none, [.a], [.b, .c]), (.some, [.b], [.a])]
+        """)
+        let sluice = try result.machine("gate")
+        XCTAssertEqual(sluice.id, "Sluice.gate")
+        XCTAssertEqual(sluice.initial, "shut")
+        XCTAssertEqual(sluice.transitions, ["shut -pull-> raised", "raised -push-> shut", "raised -kick-> jammed"])
+        XCTAssertFalse(result.diagnostics.contains { $0.message.contains("none was read from it") }, "\(result.diagnosticLines)")
+        let basin = try result.machine("basin")
+        XCTAssertEqual(basin.initial, "dry")
+        XCTAssertEqual(basin.transitions, ["dry -open-> filling", "filling -overflow-> full", "filling -drain-> dry", "full -drain-> dry"])
+        XCTAssertEqual(result.machines.count, 2, "\(result.machines.map(\.name))")
+    }
 }
