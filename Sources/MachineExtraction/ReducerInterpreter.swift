@@ -784,16 +784,17 @@ final class ReducerInterpreter {
             return merged(next + returnSinks.removeLast())
         }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
-        if let (closure, kind) = SyntaxHelpers.laterClosure(of: call) {
-            launch(closure, kind: kind, ctxs)
+        let later = SyntaxHelpers.laterClosures(of: call)
+        if !later.isEmpty {
+            for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
             return ctxs
         }
         // `publisher.sink { … }.store(in: &bag)`: a subscription at the start of a chain
         var base = callee.as(MemberAccessExprSyntax.self)?.base
         while let b = base.map(SyntaxHelpers.unwrap) {
             let inner = b.as(FunctionCallExprSyntax.self)
-            if let inner, let (closure, kind) = SyntaxHelpers.laterClosure(of: inner) {
-                launch(closure, kind: kind, ctxs)
+            if let inner, case let later = SyntaxHelpers.laterClosures(of: inner), !later.isEmpty {
+                for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
                 break
             }
             base = (inner?.calledExpression ?? b).as(MemberAccessExprSyntax.self)?.base

@@ -990,13 +990,21 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The first method among `names` (in declaration order) that takes a value named by `roots` through
     /// stages: it assigns it a case, then another one later on the same path (`state = .loading`, then
     /// `state = .loaded(items)` in the `do` after it), as a view model's `load()` does without testing the
-    /// state first. Two cases assigned in the branches of one `if` are no stages.
+    /// state first; the later one may be in work the method starts (`sink`, `Task`, a completion handler).
+    /// Two cases assigned in the branches of one `if` are no stages.
     static func firstStaging(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
-        type.methods.first { method, _ in
+        // (a write in a closure counts when every closure around it is work the method starts)
+        func reached(_ node: Syntax, in body: CodeBlockSyntax) -> Bool {
+            sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }.allSatisfy { n in
+                n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0) == .started } ?? true
+            }
+        }
+        return type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
             var written: [(node: Syntax, name: String)] = []
-            for (lhs, rhs) in SwitchFinder.scan(body).assignments where roots.contains(SyntaxHelpers.path(lhs) ?? "") {
+            for (lhs, rhs) in SwitchFinder.scanAll(body).assignments
+            where roots.contains(SyntaxHelpers.path(lhs) ?? "") && reached(Syntax(lhs), in: body) {
                 if let name = SyntaxHelpers.caseReference(rhs, context.index)?.name { written.append((Syntax(lhs), name)) }
             }
             // a write whose block holds (or is) the block of a write of another case

@@ -90,32 +90,34 @@ enum SyntaxHelpers {
     }
 
     /// Work a call starts to run later, and what starts it: a `Task { … }` or dispatch (`task`), a
-    /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value), or a closure
-    /// holding `self` weakly (`service.fetch { [weak self] result in … }`: a completion handler, `callback`)
-    /// or handing work back to the main queue (`api.load { r in DispatchQueue.main.async { … } }`).
-    static func laterClosure(of call: FunctionCallExprSyntax) -> (closure: ClosureExprSyntax, kind: String)? {
+    /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value; `sink
+    /// completion`: its `receiveCompletion` closure, once at the end), or closures holding `self` weakly
+    /// (`service.fetch { [weak self] result in … }`: completion handlers, `callback`) or handing work back
+    /// to the main queue (`api.load { r in DispatchQueue.main.async { … } }`).
+    static func laterClosures(of call: FunctionCallExprSyntax) -> [(closure: ClosureExprSyntax, kind: String)] {
         // (every call the interpreter walks asks: most take no closure)
-        guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return nil }
+        guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
         let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
             + call.additionalTrailingClosures.map(\.closure)
         if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "sink" {
-            if let labelled = call.arguments.first(where: { $0.label?.text == "receiveValue" })?.expression.as(ClosureExprSyntax.self) {
-                return (labelled, "sink")
+            // `sink(receiveCompletion:receiveValue:)`, its closures labelled or trailing, or `sink { value in … }`
+            func argument(_ label: String) -> ClosureExprSyntax? {
+                call.arguments.first { $0.label?.text == label }?.expression.as(ClosureExprSyntax.self)
+                    ?? call.additionalTrailingClosures.first { $0.label.text == label }?.closure
             }
-            if let extra = call.additionalTrailingClosures.first(where: { $0.label.text == "receiveValue" }) { return (extra.closure, "sink") }
-            let completion = call.arguments.contains { $0.label?.text == "receiveCompletion" }
-            guard call.additionalTrailingClosures.isEmpty, call.arguments.isEmpty || completion, let trailing = call.trailingClosure else { return nil }
-            return (trailing, "sink")
+            let completionArgument = call.arguments.contains { $0.label?.text == "receiveCompletion" }
+            let value = argument("receiveValue") ?? (call.additionalTrailingClosures.isEmpty && (call.arguments.isEmpty || completionArgument)
+                                                     ? call.trailingClosure : nil)
+            let completion = argument("receiveCompletion") ?? (argument("receiveValue") != nil && !completionArgument ? call.trailingClosure : nil)
+            return (value.map { [($0, "sink")] } ?? []) + (completion.map { [($0, "sink completion")] } ?? [])
         }
         if let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
            ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText) {
-            return (closures[0], "task")
+            return [(closures[0], "task")]
         }
-        if let weak = closures.first(where: holdsSelfWeakly) { return (weak, "callback") }
-        // a closure that hands its work back to the main queue (`api.fetch { r in DispatchQueue.main.async {
-        // … } }`) runs off the caller's path: a completion handler
-        if let hopping = closures.first(where: hopsToMain) { return (hopping, "callback") }
-        return nil
+        // completion handlers: closures holding `self` weakly, or handing their work back to the main queue
+        // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path
+        return closures.filter { holdsSelfWeakly($0) || hopsToMain($0) }.map { ($0, "callback") }
     }
 
     /// Calls that hand a closure to the main queue, to run there later.
@@ -164,10 +166,11 @@ enum SyntaxHelpers {
 
     static func run(of closure: ClosureExprSyntax) -> ClosureRun {
         var node = closure.parent
-        if node?.is(LabeledExprSyntax.self) == true { node = node?.parent?.parent }
+        // (an argument's closure: in the argument list; an additional trailing closure: in its list)
+        if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
         guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
         if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
-        return laterClosure(of: call)?.closure.id == closure.id ? .started : .other
+        return laterClosures(of: call).contains { $0.closure.id == closure.id } ? .started : .other
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.

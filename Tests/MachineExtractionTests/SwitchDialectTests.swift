@@ -1781,6 +1781,37 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(diagnostics.contains { $0.message.contains("where the tool does not follow") }, "\(diagnostics)")
     }
 
+    /// A `sink(receiveCompletion:receiveValue:)` (its closures labelled or trailing) starts two inputs:
+    /// `lookup() sink` for each value and `lookup() sink completion` at the end. A method that sets the
+    /// state and whose sink sets another takes it through stages, so the methods are its events even
+    /// where none tests it.
+    func testASinksCompletionIsAnInputOfItsOwn() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Combine
+        final class Lexicon: ObservableObject {
+            enum LookupState { case blank, looking, found, missing }
+            @Published private(set) var lookupState: LookupState = .blank
+            private var bag = Set<AnyCancellable>()
+            func lookup(_ word: AnyPublisher<Int, Error>) {
+                lookupState = .looking
+                word.sink { [weak self] end in
+                    if case .failure = end { self?.lookupState = .missing }
+                } receiveValue: { [weak self] _ in
+                    self?.lookupState = .found
+                }
+                .store(in: &bag)
+            }
+            func forget() { lookupState = .blank }
+        }
+        """)
+        let lexicon = try XCTUnwrap(machines.named("Lexicon.lookupState"))
+        XCTAssertEqual(Set(lexicon.inputs), ["lookup()", "forget()", "lookup() sink", "lookup() sink completion"])
+        XCTAssertTrue(lexicon.transitions.isSuperset(of: ["blank -lookup()-> looking", "looking -lookup() sink-> found",
+                                                          "looking -lookup() sink completion-> missing", "found -forget()-> blank"]),
+                      "\(lexicon.transitions)")
+        XCTAssertFalse(lexicon.partial)
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
