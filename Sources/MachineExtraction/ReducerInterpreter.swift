@@ -59,6 +59,8 @@ struct ReducerSpec {
     /// Walking a completion handler: its hand-over to the main queue (`DispatchQueue.main.async { … }`)
     /// is the rest of it, walked at once.
     var mainHopsNow = false
+    /// Calls that set the state to their argument (`phase.accept(.loading)` for a state held in a box).
+    var setters: Set<String> = []
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -416,8 +418,10 @@ final class ReducerInterpreter {
         var closure: ClosureExprSyntax
         /// The file it is written in (a helper the walk followed may be in another).
         var file: ParsedFile?
-        /// What starts it, naming its input: `task`, `sink` or `callback` (`SyntaxHelpers.laterClosure`).
+        /// What starts it, naming its input: `task`, `sink`, `sink completion`, or a completion handler's
+        /// `callback` or argument label (`SyntaxHelpers.laterClosures`).
         var kind = "task"
+        var isCallback: Bool { kind != "task" && kind != "sink" && kind != "sink completion" }
         var states: Set<String> = []
         var inputs: Set<String> = []
     }
@@ -778,6 +782,15 @@ final class ReducerInterpreter {
     func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
+        if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
+            return ctxs.flatMap { ctx in
+                targets(of: call.arguments.first!.expression, ctx).map { c, t in
+                    var n = c
+                    n.target = t
+                    return n
+                }
+            }
+        }
         if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) {
             returnSinks.append([])
             let next = execBlock(hop.statements, ctxs).next

@@ -439,6 +439,10 @@ struct SwitchMethodRecogniser: Recogniser {
         let facts = TypeFacts(type)
         for property in type.properties where !property.isComputed && !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
+                if let (stateEnum, wrapper) = Self.stateWrapper(of: property, context: context) {
+                    build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context, wrapper: wrapper)
+                    continue
+                }
                 if StatePattern(holder: type, property: property, context: context).build() { continue }
                 if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
                 buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
@@ -917,7 +921,7 @@ struct SwitchMethodRecogniser: Recogniser {
             // type's methods that change it)
             let resumed = own.map { Self.suspending(&spec, body: launch.closure.statements, of: type, input: name, own: $0) } ?? []
             spec.arrivals = [name: Arrival(states: launch.states, presented: nil)]
-            spec.mainHopsNow = launch.kind == "callback"
+            spec.mainHopsNow = launch.isCallback
             // it may call any method of the type, the one that started it too (`send(.loaded)`)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
             let home = launch.file ?? file
@@ -1121,8 +1125,39 @@ struct SwitchMethodRecogniser: Recogniser {
         return rebuild
     }
 
-    func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext) {
-        let statePaths: Set<String> = [property.name]
+    /// A state held in a reactive box (`let phase = BehaviorRelay<Phase>(value: .idle)`, a Combine
+    /// `CurrentValueSubject`, RxSwift's `BehaviorSubject`, ReactiveSwift's `MutableProperty`): read as
+    /// `phase.value`, written by `phase.value = …` or the box's setter (`accept`, `send`, `onNext`).
+    struct StateWrapper {
+        var base: String
+        var setters: Set<String>
+        var initial: ExprSyntax?
+        var path: String { base + ".value" }
+    }
+
+    /// The boxes a state may be held in, by type name, with their setters.
+    static let wrappers: [String: Set<String>] = [
+        "BehaviorRelay": ["accept"], "CurrentValueRelay": ["accept"], "CurrentValueSubject": ["send"],
+        "BehaviorSubject": ["onNext"], "MutableProperty": [], "Variable": [],
+    ]
+
+    /// The enum a property's box holds (its written type, else its initializer's: `BehaviorRelay<Phase>(value:
+    /// .idle)`), and how it is read and written.
+    static func stateWrapper(of property: Binding, context: ExtractionContext) -> (EnumInfo, StateWrapper)? {
+        guard !property.isComputed, !property.isStatic else { return nil }
+        let call = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
+        // (by the written text first: most properties are held in no box)
+        guard let text = property.typeText ?? call?.calledExpression.trimmedText,
+              wrappers.keys.contains(where: { text.contains($0) }), case let box = DSLSupport.genericType(text, at: property.node, index: context.index),
+              let setters = wrappers[box.name], let scope = context.index.scope(of: property.node), let argument = box.arguments.first,
+              let e = argument.enumInfo ?? argument.externalName.flatMap({ context.index.enumInfo($0, in: scope) }), !e.cases.isEmpty
+        else { return nil }
+        return (e, StateWrapper(base: property.name, setters: setters, initial: call?.arguments.first?.expression))
+    }
+
+    func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext,
+               wrapper: StateWrapper? = nil) {
+        let statePaths: Set<String> = [wrapper?.path ?? property.name]
         var rules: [Rule] = []
         var leftOut: [SourceLocation?] = []
         var inputEnum: EnumInfo?
@@ -1133,7 +1168,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let successors = context.successors(of: stateEnum)
         let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
         let rebuild = Self.rebuild(of: type, property: property.name)
-        let writes = StateWrites(property: property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild)
+        let writes = StateWrites(property: wrapper?.path ?? property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
+                                 setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [])
         guard !writes.direct.isEmpty else { return }
         let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
@@ -1162,6 +1198,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors, unobservable: unobservable,
                                    valueStates: valueStates, rebuild: rebuild)
+            spec.setters = writes.setters
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -1184,7 +1221,8 @@ struct SwitchMethodRecogniser: Recogniser {
         if location == nil {
             let plain = kind == .enumeration && !stateEnum.cases.contains(where: \.hasPayload)
             let tester = named
-                ? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
+                // (a box's tests read its value: `phase.value == .idle`)
+                ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
                     ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context)
                 : plain ? Self.firstStepping(statePaths, among: writes.writers, of: type) : nil
             guard let tester else { return }
@@ -1197,7 +1235,8 @@ struct SwitchMethodRecogniser: Recogniser {
                                   like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
                                                     enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors,
-                                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild),
+                                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
+                                                    setters: writes.setters),
                                   context: context)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
@@ -1205,7 +1244,8 @@ struct SwitchMethodRecogniser: Recogniser {
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
-        let initial = startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
+        let initial = wrapper.map { context.initialState($0.initial, states: states) }
+            ?? startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -1233,6 +1273,8 @@ struct StateWrites {
         var why: String
     }
 
+    /// Calls that set the property to their argument (`phase.accept`).
+    let setters: Set<String>
     /// Methods that write the property themselves.
     var direct = Set<String>()
     /// Methods that write it themselves or call one that does.
@@ -1246,11 +1288,13 @@ struct StateWrites {
     /// `self.state = .modifying`).
     var assigned: [(node: Syntax, value: ExprSyntax)] = []
 
-    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil) {
+    /// `setters`: calls that set the property to their argument (`phase.accept`, for a state held in a box).
+    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = []) {
+        self.setters = setters
         var callees: [String: Set<String>] = [:]
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild)
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters)
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
@@ -1291,10 +1335,13 @@ struct StateWrites {
         /// there, the bare name is the parameter, and only `self.state` the property.
         var shadowing: [Bool] = []
 
-        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?) {
+        let setters: Set<String>
+
+        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>) {
             self.property = property
             self.enumMethods = enumMethods
             self.rebuild = rebuild
+            self.setters = setters
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -1357,6 +1404,10 @@ struct StateWrites {
         }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             let callee = node.calledExpression
+            if !setters.isEmpty, node.arguments.count == 1, let path = SyntaxHelpers.path(callee), setters.contains(path) {
+                found(node)
+                if closureDepth == 0 { values.append((Syntax(node), node.arguments.first!.expression)) }
+            }
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
                 if base.trimmedText == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }

@@ -92,8 +92,9 @@ enum SyntaxHelpers {
     /// Work a call starts to run later, and what starts it: a `Task { … }` or dispatch (`task`), a
     /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value; `sink
     /// completion`: its `receiveCompletion` closure, once at the end), or closures holding `self` weakly
-    /// (`service.fetch { [weak self] result in … }`: completion handlers, `callback`) or handing work back
-    /// to the main queue (`api.load { r in DispatchQueue.main.async { … } }`).
+    /// (`service.fetch { [weak self] result in … }`: completion handlers, `callback`, or their argument's
+    /// label: `onSuccess`) or handing work back to the main queue (`api.load { r in DispatchQueue.main.async
+    /// { … } }`).
     static func laterClosures(of call: FunctionCallExprSyntax) -> [(closure: ClosureExprSyntax, kind: String)] {
         // (every call the interpreter walks asks: most take no closure)
         guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
@@ -116,8 +117,12 @@ enum SyntaxHelpers {
             return [(closures[0], "task")]
         }
         // completion handlers: closures holding `self` weakly, or handing their work back to the main queue
-        // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path
-        return closures.filter { holdsSelfWeakly($0) || hopsToMain($0) }.map { ($0, "callback") }
+        // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path; named by
+        // their argument's label where they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
+        return closures.filter { holdsSelfWeakly($0) || hopsToMain($0) }.map { closure in
+            let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
+            return (closure, label ?? "callback")
+        }
     }
 
     /// Calls that hand a closure to the main queue, to run there later.

@@ -1812,6 +1812,46 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(lexicon.partial)
     }
 
+    /// A state held in a reactive box (RxRelay's `BehaviorRelay`, Combine's `CurrentValueSubject`) is read
+    /// as `box.value` and written by `box.value = …` or the box's setter (`accept`, `send`); its initial
+    /// state is the box's. Completion handlers passed by label (`subscribe(onSuccess: { [weak self] … },
+    /// onFailure: …)`) are inputs named by their labels.
+    func testAStateHeldInARelayOrSubject() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import RxSwift
+        import RxRelay
+        import Combine
+        final class PairingModel {
+            enum PairState { case unpaired, pairing, paired, refused }
+            let pairState = BehaviorRelay<PairState>(value: .unpaired)
+            let bag = DisposeBag()
+            func pair(_ device: Single<Bool>) {
+                guard pairState.value == .unpaired else { return }
+                pairState.accept(.pairing)
+                device.subscribe(onSuccess: { [weak self] _ in self?.pairState.accept(.paired) },
+                                 onFailure: { [weak self] _ in self?.pairState.accept(.refused) })
+                    .disposed(by: bag)
+            }
+            func forget() { pairState.accept(.unpaired) }
+        }
+        final class Shutter {
+            enum ApertureMode { case closed, half, open }
+            let aperture = CurrentValueSubject<ApertureMode, Never>(.closed)
+            func widen() { if aperture.value == .closed { aperture.send(.half) } else { aperture.value = .open } }
+            func shut() { aperture.send(.closed) }
+        }
+        """)
+        let pairing = try XCTUnwrap(machines.named("PairingModel.pairState"))
+        XCTAssertEqual(pairing.initial, "unpaired")
+        XCTAssertEqual(pairing.inputs, ["pair()", "forget()", "pair() onSuccess", "pair() onFailure"])
+        XCTAssertEqual(pairing.transitions, ["unpaired -pair()-> pairing", "pairing -pair() onSuccess-> paired",
+                                             "pairing -pair() onFailure-> refused", "pairing -forget()-> unpaired",
+                                             "paired -forget()-> unpaired", "refused -forget()-> unpaired"])
+        let shutter = try XCTUnwrap(machines.named("Shutter.aperture"))
+        XCTAssertEqual(shutter.initial, "closed")
+        XCTAssertEqual(shutter.transitions, ["closed -widen()-> half", "half -widen()-> open", "half -shut()-> closed", "open -shut()-> closed"])
+    }
+
     /// A Combine subscription a method starts (`publisher.sink { [weak self] v in self?.state = … }`, at
     /// the start of a chain ending in `.store(in:)`) is work that runs later, like a `Task`: an input of its
     /// own, `play() sink`, and `self?.state` in it writes the state; so is a completion handler holding
