@@ -1851,9 +1851,22 @@ final class ReducerInterpreter {
             for (c, t) in targets(of: value, ctx) { record(c, target: t) }
             return
         }
-        // `return newState`: a reducer returning (a copy of) its state returns no effect
-        if let path = SyntaxHelpers.path(value), isState(path) || spec.statePaths.union(extraStatePaths).contains(where: { $0.hasPrefix(path + ".") }) {
+        // `return newState`: a reducer returning (a copy of) its state returns no effect; `return (newState,
+        // command)` returns the command
+        func isOwner(_ e: ExprSyntax) -> Bool {
+            guard let path = SyntaxHelpers.path(e) else { return false }
+            return isState(path) || spec.statePaths.union(extraStatePaths).contains { $0.hasPrefix(path + ".") }
+        }
+        if isOwner(value) {
             record(ctx, target: ctx.target ?? .stay)
+            return
+        }
+        if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 2, isOwner(tuple.elements.first!.expression) {
+            let r = effects.read(tuple.elements.last!.expression)
+            var n = ctx
+            n.effect = merge(n.effect, r.effect)
+            n.cancels = n.cancels.appendingUnique(r.cancels)
+            record(n, target: ctx.target ?? .stay)
             return
         }
         let r = effects.read(value)

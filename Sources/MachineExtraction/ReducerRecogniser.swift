@@ -254,11 +254,14 @@ struct ReducerRecogniser: Recogniser {
 
         /// A function returning its parameter's type that starts with a copy of that parameter and returns
         /// the copy on every `return`: the parameter's index, the copy's name and the state's type. So is
-        /// a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy or a new model.
+        /// a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy or a new model, and
+        /// an Elm-style one returning the copy with a command (`-> (Model, Cmd)`, `return (model, .save)`).
         static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
             guard let returnType = node.signature.returnClause?.type else { return nil }
             let next = SyntaxHelpers.nextModelType(returnType)
-            let returned = next ?? returnType.trimmedText
+            // (an Elm-style update returns the model with a command: `-> (Model, Cmd)`)
+            let pair = returnType.as(TupleTypeSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.type.trimmedText : nil }
+            let returned = next ?? pair ?? returnType.trimmedText
             let params = Array(node.signature.parameterClause.parameters)
             // (ReSwift's reducers take the state optional, `nil` before the first action: `var state = state
             // ?? AppState()`)
@@ -277,6 +280,9 @@ struct ReducerRecogniser: Recogniser {
             guard !returns.isEmpty, returns.allSatisfy({ r in
                 guard let e = r.expression else { return false }
                 if next != nil, let value = SyntaxHelpers.nextValue(e) { return value.model.map { SyntaxHelpers.path($0) == name || fresh($0) } ?? true }
+                if pair != nil, let tuple = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self), tuple.elements.count == 2 {
+                    return SyntaxHelpers.path(tuple.elements.first!.expression) == name
+                }
                 return SyntaxHelpers.path(e) == name
             }) else { return nil }
             return (s, name, returned, next != nil)

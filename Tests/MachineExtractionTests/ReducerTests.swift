@@ -353,6 +353,32 @@ final class ReducerFunctionTests: XCTestCase {
         XCTAssertEqual(loom.effectLabel("open", "beat", "beaten"), "[.alarm]")
     }
 
+    /// An Elm-style update returns the changed copy of its model with a command (`-> (Model, Cmd)`,
+    /// `return (model, .persist)`): the model's enum fields are machines, the command the edge's effect.
+    func testElmStyleUpdatesReturningTheModelAndACommand() throws {
+        let a = Analysed.source(#"""
+        enum Note { case tap, hold, release }
+        enum Pedal { case up, down }
+        struct Piano { var pedal: Pedal = .up; var volume = 0 }
+        enum Cmd { case none, persist }
+        func update(_ note: Note, _ piano: Piano) -> (Piano, Cmd) {
+            var piano = piano
+            switch note {
+            case .tap: piano.volume += 1
+            case .hold:
+                piano.pedal = .down
+                return (piano, .persist)
+            case .release: piano.pedal = .up
+            }
+            return (piano, .none)
+        }
+        """#)
+        let piano = try a.machine("Piano.pedal")
+        XCTAssertEqual(piano.initial, "up")
+        XCTAssertEqual(piano.transitions, ["up -hold-> down", "down -release-> up"])
+        XCTAssertEqual(piano.effectLabel("up", "hold", "down"), "persist")
+    }
+
     /// Shapes of split TCA reducers (made-up names): `Reduce(self.core)` with a function of any name
     /// and labels returning TCA's effect type, a helper taking a view action's payload under the name
     /// `action` the reducer gives its input, and mutating methods of the state the reducer calls.
