@@ -315,7 +315,9 @@ struct MappingFunctionRecogniser: Recogniser {
     /// closure's signature is the function type it is annotated with (`let reduce: Reducer<Light, Tick> =
     /// { state, action in … }`, `typealias Reducer<S, A> = (inout S, A) -> Void`).
     func buildFromSignature(_ c: Candidate, file: ParsedFile, context: ExtractionContext) -> Bool {
-        guard var (enums, takenInout, returned, next) = signature(c, context: context) else { return false }
+        guard let signature = signature(c, context: context) else { return false }
+        var (enums, takenInout) = (signature.enums, signature.takenInout)
+        let (returned, next) = (signature.returned, signature.next)
         var c = c
         let scope = context.index.scope(of: c.node)
         let function = c.node.as(FunctionDeclSyntax.self)
