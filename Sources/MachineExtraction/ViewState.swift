@@ -112,8 +112,14 @@ struct ViewState {
         return true
     }
 
-    /// The controls written in the view's members (its `body`, other views it builds, its methods), in
-    /// order; a control inside another's action is none (an action builds no view).
+    /// The view's members that may hold controls and writes: its computed properties (`body`, other views
+    /// it builds) and its methods.
+    var members: [(Syntax, ParsedFile)] {
+        type.properties.filter(\.isComputed).map { ($0.node, $0.file) } + type.methods.map { (Syntax($0.0), $0.1) }
+    }
+
+    /// The controls written in the view's members, in order; a control inside another's action is none
+    /// (an action builds no view).
     func controls() -> [Control] {
         final class Finder: SyntaxVisitor {
             let view: ViewState
@@ -133,8 +139,6 @@ struct ViewState {
         }
         var result: [Control] = []
         var seen = Set<SyntaxIdentifier>()
-        let members: [(Syntax, ParsedFile)] = type.properties.filter(\.isComputed).map { ($0.node, $0.file) }
-            + type.methods.map { (Syntax($0.0), $0.1) }
         for (member, file) in members.sorted(by: { ($0.1.path, $0.0.position) < ($1.1.path, $1.0.position) }) {
             let finder = Finder(self)
             finder.walk(member)
@@ -274,8 +278,6 @@ struct ViewState {
         }
         let reached = controls.compactMap { $0.action.closure.map(Syntax.init) } + type.methods.filter { called.contains($0.0.name.text) }.map { Syntax($0.0) }
         var result: [StateWrites.Unfollowed] = []
-        let members: [(Syntax, ParsedFile)] = type.properties.filter(\.isComputed).map { ($0.node, $0.file) }
-            + type.methods.map { (Syntax($0.0), $0.1) }
         for (member, file) in members {
             for (lhs, _) in SwitchFinder.scanAll(member).assignments where [property.name, "self." + property.name].contains(SyntaxHelpers.path(lhs) ?? "") {
                 guard !reached.contains(where: { r in sequence(first: Syntax(lhs), next: { $0.parent }).contains { $0.id == r.id } }) else { continue }
