@@ -783,13 +783,7 @@ final class ReducerInterpreter {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
-            return ctxs.flatMap { ctx in
-                targets(of: call.arguments.first!.expression, ctx).map { c, t in
-                    var n = c
-                    n.target = t
-                    return n
-                }
-            }
+            return setting(call.arguments.first!.expression, ctxs)
         }
         if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) {
             returnSinks.append([])
@@ -1638,15 +1632,7 @@ final class ReducerInterpreter {
         }
         let path = SyntaxHelpers.path(lhs)
         let rebuilt = rebuilt(lhs, rhs)
-        if isState(path) || rebuilt != nil {
-            return ctxs.flatMap { ctx in
-                targets(of: rebuilt ?? rhs, ctx).map { c, t in
-                    var n = c
-                    n.target = t
-                    return n
-                }
-            }
-        }
+        if isState(path) || rebuilt != nil { return setting(rebuilt ?? rhs, ctxs) }
         // the whole owner replaced: `state = State()` resets the field to its default
         if let path, spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
             return ctxs.map { ctx in
@@ -1816,19 +1802,13 @@ final class ReducerInterpreter {
             return
         }
         if spec.returnsNext, let next = SyntaxHelpers.nextValue(value) {
-            var n = ctx
-            if let e = next.effects {
-                let r = effects.read(e)
-                n.effect = merge(n.effect, r.effect)
-                n.cancels = n.cancels.appendingUnique(r.cancels)
-            }
+            let n = next.effects.map { withEffect(effects.read($0), ctx) } ?? ctx
             guard let model = next.model else {
                 record(n, target: next.effects == nil ? .failure : .stay)
                 return
             }
             // a model built afresh (`.next(Model())`, `.next(.init())`) is the whole state replaced
-            if !spec.returnsState, let built = SyntaxHelpers.unwrap(model).as(FunctionCallExprSyntax.self)?.calledExpression,
-               built.is(DeclReferenceExprSyntax.self) || built.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "init" {
+            if !spec.returnsState, SyntaxHelpers.construction(model) != nil {
                 record(n, target: spec.resetTarget)
                 return
             }
@@ -1840,12 +1820,7 @@ final class ReducerInterpreter {
             if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 2 {
                 let elements = Array(tuple.elements)
                 let r = effects.read(elements[1].expression)
-                for (c, t) in targets(of: elements[0].expression, ctx) {
-                    var n = c
-                    n.effect = merge(n.effect, r.effect)
-                    n.cancels = n.cancels.appendingUnique(r.cancels)
-                    record(n, target: t)
-                }
+                for (c, t) in targets(of: elements[0].expression, ctx) { record(withEffect(r, c), target: t) }
                 return
             }
             for (c, t) in targets(of: value, ctx) { record(c, target: t) }
@@ -1862,18 +1837,30 @@ final class ReducerInterpreter {
             return
         }
         if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 2, isOwner(tuple.elements.first!.expression) {
-            let r = effects.read(tuple.elements.last!.expression)
-            var n = ctx
-            n.effect = merge(n.effect, r.effect)
-            n.cancels = n.cancels.appendingUnique(r.cancels)
-            record(n, target: ctx.target ?? .stay)
+            record(withEffect(effects.read(tuple.elements.last!.expression), ctx), target: ctx.target ?? .stay)
             return
         }
-        let r = effects.read(value)
+        record(withEffect(effects.read(value), ctx), target: ctx.target ?? .stay)
+    }
+
+    /// The path with an effect read added: what it starts and what it cancels.
+    func withEffect(_ r: EffectReader.Result, _ ctx: Ctx) -> Ctx {
         var n = ctx
         n.effect = merge(n.effect, r.effect)
         n.cancels = n.cancels.appendingUnique(r.cancels)
-        record(n, target: ctx.target ?? .stay)
+        return n
+    }
+
+    /// The paths after the state was set to `value` (`state = value`, `phase.accept(value)`): one per
+    /// state it may denote.
+    func setting(_ value: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
+        ctxs.flatMap { ctx in
+            targets(of: value, ctx).map { c, t in
+                var n = c
+                n.target = t
+                return n
+            }
+        }
     }
 
     func merge(_ a: Effect?, _ b: Effect?) -> Effect? {

@@ -272,10 +272,8 @@ struct ReducerRecogniser: Recogniser {
                   let value = binding.initializer.map({ defaulted($0.value) }),
                   SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
             else { return nil }
-            func fresh(_ model: ExprSyntax) -> Bool {
-                guard let built = SyntaxHelpers.unwrap(model).as(FunctionCallExprSyntax.self)?.calledExpression else { return false }
-                return built.as(DeclReferenceExprSyntax.self)?.baseName.text == returned || built.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "init"
-            }
+            // (a model built afresh: `Model()`, `.init()`)
+            func fresh(_ model: ExprSyntax) -> Bool { SyntaxHelpers.construction(model).map { $0 == nil || $0 == returned } ?? false }
             let returns = SwitchFinder.scan(body).returns
             guard !returns.isEmpty, returns.allSatisfy({ r in
                 guard let e = r.expression else { return false }

@@ -308,6 +308,14 @@ enum SyntaxHelpers {
         }
     }
 
+    /// A value built by a call of a type's initializer as written: `Model(…)` gives `Model`, `.init(…)`
+    /// gives nil (the type is the context's); nil for anything else.
+    static func construction(_ value: ExprSyntax) -> String?? {
+        guard let built = unwrap(value).as(FunctionCallExprSyntax.self)?.calledExpression else { return nil }
+        if let type = built.as(DeclReferenceExprSyntax.self) { return .some(type.baseName.text) }
+        return built.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "init" ? .some(nil) : nil
+    }
+
     /// `Next` of `Next<M, E>`.
     private static func genericBase(_ text: String) -> String { String(text.prefix { $0 != "<" }) }
 
