@@ -72,10 +72,11 @@ struct DictionaryTableRecogniser: Recogniser {
             if let first = node.elements.first, ArrayTable.row(first.expression) != nil { rowArrays.append(node) }
             return .visitChildren
         }
-        /// Calls on a receiver with three or four arguments and no closure (`m.add(from: .a, on: .e, to: .b)`).
+        /// Calls on a receiver with three or four arguments and no closure (`m.add(from: .a, on: .e, to: .b)`),
+        /// or one (`m.add(transition: t)`, a row given whole).
         var rowCalls: [FunctionCallExprSyntax] = []
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.trailingClosure == nil, node.arguments.count == 3 || node.arguments.count == 4,
+            if node.trailingClosure == nil, (1...4).contains(node.arguments.count) && node.arguments.count != 2,
                node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil,
                node.parent?.is(CodeBlockItemSyntax.self) == true { rowCalls.append(node) }
             return .visitChildren
@@ -92,12 +93,13 @@ struct DictionaryTableRecogniser: Recogniser {
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
             // by syntax first (each of the three a member, two at least written `.x`), then by the names
-            func shaped(_ call: FunctionCallExprSyntax) -> Bool {
-                let members = call.arguments.prefix(3).compactMap { SyntaxHelpers.unwrap($0.expression).as(MemberAccessExprSyntax.self) }
+            func shaped(_ row: ExprSyntax) -> Bool {
+                let members = ArrayTable.parts(row).prefix(3).compactMap { SyntaxHelpers.unwrap($0.expr).as(MemberAccessExprSyntax.self) }
                 return members.count == 3 && members.filter { $0.base == nil }.count >= 2
             }
             return groups.filter { calls in
-                let read = calls.filter(shaped).filter { ArrayTable.plainRow(ExprSyntax($0), index) }.count
+                guard calls.count >= 2 else { return false }
+                let read = calls.lazy.compactMap { ArrayTable.registeredRow($0, index) }.filter(shaped).filter { ArrayTable.plainRow($0, index) }.count
                 return read >= 2 && read * 2 > calls.count
             }
         }
@@ -459,7 +461,7 @@ struct ArrayTable {
     /// Calls registering one row each on one receiver (`machine.addTransition(from: .closed, on: .open, to:
     /// .opened)`, several in one block).
     init(calls: [FunctionCallExprSyntax], file: ParsedFile, context: ExtractionContext) {
-        rows = calls.map { ExprSyntax($0) }
+        rows = calls.map { Self.registeredRow($0, context.index) ?? ExprSyntax($0) }
         anchor = Syntax(calls[0])
         self.file = file
         self.context = context
@@ -467,10 +469,23 @@ struct ArrayTable {
 
     enum Role { case from, event, to }
 
+    /// The row a registering call gives: its arguments (`m.add(from: .a, on: .e, to: .b)`), or its one
+    /// argument's value, written in place or in a local constant (`let prime = Transition(with: .prime,
+    /// from: .idle, to: .priming)`, then `m.add(transition: prime)`).
+    static func registeredRow(_ call: FunctionCallExprSyntax, _ index: SymbolIndex) -> ExprSyntax? {
+        guard call.arguments.count == 1, let argument = call.arguments.first?.expression else { return ExprSyntax(call) }
+        if row(argument) != nil { return argument }
+        guard SyntaxHelpers.unwrap(argument).is(DeclReferenceExprSyntax.self),
+              let local = DSLSupport.variable(argument, index: index), !local.computed,
+              let value = local.initializer, row(value) != nil else { return nil }
+        return value
+    }
+
     static let labelRoles: [String: Role] = [
         "from": .from, "source": .from, "state": .from, "current": .from, "origin": .from,
         "to": .to, "target": .to, "destination": .to, "next": .to, "dest": .to,
         "event": .event, "input": .event, "on": .event, "trigger": .event, "action": .event, "when": .event,
+        "with": .event,
     ]
 
     /// A key's or a row's parts: a call's arguments (`Key(state: .a, event: .e)`, without a trailing

@@ -993,18 +993,57 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The first method among `names` (in declaration order) that guards a value named by `roots`: it
+    /// assigns it a case where a test of it decides (`if door == .closed { door = .open }`, after `guard
+    /// door == .closed else { return }`, `mode = mode == .a ? .b : .a`). A write a test of something else
+    /// decides (`case .update: format = .thresholds` in a `switch command`) is none.
+    static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
+                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
+            if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self) {
+                return ValueTestFinder.tests(ternary.condition, roots: roots)
+            }
+            guard SyntaxHelpers.caseReference(rhs, context.index) != nil else { return false }
+            for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
+                if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,
+                   ValueTestFinder.tests(branch.conditions, roots: roots) { return true }
+                if let item = node.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+                   list.prefix(while: { $0.id != item.id }).contains(where: { earlier in
+                       earlier.item.as(GuardStmtSyntax.self).map { ValueTestFinder.tests($0.conditions, roots: roots) } == true
+                   }) { return true }
+            }
+            return false
+        }
+        return type.methods.first { method, _ in
+            guard names.contains(method.name.text), let body = method.body else { return false }
+            return SwitchFinder.scan(body).assignments.contains { lhs, rhs in
+                roots.contains(SyntaxHelpers.path(lhs) ?? "") && guarded(lhs, rhs, in: body)
+            }
+        }
+    }
+
     /// The first method among `names` (in declaration order) that takes a value named by `roots` through
     /// stages: it assigns it a case, then another one later on the same path (`state = .loading`, then
     /// `state = .loaded(items)` in the `do` after it), as a view model's `load()` does without testing the
     /// state first; the later one may be in work the method starts (`sink`, `Task`, a completion handler).
-    /// Two cases assigned in the branches of one `if` are no stages.
-    static func firstStaging(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
+    /// Two cases assigned in the branches of one `if` are no stages. With `waiting`, the later write must
+    /// come after the method waits (an `await` between the two) or in work it starts: the mark of a value
+    /// loaded in stages (`articles = .loading`, then `.loaded(list)` after `try await fetch()`), which a
+    /// value's representation built in two steps is not.
+    static func firstStaging(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, waiting: Bool = false,
                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         // (a write in a closure counts when every closure around it is work the method starts)
         func reached(_ node: Syntax, in body: CodeBlockSyntax) -> Bool {
             sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }.allSatisfy { n in
                 n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0) == .started } ?? true
             }
+        }
+        func waits(from first: Syntax, to second: Syntax, in body: CodeBlockSyntax) -> Bool {
+            // (in work started apart from the first write, or after an `await` between them)
+            if let closure = second.ancestorOrSelf(mapping: { $0.as(ClosureExprSyntax.self) }),
+               !(closure.position..<closure.endPosition).contains(first.position) { return true }
+            let span = first.endPosition..<second.position
+            return body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.await) && span.contains($0.position) }
         }
         return type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
@@ -1020,6 +1059,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 return written.contains { second in
                     second.name != first.name && second.node.position > first.node.position
                         && sequence(first: second.node, next: { $0.parent }).contains { $0.id == block.id }
+                        && (!waiting || waits(from: first.node, to: second.node, in: body))
                 }
             }
         }
@@ -1218,15 +1258,19 @@ struct SwitchMethodRecogniser: Recogniser {
         inputNames += tasks.inputs
         // Without an event method, the methods are the events (`mutating func channelActive()`, `func
         // play()`) when the property or its enum is named as a state and one of them tests it.
-        // Named otherwise (`step`, `page`), the property is a state when a method steps it by its case and
-        // no case carries data (`.one(Element)`, `.inline(Word, Word)`: a storage's representation).
+        // Named otherwise (`step`, `page`, `door`), the property is a state when a method steps it by its
+        // case or guards it, and no case carries data (`.one(Element)`, `.inline(Word, Word)`:
+        // a storage's representation); or when a method takes it through stages across a wait
+        // (`Loadable<[Article]>`: `.loading`, then after `await`, `.loaded(list)`).
         if location == nil {
             let plain = kind == .enumeration && !stateEnum.cases.contains(where: \.hasPayload)
             let tester = named
                 // (a box's tests read its value: `phase.value == .idle`)
                 ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
                     ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context)
-                : plain ? Self.firstStepping(statePaths, among: writes.writers, of: type) : nil
+                : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
+                        ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context) : nil)
+                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, waiting: true, context: context)
             guard let tester else { return }
             location = tester.1.location(of: tester.0)
         }

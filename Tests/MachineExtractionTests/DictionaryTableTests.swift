@@ -291,4 +291,37 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(basin.transitions, ["dry -open-> filling", "filling -overflow-> full", "filling -drain-> dry", "full -drain-> dry"])
         XCTAssertEqual(result.machines.count, 2, "\(result.machines.map(\.name))")
     }
+
+    /// A registering call may take its row whole, built in place or in a local constant (`let fill =
+    /// Transition(with: .fill, from: .dry, to: .wet)`, then `m.add(transition: fill)`); `with:` labels the
+    /// event. One-argument calls whose argument is no row (`log.append(line)`) are no table.
+    func testRowsRegisteredWhole() throws {
+        let result = Analysed.source("""
+        enum Sponge { case dry, wet, wrung }
+        enum Soak { case dip, squeeze, air }
+        final class Washer {
+            private let sponge = Machine<Sponge, Soak>(initialState: .dry)
+            init() {
+                let dip = Transition(with: .dip, from: .dry, to: .wet)
+                let squeeze = Transition(with: .squeeze, from: .wet, to: .wrung)
+                sponge.add(transition: dip)
+                sponge.add(transition: squeeze)
+                sponge.add(transition: Transition(with: .air, from: .wrung, to: .dry))
+            }
+        }
+        final class Journal {
+            var log: [String] = []
+            func note(_ line: String, _ other: String) {
+                log.append(line)
+                log.append(other)
+            }
+        }
+        """)
+        let washer = try result.machine("sponge")
+        XCTAssertEqual(washer.id, "Washer.sponge")
+        XCTAssertEqual(washer.initial, "dry")
+        XCTAssertEqual(washer.transitions, ["dry -dip-> wet", "wet -squeeze-> wrung", "wrung -air-> dry"])
+        XCTAssertEqual(result.machines.count, 1, "\(result.machines.map(\.name))")
+        XCTAssertTrue(result.diagnostics.isEmpty, "\(result.diagnosticLines)")
+    }
 }

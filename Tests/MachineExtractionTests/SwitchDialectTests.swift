@@ -1812,6 +1812,67 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(lexicon.partial)
     }
 
+    /// A property whose name and enum's name say nothing of a state is one when a method guards it — assigns
+    /// it a case where a test of it decides (`if hatch == .shut { hatch = .ajar }`, after a `guard`, in a
+    /// ternary over it) — and its enum's cases carry no data; or when a method takes it through stages
+    /// across a wait (`Remote<[String]>`: `.fetching`, then after `await`, `.got(list)`), whatever its
+    /// cases carry. A write decided by a test of something else, a value copied from a variable, or two
+    /// cases assigned one after the other with no wait between make no machine.
+    func testPropertiesNamedOtherwiseThatAreGuardedOrLoadedInStages() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Hatch { case shut, ajar, sealed }
+        final class Airlock {
+            private(set) var hatch: Hatch = .shut
+            func open() { if hatch == .shut { hatch = .ajar } }
+            func close() { hatch = hatch == .ajar ? .shut : hatch }
+            func seal() {
+                guard hatch == .shut else { return }
+                hatch = .sealed
+            }
+            func unseal() { if case .sealed = hatch { hatch = .shut } }
+        }
+        enum Remote<Value> { case untouched, fetching, got(Value), broke(Error) }
+        final class ShelfModel {
+            var books: Remote<[String]> = .untouched
+            func refresh() async {
+                books = .fetching
+                do { books = .got(try await catalogue()) } catch { books = .broke(error) }
+            }
+            func forget() { books = .untouched }
+            func catalogue() async throws -> [String] { [] }
+        }
+        enum Verbosity { case quiet, normal, loud }
+        enum Command { case run, update }
+        struct Tool {
+            var verbosity: Verbosity = .normal
+            var command: Command = .run
+            var incoming: Verbosity = .quiet
+            mutating func main() {
+                switch command {
+                case .run: if verbosity == .loud { print("running") }
+                case .update: verbosity = .quiet
+                }
+            }
+            mutating func adopt() { if verbosity != incoming { verbosity = incoming } }
+        }
+        enum Slot { case empty, inline(Int), spilled([Int]) }
+        struct Buffer {
+            var slot: Slot = .empty
+            mutating func append(_ x: Int) { slot = .inline(x); slot = .spilled([x]) }
+            mutating func clear() { slot = .empty }
+        }
+        """)
+        let airlock = try XCTUnwrap(machines.named("Airlock.hatch"))
+        XCTAssertEqual(airlock.initial, "shut")
+        XCTAssertEqual(airlock.transitions, ["shut -open()-> ajar", "ajar -close()-> shut", "shut -seal()-> sealed", "sealed -unseal()-> shut"])
+        let shelf = try XCTUnwrap(machines.named("ShelfModel.books"))
+        XCTAssertEqual(shelf.initial, "untouched")
+        XCTAssertTrue(shelf.transitions.isSuperset(of: ["untouched -refresh()-> fetching", "fetching -refresh() after catalogue()-> got",
+                                                        "fetching -refresh() after catalogue()-> broke", "got -forget()-> untouched"]),
+                      "\(shelf.transitions)")
+        XCTAssertEqual(machines.map(\.name).sorted(), ["Airlock.hatch", "ShelfModel.books"], "Tool.verbosity and Buffer.slot are data")
+    }
+
     /// A state held in a reactive box (RxRelay's `BehaviorRelay`, Combine's `CurrentValueSubject`) is read
     /// as `box.value` and written by `box.value = …` or the box's setter (`accept`, `send`); its initial
     /// state is the box's. Completion handlers passed by label (`subscribe(onSuccess: { [weak self] … },
