@@ -791,7 +791,7 @@ final class ReducerInterpreter {
             return merged(next + returnSinks.removeLast())
         }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
-        let later = SyntaxHelpers.laterClosures(of: call)
+        let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
             for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
             return ctxs
@@ -800,7 +800,7 @@ final class ReducerInterpreter {
         var base = callee.as(MemberAccessExprSyntax.self)?.base
         while let b = base.map(SyntaxHelpers.unwrap) {
             let inner = b.as(FunctionCallExprSyntax.self)
-            if let inner, case let later = SyntaxHelpers.laterClosures(of: inner), !later.isEmpty {
+            if let inner, case let later = SyntaxHelpers.laterClosures(of: inner, index: effects.index), !later.isEmpty {
                 for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
                 break
             }
@@ -808,7 +808,7 @@ final class ReducerInterpreter {
         }
         // `withAnimation { state = .open }`, `lock.withLock { … }`: the closure runs now, and its `return`
         // leaves the closure
-        let immediate = SyntaxHelpers.immediateClosures(of: call)
+        let immediate = SyntaxHelpers.immediateClosures(of: call, index: effects.index)
         if !immediate.isEmpty {
             return immediate.reduce(ctxs) { paths, closure in
                 returnSinks.append([])

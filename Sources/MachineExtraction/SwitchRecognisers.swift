@@ -609,7 +609,7 @@ struct SwitchMethodRecogniser: Recogniser {
         var starts: [String?] = []
         var assigned: [(node: Syntax, value: ExprSyntax)] = []
         for (owner, property) in holders(of: stateEnum, context: context) {
-            let writes = StateWrites(property: property.name, enumMethods: [], type: owner)
+            let writes = StateWrites(property: property.name, enumMethods: [], type: owner, index: context.index)
             let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
                                    helperStatePaths: [property.name])
             let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
@@ -1035,7 +1035,7 @@ struct SwitchMethodRecogniser: Recogniser {
         // (a write in a closure counts when every closure around it is work the method starts)
         func reached(_ node: Syntax, in body: CodeBlockSyntax) -> Bool {
             sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }.allSatisfy { n in
-                n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0) == .started } ?? true
+                n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) == .started } ?? true
             }
         }
         func waits(from first: Syntax, to second: Syntax, in body: CodeBlockSyntax) -> Bool {
@@ -1211,7 +1211,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
         let rebuild = Self.rebuild(of: type, property: property.name)
         let writes = StateWrites(property: wrapper?.path ?? property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
-                                 setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [])
+                                 setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
         guard !writes.direct.isEmpty else { return }
         let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
@@ -1335,18 +1335,29 @@ struct StateWrites {
     var assigned: [(node: Syntax, value: ExprSyntax)] = []
 
     /// `setters`: calls that set the property to their argument (`phase.accept`, for a state held in a box).
-    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = []) {
+    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [], index: SymbolIndex? = nil) {
         self.setters = setters
         var callees: [String: Set<String>] = [:]
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters)
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
             for w in finder.closureWrites {
                 unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a closure in \(method.name.text)()"))
+            }
+        }
+        // an initializer's writes give the starting state, but those in its closures come later (a
+        // `childChannelInitializer { … }`, an observer), from no method of the type
+        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
+        for initializer in initializers {
+            guard let body = initializer.body else { continue }
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
+            finder.walk(body)
+            for w in finder.closureWrites + finder.writes where w.ancestorOrSelf(mapping: { $0.as(ClosureExprSyntax.self) }) != nil {
+                unfollowed.append(Unfollowed(location: type.file.location(of: w), why: "inside a closure in init()"))
             }
         }
         // writers: the direct ones and every method calling one
@@ -1382,8 +1393,10 @@ struct StateWrites {
         var shadowing: [Bool] = []
 
         let setters: Set<String>
+        let index: SymbolIndex?
 
-        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>) {
+        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>, index: SymbolIndex?) {
+            self.index = index
             self.property = property
             self.enumMethods = enumMethods
             self.rebuild = rebuild
@@ -1415,7 +1428,7 @@ struct StateWrites {
 
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
             // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
-            let run = SyntaxHelpers.run(of: node)
+            let run = SyntaxHelpers.run(of: node, index: index)
             later.append(!(run == .now || run == .started && closureDepth == 0))
             if later.last! { closureDepth += 1 }
             shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))

@@ -938,6 +938,18 @@ final class SymbolIndex {
         }
     }
 
+    /// The type of a value a stored property or variable holds, as its declaration writes it: its type
+    /// (`let api: ProfileAPI`, `ProfileAPI?`) or the type its initializer constructs (`= ProfileAPI()`).
+    /// The one step of value typing the tool makes: `api.load(…)` names `ProfileAPI.load`.
+    func valueType(_ expr: ExprSyntax) -> TypeInfo? {
+        guard let b = binding(referencedBy: expr), !b.isComputed, let scope = scope(of: b.node) else { return nil }
+        if let text = b.typeText { return type(SyntaxHelpers.optionalWrapped(text) ?? text, in: scope) }
+        guard let call = b.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }),
+              call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(GenericSpecializationExprSyntax.self)
+        else { return nil }
+        return typeExpression(call.calledExpression, at: b.node)
+    }
+
     /// The property or variable an expression names, resolved as `member(_:)` says.
     func binding(referencedBy expr: ExprSyntax, at anchor: Syntax? = nil, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
         switch member(expr, at: anchor) {

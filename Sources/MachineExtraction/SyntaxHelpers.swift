@@ -81,10 +81,16 @@ enum SyntaxHelpers {
 
     /// The closures a call of one of `immediateCallees` runs before it returns: its first trailing closure
     /// and its closure arguments, but a `completion:` one (`withAnimation { … } completion: { … }`).
-    static func immediateClosures(of call: FunctionCallExprSyntax) -> [ClosureExprSyntax] {
+    /// With the index, also the closures given to a parameter of a non-escaping function type in every
+    /// declaration the callee may name (`func inspect(_ look: (Glaze) -> Void)`).
+    static func immediateClosures(of call: FunctionCallExprSyntax, index: SymbolIndex? = nil) -> [ClosureExprSyntax] {
         // (the callee's last name first: this is asked of every call a walk runs)
         guard let callee = DSLSupport.calleeName(call),
-              immediateCallees.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else { return [] }
+              immediateCallees.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else {
+            guard let index, call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
+            let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+            return closures.filter { escapes($0, from: call, index: index) == false }
+        }
         let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
         return arguments + (call.trailingClosure.map { [$0] } ?? [])
     }
@@ -94,8 +100,10 @@ enum SyntaxHelpers {
     /// completion`: its `receiveCompletion` closure, once at the end), or closures holding `self` weakly
     /// (`service.fetch { [weak self] result in … }`: completion handlers, `callback`, or their argument's
     /// label: `onSuccess`) or handing work back to the main queue (`api.load { r in DispatchQueue.main.async
-    /// { … } }`).
-    static func laterClosures(of call: FunctionCallExprSyntax) -> [(closure: ClosureExprSyntax, kind: String)] {
+    /// { … } }`), or, with the index, passed to a parameter the callee's declaration marks `@escaping` (or an
+    /// optional closure: `completion: ((Result) -> Void)?`) and using `self` (`api.load { r in self.state =
+    /// … }`, as an escaping closure in a class must say it).
+    static func laterClosures(of call: FunctionCallExprSyntax, index: SymbolIndex? = nil) -> [(closure: ClosureExprSyntax, kind: String)] {
         // (every call the interpreter walks asks: most take no closure)
         guard call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
         let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
@@ -119,10 +127,64 @@ enum SyntaxHelpers {
         // completion handlers: closures holding `self` weakly, or handing their work back to the main queue
         // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path; named by
         // their argument's label where they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
-        return closures.filter { holdsSelfWeakly($0) || hopsToMain($0) }.map { closure in
+        return closures.filter { c in
+            // (an escaping closure in a class says `self`)
+            holdsSelfWeakly(c) || hopsToMain(c)
+                || index.map { c.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.self) } && escapes(c, from: call, index: $0) == true } == true
+        }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
         }
+    }
+
+    /// Whether a closure is given to a parameter that every declaration the callee may name (by Swift's
+    /// lookup, `SymbolIndex.functions(referencedBy:)`, or a property's type) marks as escaping (`@escaping`,
+    /// an optional function type: true) or not (a plain function type: false). Nil when they differ, or
+    /// the code does not declare the callee (`items.map { … }`).
+    static func escapes(_ closure: ClosureExprSyntax, from call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool? {
+        var functions = index.functions(referencedBy: call.calledExpression)
+        if functions.isEmpty, let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+           let type = index.valueType(base) {
+            functions = index.methods(named: member.declName.baseName.text, of: type)
+        }
+        guard !functions.isEmpty else { return nil }
+        let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
+        let position = call.arguments.firstIndex { $0.expression.id == closure.id }.map { call.arguments.distance(from: call.arguments.startIndex, to: $0) }
+        let answers = Set(functions.map { function -> Bool? in
+            let parameters = Array(function.signature.parameterClause.parameters)
+            let parameter: FunctionParameterSyntax?
+            if let label {
+                parameter = parameters.first { $0.firstName.text == label }
+            } else if let position {
+                parameter = position < parameters.count ? parameters[position] : nil
+            } else {
+                // the trailing closure: the first parameter of a function type after the arguments written
+                parameter = parameters.dropFirst(call.arguments.count).first { escapingType($0.type) != nil }
+            }
+            return parameter.flatMap { escapingType($0.type) }
+        })
+        return answers.count == 1 ? answers.first! : nil
+    }
+
+    /// For a function type: whether it escapes (`@escaping (T) -> Void`, `((T) -> Void)?`); nil for any other type.
+    static func escapingType(_ type: TypeSyntax) -> Bool? {
+        if let attributed = type.as(AttributedTypeSyntax.self) {
+            // (only a function type can be `@escaping`, written or through a typealias)
+            if attributed.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "escaping" }) { return true }
+            return escapingType(attributed.baseType)
+        }
+        // (a closure handed a value to change, `(inout State) -> R`, changes what the callee gives it: no
+        // closure to walk in the caller's place)
+        if let function = type.as(FunctionTypeSyntax.self) {
+            return function.parameters.contains { $0.type.as(AttributedTypeSyntax.self)?.specifiers.isEmpty == false } ? nil : false
+        }
+        let wrapped = type.as(OptionalTypeSyntax.self)?.wrappedType ?? type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self)?.wrappedType
+        if let wrapped {
+            let inner = wrapped.as(TupleTypeSyntax.self).flatMap { $0.elements.count == 1 ? $0.elements.first?.type : nil } ?? wrapped
+            return escapingType(inner).map { _ in true }
+        }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first?.type { return escapingType(only) }
+        return nil
     }
 
     /// Calls that hand a closure to the main queue, to run there later.
@@ -169,13 +231,13 @@ enum SyntaxHelpers {
     /// as work started to run later (`Task { … }`), or some other time (stored, escaping, a callback).
     enum ClosureRun { case now, started, other }
 
-    static func run(of closure: ClosureExprSyntax) -> ClosureRun {
+    static func run(of closure: ClosureExprSyntax, index: SymbolIndex? = nil) -> ClosureRun {
         var node = closure.parent
         // (an argument's closure: in the argument list; an additional trailing closure: in its list)
         if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
         guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
-        if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
-        return laterClosures(of: call).contains { $0.closure.id == closure.id } ? .started : .other
+        if immediateClosures(of: call, index: index).contains(where: { $0.id == closure.id }) { return .now }
+        return laterClosures(of: call, index: index).contains { $0.closure.id == closure.id } ? .started : .other
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.

@@ -64,7 +64,7 @@ struct ViewState {
                                    enumMethods: context.mutatingMethods(of: stateEnum), enumPredicates: context.predicates(of: stateEnum),
                                    enumSuccessors: context.successors(of: stateEnum))
         // (the view's state outlives a call: while an action waits, others may change it)
-        let own = StateWrites(property: property.name, enumMethods: Set(template.enumMethods.keys), type: type).writers
+        let own = StateWrites(property: property.name, enumMethods: Set(template.enumMethods.keys), type: type, index: context.index).writers
         for control in controls {
             let shown = visible(control)
             let body: CodeBlockItemListSyntax, at: Syntax, file: ParsedFile

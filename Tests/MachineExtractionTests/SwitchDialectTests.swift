@@ -1812,6 +1812,56 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(lexicon.partial)
     }
 
+    /// A closure using `self` given to a parameter its callee's declaration marks `@escaping` (or an optional
+    /// closure), the callee found by Swift's lookup and a property's declared or constructed type
+    /// (`private let kiln = KilnAPI()`, `kiln.fire(…) { … }`), runs later: a completion handler, an input of
+    /// its own. A closure given to a non-escaping parameter runs at once; one in an initializer writing the
+    /// state later (`feed.onChange { self.mood = … }`) is not followed, and says so.
+    func testClosuresTheCalleeDeclaresEscapingRunLater() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        enum Glaze { case ok, cracked }
+        final class KilnAPI {
+            func fire(hours: Int, done: @escaping (Glaze) -> Void) { done(.ok) }
+            func vent(then: ((Bool) -> Void)? = nil) {}
+            func inspect(_ look: (Glaze) -> Void) { look(.ok) }
+        }
+        final class Studio {
+            enum KilnState { case cold, firing, fired, ruined }
+            private var kilnState: KilnState = .cold
+            private let kiln = KilnAPI()
+            func fire() {
+                guard kilnState == .cold else { return }
+                kilnState = .firing
+                kiln.fire(hours: 9) { glaze in
+                    switch glaze {
+                    case .ok: self.kilnState = .fired
+                    case .cracked: self.kilnState = .ruined
+                    }
+                }
+            }
+            func vent() { kiln.vent(then: { _ in self.kilnState = .cold }) }
+            func check() { kiln.inspect { g in if g == .cracked { self.kilnState = .ruined } } }
+        }
+        final class Feed { func onChange(_ f: @escaping () -> Void) {} }
+        final class Mood {
+            enum MoodState { case calm, upset }
+            var moodState: MoodState = .calm
+            init(feed: Feed) { feed.onChange { self.moodState = .upset } }
+            func soothe() { moodState = .calm }
+            func poke() { if moodState == .calm { moodState = .upset } }
+        }
+        """)
+        let studio = try XCTUnwrap(machines.named("Studio.kilnState"))
+        XCTAssertEqual(Set(studio.inputs), ["fire()", "fire() callback", "vent() then", "check()"])
+        XCTAssertTrue(studio.transitions.isSuperset(of: ["cold -fire()-> firing", "firing -fire() callback-> fired",
+                                                         "firing -fire() callback-> ruined", "fired -vent() then-> cold",
+                                                         "cold -check()-> ruined"]), "\(studio.transitions)")
+        XCTAssertFalse(studio.partial)
+        let mood = try XCTUnwrap(machines.named("Mood.moodState"))
+        XCTAssertTrue(mood.partial)
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("inside a closure in init()") }, "\(diagnostics.map(\.message))")
+    }
+
     /// A property whose name and enum's name say nothing of a state is one when a method guards it — assigns
     /// it a case where a test of it decides (`if hatch == .shut { hatch = .ajar }`, after a `guard`, in a
     /// ternary over it) — and its enum's cases carry no data; or when a method takes it through stages
