@@ -1096,8 +1096,10 @@ final class ReducerInterpreter {
 
     // MARK: switch / if
 
+    /// What a `switch` tests: the state, the input, a parameter of a walked helper given a case (`known`:
+    /// `next` in `switch (state, next)` for `transition(to: .running)`), or other data.
     indirect enum Subject {
-        case state, input, other(String), tuple([Subject])
+        case state, input, known(String), other(String), tuple([Subject])
     }
 
     func classify(_ raw: ExprSyntax) -> Subject {
@@ -1108,13 +1110,17 @@ final class ReducerInterpreter {
         let p = SyntaxHelpers.path(expr)
         if isState(p), !isLocal(expr) { return .state }
         if isInput(p) { return .input }
+        if let argument = substituted(expr), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
+           SyntaxHelpers.unwrap(argument).is(MemberAccessExprSyntax.self), let value = SyntaxHelpers.caseReference(argument, effects.index) {
+            return .known(value.name)
+        }
         return .other(text(expr))
     }
 
     func involvesMachine(_ s: Subject) -> Bool {
         switch s {
         case .state, .input: true
-        case .other: false
+        case .other, .known: false
         case .tuple(let items): items.contains(where: involvesMachine)
         }
     }
@@ -1597,6 +1603,9 @@ final class ReducerInterpreter {
             return .unknown(d)
         case .input:
             if case .cases(let names, let refutable, _) = atom { return inputAtom(names, refutable: refutable) }
+            return .unknown(d)
+        case .known(let value):
+            if case .cases(let names, _, _) = atom { return names.contains(value) ? .always(d) : .never(d) }
             return .unknown(d)
         case .other:
             return .unknown(d)

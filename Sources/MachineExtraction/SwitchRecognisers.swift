@@ -595,7 +595,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let walked = methodInputs(mutators, of: type, like: ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []),
                                                                   statePaths: ["self"], inputPaths: [], helperStatePaths: ["self"],
                                                                   enumSuccessors: successors),
-                                  context: context)
+                                  context: context, stateEnum: stateEnum)
         guard inputNames.isEmpty ? walked.inputs.count >= 2 : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
@@ -828,8 +828,11 @@ struct SwitchMethodRecogniser: Recogniser {
     /// inputs. A method that never changes the state adds nothing; one claimed already is skipped.
     /// `qualified`: the methods are another type's (a holder of the state), named `Type.method()`, and read
     /// whatever that type's own machines claim (they are built apart, maybe on another thread).
+    /// A method taking a value of the state's enum (`func transition(to next: State)`, `move(to:)`) is
+    /// walked once for each of its cases, the parameter standing for it: the cases its `switch (state,
+    /// next)` lets through are its moves.
     func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
-                      context: ExtractionContext, qualified: Bool = false) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+                      context: ExtractionContext, qualified: Bool = false, stateEnum: EnumInfo? = nil) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         let writers = Set(methods.map(\.0.name.text))
@@ -840,20 +843,31 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.domain = Domain(states: template.domain.states, inputs: [input])
             let resumed = Self.suspending(&spec, method: method, of: type, input: input, own: writers)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
-            let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
-            let walked = interpreter.run(body.statements, at: file.location(of: method))
-            for launch in interpreter.launches {
-                guard let i = tasks.firstIndex(where: { $0.launch.closure.id == launch.closure.id }) else {
-                    tasks.append((launch, file, spec))
-                    continue
+            // (once with nothing bound, or once for each case of a parameter of the state's enum)
+            let given = stateEnum.flatMap { Self.stateParameter(of: method, stateEnum: $0, context: context) }
+            let bindings: [[String: ExprSyntax]] = given.map { name, cases in
+                cases.map { [name: ExprSyntax(MemberAccessExprSyntax(period: .periodToken(), name: .identifier($0)))] }
+            } ?? [[:]]
+            var walked: [Rule] = []
+            var leftOut: [SourceLocation] = []
+            for binding in bindings {
+                let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
+                if !binding.isEmpty { interpreter.substitutions = [binding] }
+                walked += interpreter.run(body.statements, at: file.location(of: method))
+                leftOut += interpreter.leftOut.map { [$0] } ?? []
+                for launch in interpreter.launches {
+                    guard let i = tasks.firstIndex(where: { $0.launch.closure.id == launch.closure.id }) else {
+                        tasks.append((launch, file, spec))
+                        continue
+                    }
+                    tasks[i].launch.states.formUnion(launch.states)
+                    tasks[i].launch.inputs.formUnion(launch.inputs)
                 }
-                tasks[i].launch.states.formUnion(launch.states)
-                tasks[i].launch.inputs.formUnion(launch.inputs)
             }
             // (a method that only starts work is no input of its own: the work is, `cancel() task`)
             guard Self.changesState(walked) else { continue }
             result.rules += walked
-            result.leftOut.append(interpreter.leftOut)
+            result.leftOut.append(leftOut.first)
             result.inputs = result.inputs.appendingUnique([input] + Self.arrived(resumed, in: walked))
         }
         // the work they start to run later (`Task { … }`), each walked once, from every state a method starts it in
@@ -862,6 +876,19 @@ struct SwitchMethodRecogniser: Recogniser {
         result.leftOut += started.leftOut
         result.inputs = result.inputs.appendingUnique(started.inputs)
         return result
+    }
+
+    /// A parameter of a method whose type is the state's enum, when none of its cases carries data: its
+    /// name and the cases it may be given.
+    static func stateParameter(of method: FunctionDeclSyntax, stateEnum: EnumInfo, context: ExtractionContext) -> (String, [String])? {
+        guard !stateEnum.cases.contains(where: \.hasPayload) else { return nil }
+        for p in method.signature.parameterClause.parameters {
+            let name = SymbolIndex.bareTypeName(p.type.trimmedText)
+            guard name == stateEnum.name || name == "Self" && method.parent?.parent?.parent?.is(EnumDeclSyntax.self) == true,
+                  context.index.enumInfo(p.type.trimmedText, in: context.index.scope(of: p.type))?.key == stateEnum.key else { continue }
+            return ((p.secondName ?? p.firstName).text, stateEnum.caseNames)
+        }
+        return nil
     }
 
     /// Whether others may change the type's state while one of its methods or tasks waits: a class's or
@@ -981,13 +1008,16 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// The first method among `names` (in declaration order) that steps a value named by `roots` by the
-    /// case it holds: a `switch` over it whose cases assign it (`switch step { case .intro: step = .details
-    /// … }`), the mark of a state machine whatever the value is called.
+    /// case it holds: a `switch` over it (alone or in a tuple) whose cases assign it (`switch step { case
+    /// .intro: step = .details … }`), the mark of a state machine whatever the value is called.
     static func firstStepping(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
             return SwitchFinder.scan(body).switches.contains { sw in
-                roots.contains(SyntaxHelpers.path(sw.subject) ?? "")
+                // (alone or in a tuple: `switch (gear, next)`)
+                let subject = SyntaxHelpers.unwrap(sw.subject)
+                let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
+                return parts.contains { roots.contains(SyntaxHelpers.path($0) ?? "") }
                     && SwitchFinder.scan(sw).assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }
             }
         }
@@ -1283,7 +1313,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                                     enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors,
                                                     unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                                     setters: writes.setters),
-                                  context: context)
+                                  context: context, stateEnum: stateEnum)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
         guard inputNames.isEmpty ? walked.inputs.count >= (type.name.contains("StateMachine") ? 1 : 2) : !rules.isEmpty else { return }

@@ -1812,6 +1812,39 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertFalse(lexicon.partial)
     }
 
+    /// A method taking a value of the state's own enum (`func shift(to next: Gear)`, switching over `(gear,
+    /// next)` and assigning `gear = next` where the pair is allowed) is walked once for each case: its
+    /// moves are the allowed pairs. The methods calling it with a case (`func climb() { shift(to: .high)
+    /// }`) take only the pairs whose element matches the case they give, in a tuple `switch` too.
+    func testAMethodGivenAStateMovesWhereTheSwitchAllows() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Bicycle {
+            enum Gear { case low, middle, high, locked }
+            private(set) var gear: Gear = .low
+            func shift(to next: Gear) {
+                switch (gear, next) {
+                case (.low, .middle), (.middle, .high), (.high, .middle), (.middle, .low):
+                    gear = next
+                case (_, .locked) where gear != .high:
+                    gear = next
+                default:
+                    assertionFailure("cannot shift")
+                }
+            }
+            func climb() { shift(to: .middle) }
+            func sprint() { shift(to: .high) }
+            func park() { shift(to: .locked) }
+        }
+        """)
+        let bicycle = try XCTUnwrap(machines.named("Bicycle.gear"))
+        XCTAssertEqual(bicycle.transitions, [
+            "low -shift()-> middle", "middle -shift()-> high", "high -shift()-> middle", "middle -shift()-> low",
+            "low -shift()-> locked", "middle -shift()-> locked",
+            "low -climb()-> middle", "high -climb()-> middle", "middle -sprint()-> high",
+            "low -park()-> locked", "middle -park()-> locked",
+        ])
+    }
+
     /// A closure using `self` given to a parameter its callee's declaration marks `@escaping` (or an optional
     /// closure), the callee found by Swift's lookup and a property's declared or constructed type
     /// (`private let kiln = KilnAPI()`, `kiln.fire(…) { … }`), runs later: a completion handler, an input of
