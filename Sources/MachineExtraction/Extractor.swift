@@ -318,6 +318,7 @@ final class ExtractionContext {
     final class Caches: @unchecked Sendable {
         let lock = NSLock()
         var predicates: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
+        var relations: [String: [String: Set<AllowedMoves.Move>]] = [:]
         var successors: [String: [String: [String: String]]] = [:]
         var initialisersByKey: [String: [FunctionCallExprSyntax]]?
         /// Stored properties by the last name of their type (written, or of the case they start as).
@@ -473,6 +474,22 @@ final class ExtractionContext {
     func predicates(of info: EnumInfo?) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         // each enum's predicates are evaluated once per run, however many machines use it
         info.map { info in cached(\.predicates, info.key) { evaluatePredicates(of: info) } } ?? [:]
+    }
+
+    /// An enum's relations over two of its values, by method name: the moves each method named as moves
+    /// allows (`func canMove(to next: Self) -> Bool { switch (self, next) { … } }`, `AllowedMoves`).
+    func relations(of info: EnumInfo?) -> [String: Set<AllowedMoves.Move>] {
+        guard let info, let type = index.types[info.key] else { return [:] }
+        return cached(\.relations, info.key) {
+            let reader = AllowedMoves(type: type, stateEnum: info, context: self)
+            var result: [String: Set<AllowedMoves.Move>] = [:]
+            for (method, _) in type.methods where AllowedMoves.namedAsMoves(method.name.text) {
+                guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
+                      let moves = reader.predicate(method, body.statements) else { continue }
+                result[method.name.text] = Set(moves.map(\.move))
+            }
+            return result
+        }
     }
 
     /// `caches[keyPath][key]`, computed (outside the lock) and kept when first asked.

@@ -33,6 +33,8 @@ struct ReducerSpec {
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// The state enum's relations over two values, by method (`canMove(to:)`: the moves it allows).
+    var enumRelations: [String: Set<AllowedMoves.Move>] = [:]
     /// Computed properties of the state's enum that give the next case (`state.light.next`), by name:
     /// each state's next state.
     var enumSuccessors: [String: [String: String]] = [:]
@@ -1494,7 +1496,24 @@ final class ReducerInterpreter {
             return inputAtom(Set(array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, effects.index)?.name }), refutable: false)
         }
         // a condition on the state alone: `[.a, .b].contains(state)`, `isIdle(state)`, `state.canPause`
-        return statePredicate(expr, ctx) ?? .unknown(d)
+        return relationPredicate(expr, ctx) ?? statePredicate(expr, ctx) ?? .unknown(d)
+    }
+
+    /// `state.canMove(to: next)`: a relation of the state's enum, given a case the walk knows (written, or
+    /// a walked method's parameter bound to one): true in the states it allows a move from to that case.
+    func relationPredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
+        guard spec.stateKind == .enumeration, !spec.enumRelations.isEmpty,
+              let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+              isState(SyntaxHelpers.path(base)), let moves = spec.enumRelations[member.declName.baseName.text] else { return nil }
+        let argument = SyntaxHelpers.unwrap(call.arguments.first!.expression)
+        let given = substituted(argument) ?? argument
+        guard SyntaxHelpers.unwrap(given).is(MemberAccessExprSyntax.self),
+              let to = SyntaxHelpers.caseReference(given, effects.index)?.name else { return nil }
+        let sources = Set(moves.filter { $0.to == to }.map(\.from))
+        if case .state(let v)? = ctx.target { return sources.contains(v) ? .always(d) : .never(d) }
+        if case .unknown? = ctx.target { return .unknown(d) }
+        return Pred(yes: d.set(states: sources), maybe: d.none)
     }
 
     /// A condition about the state alone, read by the predicate evaluator; nil when it says nothing.

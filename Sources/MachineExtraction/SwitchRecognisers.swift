@@ -102,6 +102,14 @@ final class ValueTestFinder: SyntaxVisitor {
         if names(node.initializer.value) { found = true }
         return found ? .skipChildren : .visitChildren
     }
+    /// `phase.canMove(to: next)`: a relation of its enum named as moves (`AllowedMoves`) tests it; a step
+    /// (`phase.next()`, `phase.next(on: e)`) does not.
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+           names(base), case let name = member.declName.baseName.text, !name.lowercased().hasPrefix("next"),
+           AllowedMoves.namedAsMoves(name) { found = true }
+        return found ? .skipChildren : .visitChildren
+    }
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         let elements = Array(node.elements)
         for (i, e) in elements.enumerated() {
@@ -1268,7 +1276,8 @@ struct SwitchMethodRecogniser: Recogniser {
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             var spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
-                                   enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors, unobservable: unobservable,
+                                   enumPredicates: context.predicates(of: stateEnum), enumRelations: context.relations(of: stateEnum),
+                                   enumSuccessors: successors, unobservable: unobservable,
                                    valueStates: valueStates, rebuild: rebuild)
             spec.setters = writes.setters
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
@@ -1310,7 +1319,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let walked = methodInputs(writes.entries, of: type,
                                   like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                                     statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
-                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum), enumSuccessors: successors,
+                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
+                                                    enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
                                                     unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                                     setters: writes.setters),
                                   context: context, stateEnum: stateEnum)

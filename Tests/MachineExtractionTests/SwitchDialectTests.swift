@@ -1815,7 +1815,8 @@ final class MethodMachineTests: XCTestCase {
     /// A method taking a value of the state's own enum (`func shift(to next: Gear)`, switching over `(gear,
     /// next)` and assigning `gear = next` where the pair is allowed) is walked once for each case: its
     /// moves are the allowed pairs. The methods calling it with a case (`func climb() { shift(to: .high)
-    /// }`) take only the pairs whose element matches the case they give, in a tuple `switch` too.
+    /// }`) take only the pairs whose element matches the case they give, in a tuple `switch` too. A guard
+    /// asking the enum's relation (`guard phase.canMove(to: next)`, `AllowedMoves`) lets the moves it allows.
     func testAMethodGivenAStateMovesWhereTheSwitchAllows() throws {
         let (machines, _) = try Fixture.analyze(source: """
         final class Bicycle {
@@ -1835,7 +1836,29 @@ final class MethodMachineTests: XCTestCase {
             func sprint() { shift(to: .high) }
             func park() { shift(to: .locked) }
         }
+        enum KettlePhase {
+            case cold, warming, boiling
+            func canMove(to next: KettlePhase) -> Bool {
+                switch (self, next) {
+                case (.cold, .warming), (.warming, .boiling), (.boiling, .cold), (.warming, .cold): return true
+                default: return false
+                }
+            }
+        }
+        final class Kettle {
+            private(set) var phase: KettlePhase = .cold
+            private func move(to next: KettlePhase) {
+                guard phase.canMove(to: next) else { return }
+                phase = next
+            }
+            func heat() { move(to: .warming) }
+            func boil() { move(to: .boiling) }
+            func cool() { move(to: .cold) }
+        }
         """)
+        let kettle = try XCTUnwrap(machines.named("Kettle.phase"))
+        XCTAssertEqual(kettle.transitions, ["cold -heat()-> warming", "warming -boil()-> boiling", "boiling -cool()-> cold",
+                                            "warming -cool()-> cold"])
         let bicycle = try XCTUnwrap(machines.named("Bicycle.gear"))
         XCTAssertEqual(bicycle.transitions, [
             "low -shift()-> middle", "middle -shift()-> high", "high -shift()-> middle", "middle -shift()-> low",
