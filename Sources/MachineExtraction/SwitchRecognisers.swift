@@ -460,8 +460,8 @@ struct SwitchMethodRecogniser: Recogniser {
                 continue
             }
             // a SwiftUI view's `@State`, changed by its controls
-            if kind == .enumeration, ViewState.applies(to: type, property: property),
-               ViewState(type: type, property: property, stateEnum: stateEnum, context: context).build() { continue }
+            if kind == .enumeration || kind == .optional, ViewState.applies(to: type, property: property),
+               ViewState(type: type, property: property, stateEnum: stateEnum, optional: kind == .optional, context: context).build() { continue }
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
             // `func move(to p: Phase) { switch (phase, p) { case (.a, .b): phase = p … } }`: the moves it allows
             if kind == .enumeration, !context.machines.contains(where: { $0.id == "\(type.key).\(property.name)" }),
@@ -1078,7 +1078,7 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         func waits(from first: Syntax, to second: Syntax, in body: CodeBlockSyntax) -> Bool {
             // (in work started apart from the first write, or after an `await` between them)
-            if let closure = second.ancestorOrSelf(mapping: { $0.as(ClosureExprSyntax.self) }),
+            if let closure = SyntaxHelpers.enclosingClosure(of: second),
                !(closure.position..<closure.endPosition).contains(first.position) { return true }
             let span = first.endPosition..<second.position
             return body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.await) && span.contains($0.position) }
@@ -1396,7 +1396,7 @@ struct StateWrites {
             guard let body = initializer.body else { continue }
             let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
             finder.walk(body)
-            for w in finder.closureWrites + finder.writes where w.ancestorOrSelf(mapping: { $0.as(ClosureExprSyntax.self) }) != nil {
+            for w in finder.closureWrites + finder.writes where SyntaxHelpers.enclosingClosure(of: w) != nil {
                 unfollowed.append(Unfollowed(location: type.file.location(of: w), why: "inside a closure in init()"))
             }
         }

@@ -212,6 +212,11 @@ enum SyntaxHelpers {
         return finder.found
     }
 
+    /// The innermost closure a node is in.
+    static func enclosingClosure(of node: Syntax) -> ClosureExprSyntax? {
+        sequence(first: node, next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }.first
+    }
+
     /// Whether a closure's capture list holds `self` weakly or unowned (`[weak self]`).
     static func holdsSelfWeakly(_ closure: ClosureExprSyntax) -> Bool {
         // (by its text: the capture's syntax differs between swift-syntax versions)

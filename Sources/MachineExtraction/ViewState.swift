@@ -11,11 +11,22 @@ import SwiftSyntax
 /// control given a binding of the state (`Picker("Speed", selection: $speed)`) sets it to a case its
 /// content tags (`.tag(Speed.fast)`). A write of the property the walks do not reach makes the machine
 /// partial, with a note where it is.
+///
+/// An optional `@State` presented by a modal modifier (`@State var sheet: Sheet?` with `.sheet(item:
+/// $sheet) { s in … }`) has `nil` and each case as its states: the controls in the presented content
+/// arrive where it is shown (its parameter standing for the state: `switch s`), the others only while
+/// nothing is presented, and the user's dismissal (`sheet dismissed`) sets it to `nil`.
 struct ViewState {
     let type: TypeInfo
     let property: Binding
     let stateEnum: EnumInfo
+    /// Whether the state is an optional of the enum (`nil` a state of its own).
+    var optional = false
     let context: ExtractionContext
+
+    /// Modifiers presenting a view modally while a binding of an optional holds a value (`.sheet(item:
+    /// $sheet)`), which set it to `nil` when the user dismisses the view.
+    static let presentations: Set<String> = ["sheet", "fullScreenCover", "popover", "navigationDestination", "alert", "confirmationDialog"]
 
     /// Modifiers whose closure runs on an event of the view, by name (`.onChange(of: x) { … }`).
     static let eventModifiers: Set<String> = [
@@ -38,6 +49,8 @@ struct ViewState {
         case closure(ClosureExprSyntax)
         case method(String)
         case binding(Set<String>?)
+        /// The user dismissing what a presentation modifier shows (`.sheet(item: $sheet)`).
+        case dismissal
 
         var closure: ClosureExprSyntax? { if case .closure(let c) = self { c } else { nil } }
     }
@@ -52,17 +65,21 @@ struct ViewState {
     }
 
     func build() -> Bool {
-        let states = stateEnum.caseNames
+        let states = (optional ? ["nil"] : []) + stateEnum.caseNames
         let controls = self.controls()
+        // (an optional only when something presents it: `@State var query: Scope?` is data)
+        guard !optional || controls.contains(where: { if case .dismissal = $0.action { true } else { false } }) else { return false }
         let statePaths: Set<String> = [property.name]
         var rules: [Rule] = []
         var leftOut: [SourceLocation?] = []
         var inputs: [String] = []
         var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        let template = ReducerSpec(domain: Domain(states: states, inputs: []), statePaths: statePaths, inputPaths: [],
+        let template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: optional ? .optional : .enumeration,
+                                   statePaths: statePaths, inputPaths: [],
                                    helpers: ReducerSpec.helperTable(type.methods.map(\.0)), helperStatePaths: statePaths,
                                    enumMethods: context.mutatingMethods(of: stateEnum), enumPredicates: context.predicates(of: stateEnum),
-                                   enumSuccessors: context.successors(of: stateEnum))
+                                   enumSuccessors: context.successors(of: stateEnum),
+                                   valueStates: optional ? Dictionary(stateEnum.caseNames.map { ($0, InputPattern.member($0)) }, uniquingKeysWith: { a, _ in a }) : [:])
         // (the view's state outlives a call: while an action waits, others may change it)
         let own = StateWrites(property: property.name, enumMethods: Set(template.enumMethods.keys), type: type, index: context.index).writers
         for control in controls {
@@ -84,6 +101,12 @@ struct ViewState {
                 }))
                 inputs = inputs.appendingUnique([control.name])
                 continue
+            case .dismissal:
+                // from whatever it presents
+                let pairs = states.filter { $0 != "nil" }.map { Pair(from: $0, input: control.name) }
+                rules.append(Rule(location: control.file.location(of: control.call), outcomes: [Outcome(pairs: pairs, target: .state("nil"))]))
+                inputs = inputs.appendingUnique([control.name])
+                continue
             }
             var spec = template
             spec.domain = Domain(states: states, inputs: [control.name])
@@ -103,7 +126,7 @@ struct ViewState {
         leftOut += tasks.leftOut
         inputs = inputs.appendingUnique(tasks.inputs)
         guard !inputs.isEmpty else { return false }
-        let initial = SwitchMethodRecogniser().startingState(of: property, in: type, states: states, optional: false, context: context)
+        let initial = SwitchMethodRecogniser().startingState(of: property, in: type, states: states, optional: optional, context: context)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: property.location,
                               states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum))
@@ -162,6 +185,7 @@ struct ViewState {
     /// query)` as `onChange`), a control given a binding of the state (`Picker("Speed", selection: $speed)`,
     /// named by its title, else by its type: `TabView`).
     func action(of call: FunctionCallExprSyntax) -> (Action, String)? {
+        if optional, let modifier = presentation(call) { return (.dismissal, modifier + " dismissed") }
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
            Self.eventModifiers.contains(member.declName.baseName.text) {
             let closure = call.arguments.first { ["perform", "action"].contains($0.label?.text ?? "") }?.expression.as(ClosureExprSyntax.self)
@@ -187,6 +211,15 @@ struct ViewState {
         let label = argument != nil ? call.trailingClosure.map(Syntax.init)
             : call.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
         return (action, title ?? label.flatMap(Self.firstString) ?? "Button")
+    }
+
+    /// The name of a presentation modifier given a binding of the (optional) state, `item: $sheet`.
+    func presentation(_ call: FunctionCallExprSyntax) -> String? {
+        guard optional, let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+              Self.presentations.contains(member.declName.baseName.text),
+              call.arguments.contains(where: { ["item", "presenting"].contains($0.label?.text ?? "")
+                  && ["$" + property.name, "self.$" + property.name].contains($0.expression.trimmedText) }) else { return nil }
+        return member.declName.baseName.text
     }
 
     /// The cases of the state's enum a control's content tags (`Text("Fast").tag(Speed.fast)`).
@@ -217,9 +250,20 @@ struct ViewState {
     /// The states the view shows a control in: the cases of each `switch` over the property around it, the
     /// branch of each `if` testing it, less those its `.disabled(…)` is surely true in.
     func visible(_ control: Control) -> Set<String> {
-        let all = Set(stateEnum.caseNames)
-        let evaluator = PredicateEvaluator(values: stateEnum.caseNames, subjects: [property.name, "self." + property.name],
-                                           file: control.file, index: context.index)
+        var all = Set(stateEnum.caseNames)
+        // in a presented view's content, its parameter is the state, and something is presented; elsewhere
+        // in a view presenting the state, nothing is (the presentation is modal)
+        var subjects: Set<String> = [property.name, "self." + property.name]
+        if optional {
+            let content = sequence(first: Syntax(control.call), next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }
+                .first { (closure: ClosureExprSyntax) in
+                    let call = closure.parent?.as(FunctionCallExprSyntax.self)
+                        ?? closure.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self)
+                    return call.flatMap(presentation) != nil
+                }
+            if let content { subjects.formUnion(SyntaxHelpers.closureParameterNames(content)) } else { all = ["nil"] }
+        }
+        let evaluator = PredicateEvaluator(values: stateEnum.caseNames, subjects: subjects, file: control.file, index: context.index)
         var states = all
         var child = Syntax(control.call)
         while let parent = child.parent, !parent.is(MemberBlockItemSyntax.self) {
@@ -270,7 +314,7 @@ struct ViewState {
             switch control.action {
             case .closure(let closure): pending.append(Syntax(closure))
             case .method(let name): call(name)
-            case .binding: break
+            case .binding, .dismissal: break
             }
         }
         while let node = pending.popLast() {

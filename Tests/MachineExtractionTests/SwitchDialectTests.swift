@@ -1645,6 +1645,39 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// An optional `@State` a modal modifier presents (`.sheet(item: $panel) { p in … }`) is a machine of
+    /// `nil` and its cases: the controls of the presenting view arrive only while nothing is presented,
+    /// those of the presented content where it is shown (`switch p`), and the user's dismissal (`sheet
+    /// dismissed`) sets it to `nil`. An optional `@State` nothing presents is no machine.
+    func testAnOptionalStateAViewPresents() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import SwiftUI
+        struct GardenView: View {
+            enum Panel: Identifiable { case seeds, tools, receipt; var id: Self { self } }
+            @State private var panel: Panel?
+            @State private var picked: Panel?
+            var body: some View {
+                List(selection: $picked) {
+                    Button("Seeds") { panel = .seeds }
+                    Button("Tools") { panel = .tools }
+                }
+                .sheet(item: $panel) { p in
+                    switch p {
+                    case .seeds: Button("Buy") { panel = .receipt }
+                    case .tools: Button("Close") { panel = nil }
+                    case .receipt: Text("Thanks")
+                    }
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(machines.map(\.name), ["GardenView.panel"])
+        let garden = try XCTUnwrap(machines.named("GardenView.panel"))
+        XCTAssertEqual(garden.initial, "nil")
+        XCTAssertEqual(garden.transitions, ["nil -Seeds-> seeds", "nil -Tools-> tools", "seeds -Buy-> receipt", "tools -Close-> nil",
+                                            "seeds -sheet dismissed-> nil", "tools -sheet dismissed-> nil", "receipt -sheet dismissed-> nil"])
+    }
+
     /// A SwiftUI view's `@State` enum is a machine whose inputs are its controls, named by what the user
     /// sees (`Button("Brew")`, a `label:`'s text) or does (`.onAppear`, `.task`), each arriving in the
     /// states the view shows it in (the `switch` case and `if` branch around it, less where `.disabled(…)`
