@@ -899,6 +899,52 @@ struct SwitchMethodRecogniser: Recogniser {
         return nil
     }
 
+    /// The Combine pipelines of a type assigning a property (`upstream.map { … }.assign(to: &$phase)`, or
+    /// `.assign(to: \.phase, on: self)`): each an input named by the pipeline's source (`$query assign`),
+    /// arriving in any state, leading to each case the `map` before it gives (`$0.isEmpty ? .idle :
+    /// .searching`). A pipeline giving no case the tool can read is a write it does not follow.
+    static func pipelineAssignments(of property: String, in type: TypeInfo, states: [String], context: ExtractionContext)
+        -> (rules: [Rule], inputs: [String], unfollowed: [StateWrites.Unfollowed]) {
+        var result: (rules: [Rule], inputs: [String], unfollowed: [StateWrites.Unfollowed]) = ([], [], [])
+        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
+        let bodies = type.methods.compactMap { m, file in m.body.map { (Syntax($0), file) } } + initializers.compactMap { i in i.body.map { (Syntax($0), type.file) } }
+        for (body, file) in bodies {
+            for call in SwitchFinder.scanAll(body).calls where call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "assign" {
+                let target = call.arguments.first { $0.label?.text == "to" }?.expression
+                let onSelf = call.arguments.first { $0.label?.text == "on" }.map { $0.expression.trimmedText == "self" } ?? true
+                guard let target, onSelf, [
+                    "&$" + property, "&self.$" + property, "\\." + property, "\\Self." + property, "\\\(type.name)." + property,
+                ].contains(target.trimmedText.replacingOccurrences(of: " ", with: "")) else { continue }
+                // the pipeline before it: its source, and the values its last `map` gives
+                var base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+                var values: [ExprSyntax]?
+                while let b = base {
+                    let inner = SyntaxHelpers.unwrap(b).as(FunctionCallExprSyntax.self)
+                    let member = (inner?.calledExpression ?? b).as(MemberAccessExprSyntax.self)
+                    if values == nil, let inner, ["map", "compactMap"].contains(member?.declName.baseName.text ?? ""),
+                       let closure = SyntaxHelpers.closures(of: inner).first {
+                        values = SyntaxHelpers.returnedValues(of: closure)
+                    }
+                    guard let next = member?.base else { break }
+                    base = next
+                }
+                let source = base.map { $0.trimmedText } ?? "pipeline"
+                let cases = (values ?? []).compactMap { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains)?.name }.uniqued()
+                guard !cases.isEmpty, cases.count == values?.count else {
+                    result.unfollowed.append(StateWrites.Unfollowed(location: file.location(of: call), why: "by a Combine pipeline whose values are not read"))
+                    continue
+                }
+                let input = source + " assign"
+                let pairs = states.map { Pair(from: $0, input: input) }
+                result.rules.append(Rule(location: file.location(of: call), outcomes: cases.map {
+                    Outcome(pairs: pairs, target: .state($0), guardText: cases.count > 1 ? "chosen by the value \(source) gives" : nil)
+                }))
+                result.inputs = result.inputs.appendingUnique([input])
+            }
+        }
+        return result
+    }
+
     /// Whether others may change the type's state while one of its methods or tasks waits: a class's or
     /// an actor's (a struct's mutating method holds the value until it returns).
     static func sharesState(_ type: TypeInfo) -> Bool { type.kind == "class" || type.kind == "actor" }
@@ -1330,6 +1376,10 @@ struct SwitchMethodRecogniser: Recogniser {
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs
+        // a Combine pipeline assigning it (`$query.map { … }.assign(to: &$phase)`)
+        let assigned = Self.pipelineAssignments(of: property.name, in: type, states: states, context: context)
+        rules += assigned.rules
+        inputNames = inputNames.appendingUnique(assigned.inputs)
         let initial = wrapper.map { context.initialState($0.initial, states: states) }
             ?? startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
@@ -1345,7 +1395,7 @@ struct SwitchMethodRecogniser: Recogniser {
             context.warn("'\(machine.name)' ends some methods in \(stuck.map { "'\($0)'" }.joined(separator: ", ")), which every switch over it traps in: the write that leaves it is not followed, and the machine is partial",
                          at: location, severity: .note)
         }
-        markUnfollowed(writes.unfollowed, in: &machine, context: context)
+        markUnfollowed(writes.unfollowed + assigned.unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
     }
 }

@@ -212,6 +212,21 @@ enum SyntaxHelpers {
         return finder.found
     }
 
+    /// The values a closure may give: its one expression or what its `return`s give (outside nested
+    /// closures), each ternary's two branches apart (`$0.isEmpty ? .idle : .searching`).
+    static func returnedValues(of closure: ClosureExprSyntax) -> [ExprSyntax] {
+        func branches(_ e: ExprSyntax) -> [ExprSyntax] {
+            let folded = unwrapFolded(e)
+            if let t = folded.as(TernaryExprSyntax.self) { return branches(t.thenExpression) + branches(t.elseExpression) }
+            return [folded]
+        }
+        if closure.statements.count == 1, let item = closure.statements.first?.item,
+           let e = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self) {
+            return branches(e)
+        }
+        return SwitchFinder.scan(closure.statements).returns.compactMap(\.expression).flatMap(branches)
+    }
+
     /// The innermost closure a node is in.
     static func enclosingClosure(of node: Syntax) -> ClosureExprSyntax? {
         sequence(first: node, next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }.first

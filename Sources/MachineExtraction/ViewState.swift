@@ -55,12 +55,14 @@ struct ViewState {
         var closure: ClosureExprSyntax? { if case .closure(let c) = self { c } else { nil } }
     }
 
-    /// Whether the type is a SwiftUI view and the property a `@State` of it.
+    /// Whether the type is a SwiftUI view and the property a `@State` (or `@AppStorage`, `@SceneStorage`) of it.
     static func applies(to type: TypeInfo, property: Binding) -> Bool {
         guard type.kind == "struct", type.inherited.contains(where: { ["View", "SwiftUI.View"].contains(SymbolIndex.bareTypeName($0)) }),
               let decl = property.node.parent?.parent?.as(VariableDeclSyntax.self) else { return false }
         return decl.attributes.contains { attribute in
-            ["State", "SwiftUI.State"].contains(attribute.as(AttributeSyntax.self)?.attributeName.trimmedText ?? "")
+            // (or kept in the app's or the scene's storage: `@AppStorage("step") var step: Step = .a`)
+            ["State", "SwiftUI.State", "AppStorage", "SwiftUI.AppStorage", "SceneStorage", "SwiftUI.SceneStorage"]
+                .contains(attribute.as(AttributeSyntax.self)?.attributeName.trimmedText ?? "")
         }
     }
 

@@ -1645,10 +1645,39 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// A Combine pipeline assigning the state (`$draft.map { $0.isEmpty ? .blank : .typed }.assign(to:
+    /// &$inkState)`, `.assign(to: \.inkState, on: self)`) is an input named by its source, arriving in any
+    /// state, leading to each case its last `map` gives; one whose values the tool cannot read makes the
+    /// machine partial, with a note. Without them, `typed` and `sent` read as unreachable.
+    func testACombinePipelineAssigningTheState() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        import Combine
+        final class Composer: ObservableObject {
+            enum InkState { case blank, typed, sent }
+            @Published var draft = ""
+            @Published var inkState: InkState = .blank
+            init(clock: AnyPublisher<Int, Never>, other: AnyPublisher<InkState, Never>) {
+                $draft.map { $0.isEmpty ? .blank : InkState.typed }.assign(to: &$inkState)
+                other.assign(to: \\.inkState, on: self)
+            }
+            func send() { if inkState == .typed { inkState = .sent } }
+            func reset() { inkState = .blank }
+        }
+        """)
+        let composer = try XCTUnwrap(machines.named("Composer.inkState"))
+        XCTAssertEqual(Set(composer.inputs), ["send()", "reset()", "$draft assign"])
+        XCTAssertTrue(composer.transitions.isSuperset(of: ["blank -$draft assign-> typed", "typed -send()-> sent", "sent -$draft assign-> blank"]),
+                      "\(composer.transitions)")
+        XCTAssertTrue(composer.partial)
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("Combine pipeline") }, "\(diagnostics.map(\.message))")
+        XCTAssertFalse(composer.findingKeys.contains { $0.hasPrefix("unreachable_state") }, "\(composer.findingKeys)")
+    }
+
     /// An optional `@State` a modal modifier presents (`.sheet(item: $panel) { p in … }`) is a machine of
     /// `nil` and its cases: the controls of the presenting view arrive only while nothing is presented,
     /// those of the presented content where it is shown (`switch p`), and the user's dismissal (`sheet
-    /// dismissed`) sets it to `nil`. An optional `@State` nothing presents is no machine.
+    /// dismissed`) sets it to `nil`. An optional `@State` nothing presents is no machine. A state kept in
+    /// `@AppStorage` is read as a `@State`.
     func testAnOptionalStateAViewPresents() throws {
         let (machines, _) = try Fixture.analyze(source: """
         import SwiftUI
@@ -1656,7 +1685,11 @@ final class MethodMachineTests: XCTestCase {
             enum Panel: Identifiable { case seeds, tools, receipt; var id: Self { self } }
             @State private var panel: Panel?
             @State private var picked: Panel?
+            @AppStorage("season") private var season: Season = .spring
+            enum Season: String { case spring, summer }
             var body: some View {
+                Button("Grow") { season = .summer }
+                Button("Rest") { season = .spring }
                 List(selection: $picked) {
                     Button("Seeds") { panel = .seeds }
                     Button("Tools") { panel = .tools }
@@ -1671,7 +1704,8 @@ final class MethodMachineTests: XCTestCase {
             }
         }
         """)
-        XCTAssertEqual(machines.map(\.name), ["GardenView.panel"])
+        XCTAssertEqual(machines.map(\.name).sorted(), ["GardenView.panel", "GardenView.season"])
+        XCTAssertEqual(try XCTUnwrap(machines.named("GardenView.season")).transitions, ["spring -Grow-> summer", "summer -Rest-> spring"])
         let garden = try XCTUnwrap(machines.named("GardenView.panel"))
         XCTAssertEqual(garden.initial, "nil")
         XCTAssertEqual(garden.transitions, ["nil -Seeds-> seeds", "nil -Tools-> tools", "seeds -Buy-> receipt", "tools -Close-> nil",
