@@ -126,7 +126,7 @@ struct Suspension {
         let callee = value?.as(FunctionCallExprSyntax.self)?.calledExpression
         let member = callee?.as(MemberAccessExprSyntax.self)
         let name = member?.declName.baseName.text ?? callee?.as(DeclReferenceExprSyntax.self)?.baseName.text
-        let onSelf = member == nil || member?.base?.trimmedText == "self"
+        let onSelf = member == nil || ["self", "self?", "self!"].contains(member?.base?.trimmedText ?? "")
         return (name.map { $0 + "()" } ?? "a wait", onSelf ? name : nil)
     }
 }

@@ -838,12 +838,14 @@ struct SwitchMethodRecogniser: Recogniser {
     /// whatever that type's own machines claim (they are built apart, maybe on another thread).
     /// A method taking a value of the state's enum (`func transition(to next: State)`, `move(to:)`) is
     /// walked once for each of its cases, the parameter standing for it: the cases its `switch (state,
-    /// next)` lets through are its moves.
+    /// next)` lets through are its moves. `writers`: every method writing the state (the helpers too,
+    /// whose waits are the waits of the work that calls them); by default, `methods`.
     func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
-                      context: ExtractionContext, qualified: Bool = false, stateEnum: EnumInfo? = nil) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+                      context: ExtractionContext, qualified: Bool = false, stateEnum: EnumInfo? = nil,
+                      writers: Set<String>? = nil) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        let writers = Set(methods.map(\.0.name.text))
+        let writers = writers ?? Set(methods.map(\.0.name.text))
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
@@ -991,7 +993,12 @@ struct SwitchMethodRecogniser: Recogniser {
     static func tasks(_ started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)],
                       of type: TypeInfo, own: Set<String>? = nil, context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
-        for (launch, file, template) in started {
+        // (work a task starts in turn, `start() callback callback`, is walked after it, three deep at most)
+        var pending = started.map { ($0.launch, $0.file, $0.spec, 0) }
+        var walkedClosures = Set<SyntaxIdentifier>()
+        while !pending.isEmpty {
+            let (launch, file, template, depth) = pending.removeFirst()
+            guard walkedClosures.insert(launch.closure.id).inserted else { continue }
             let starter = launch.inputs.count == 1 ? launch.inputs.first!
                 : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) } ?? "Task"
             var name = starter + " " + launch.kind
@@ -1011,6 +1018,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let walker = ReducerInterpreter(spec: spec, file: home, effects: context.effectReader(inputs: [], inputType: nil),
                                             readings: context.readings)
             let walked = walker.run(launch.closure.statements, at: home.location(of: launch.closure))
+            if depth < 3 { pending += walker.launches.map { ($0, home, template, depth + 1) } }
             guard changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(walker.leftOut)
@@ -1192,6 +1200,27 @@ struct SwitchMethodRecogniser: Recogniser {
         return nil
     }
 
+    /// A loop over a stream of events in a method (`for await event in events { switch (phase, event) {
+    /// … } }`), the stream a parameter or a stored property of type `AsyncStream<E>` or
+    /// `AsyncThrowingStream<E, …>` of an enum `E` other than the state's: the loop's variable, the enum,
+    /// its cases as inputs, and the loop's body.
+    func eventLoop(in method: FunctionDeclSyntax, of type: TypeInfo, stateEnum: EnumInfo, sameAs inputEnum: EnumInfo?,
+                   context: ExtractionContext) -> (name: String, event: EnumInfo, inputs: [String], body: CodeBlockSyntax)? {
+        guard let body = method.body else { return nil }
+        for item in body.statements {
+            guard let loop = item.item.as(ForStmtSyntax.self), loop.awaitKeyword != nil,
+                  let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { continue }
+            let parameter = method.signature.parameterClause.parameters.first { ($0.secondName ?? $0.firstName).text == stream }
+            guard let typeText = parameter?.type.trimmedText ?? type.properties.first(where: { $0.name == stream && !$0.isStatic })?.typeText,
+                  case let generic = DSLSupport.genericType(typeText, at: loop, index: context.index),
+                  ["AsyncStream", "AsyncThrowingStream"].contains(generic.name),
+                  let e = generic.arguments.first?.enumInfo, e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
+            return (name, e, e.caseNames, loop.body)
+        }
+        return nil
+    }
+
     /// The type a generic parameter of `type` is bound to by the extensions that declare its methods
     /// (`extension Dimmer where S == Lamp`), when they all bind it to the same written type.
     static func boundType(_ parameter: String, of type: TypeInfo) -> TypeSyntax? {
@@ -1305,9 +1334,16 @@ struct SwitchMethodRecogniser: Recogniser {
         let unobservable = Self.unobservable(statePaths, among: states, facts: facts, assigned: writes.assigned, context: context)
         var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         for (method, file) in type.methods where !context.claimed.contains(method.id) {
-            guard let body = method.body, writes.writers.contains(method.name.text) else { continue }
+            guard let methodBody = method.body, writes.writers.contains(method.name.text) else { continue }
+            // the event: a parameter, or what a loop over a stream of events gives (`for await event in
+            // events`), its body then one step
+            var body = methodBody
+            guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context)
+                ?? eventLoop(in: method, of: type, stateEnum: stateEnum, sameAs: inputEnum, context: context).map({ loop in
+                    body = loop.body
+                    return (loop.name, loop.event, loop.inputs)
+                }) else { continue }
             let scan = SwitchFinder.scan(body)
-            guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText
                 return text.contains(paramName) || statePaths.contains(SyntaxHelpers.path(sw.subject) ?? "")
@@ -1369,7 +1405,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                                     enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
                                                     unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                                     setters: writes.setters),
-                                  context: context, stateEnum: stateEnum)
+                                  context: context, stateEnum: stateEnum, writers: writes.writers)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
         guard inputNames.isEmpty ? walked.inputs.count >= (type.name.contains("StateMachine") ? 1 : 2) : !rules.isEmpty else { return }
@@ -1428,6 +1464,7 @@ struct StateWrites {
     init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [], index: SymbolIndex? = nil) {
         self.setters = setters
         var callees: [String: Set<String>] = [:]
+        var calledUnfollowed = Set<String>()
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
             let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
@@ -1435,6 +1472,7 @@ struct StateWrites {
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
+            calledUnfollowed.formUnion(finder.calledInClosures)
             for w in finder.closureWrites {
                 unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a closure in \(method.name.text)()"))
             }
@@ -1461,10 +1499,11 @@ struct StateWrites {
             }
         }
         let calledByOthers = Set(callees.flatMap { caller, called in called.filter { $0 != caller } })
-        // a private method others call is their helper; any other writer can be called from outside
+        // a private method others call is their helper (unless also called where no walk follows); any
+        // other writer can be called from outside
         entries = type.methods.filter { m, _ in
             let isPrivate = m.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
-            return writers.contains(m.name.text) && (!isPrivate || !calledByOthers.contains(m.name.text))
+            return writers.contains(m.name.text) && (!isPrivate || !calledByOthers.contains(m.name.text) || calledUnfollowed.contains(m.name.text))
         }
     }
 
@@ -1477,6 +1516,8 @@ struct StateWrites {
         /// The assignments in `writes` outside closures, with their right sides.
         var values: [(node: Syntax, value: ExprSyntax)] = []
         var calledOutsideClosures = Set<String>()
+        /// Methods called in closures no walk follows (`let action = { self?.emit() }`).
+        var calledInClosures = Set<String>()
         var closureDepth = 0
         /// Closures being walked whose parameter has the property's name (`{ state in state = .closed }`):
         /// there, the bare name is the parameter, and only `self.state` the property.
@@ -1559,9 +1600,12 @@ struct StateWrites {
             }
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
-                if base.trimmedText == "self", closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) }
-            } else if let ref = callee.as(DeclReferenceExprSyntax.self), closureDepth == 0 {
-                calledOutsideClosures.insert(ref.baseName.text)
+                // (`self?.handle(result)` in a completion handler the walk follows too)
+                if ["self", "self?", "self!"].contains(base.trimmedText) {
+                    if closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) } else { calledInClosures.insert(member.declName.baseName.text) }
+                }
+            } else if let ref = callee.as(DeclReferenceExprSyntax.self) {
+                if closureDepth == 0 { calledOutsideClosures.insert(ref.baseName.text) } else { calledInClosures.insert(ref.baseName.text) }
             }
             return .visitChildren
         }

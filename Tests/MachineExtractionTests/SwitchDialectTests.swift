@@ -1645,6 +1645,76 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// A loop over a stream of events (`for await signal in signals`, a parameter of type
+    /// `AsyncStream<Signal>`) makes its variable the event and its body one step. A private method called
+    /// only from a completion handler (`self?.settle(result)`) is that handler's helper, no input of its
+    /// own; one called also from a closure no walk follows stays an input. Work a callback starts in turn
+    /// is an input too (`brew() callback 2 callback`), and a task's waits in a helper it calls are its own
+    /// (`open() task after dial()`).
+    func testEventLoopsHandlersAndNestedCallbacks() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        actor Radio {
+            enum Signal { case tune, lock, lose, off }
+            enum Band { case silent, tuning, locked }
+            private var band: Band = .silent
+            func listen(_ signals: AsyncStream<Signal>) async {
+                for await signal in signals {
+                    switch (band, signal) {
+                    case (.silent, .tune): band = .tuning
+                    case (.tuning, .lock): band = .locked
+                    case (.locked, .lose): band = .tuning
+                    case (_, .off): band = .silent
+                    default: break
+                    }
+                }
+            }
+        }
+        final class Teapot {
+            enum BrewState { case cold, steeping, ready, spilled }
+            private(set) var brewState: BrewState = .cold
+            private let stove = Stove()
+            private var timer: Timer?
+            func brew() {
+                guard brewState == .cold else { return }
+                brewState = .steeping
+                stove.heat { [weak self] ok in self?.settle(ok) }
+                timer = Timer.scheduledTimer(withTimeInterval: 9, repeats: false) { [weak self] _ in
+                    self?.timer = Timer.scheduledTimer(withTimeInterval: 9, repeats: false) { [weak self] _ in
+                        self?.brewState = .cold
+                    }
+                }
+            }
+            private func settle(_ ok: Bool) { brewState = ok ? .ready : .spilled }
+        }
+        actor Line {
+            enum LineState { case down, dialing, up }
+            private var lineState: LineState = .down
+            private var task: Task<Void, Never>?
+            func open() { task = Task { [weak self] in await self?.connect() } }
+            func hangUp() { lineState = .down }
+            private func connect() async {
+                lineState = .dialing
+                _ = await dial()
+                lineState = .up
+            }
+            func dial() async -> Bool { true }
+        }
+        """)
+        let radio = try XCTUnwrap(machines.named("Radio.band"))
+        XCTAssertEqual(radio.inputs, ["tune", "lock", "lose", "off"])
+        XCTAssertEqual(radio.transitions, ["silent -tune-> tuning", "tuning -lock-> locked", "locked -lose-> tuning",
+                                           "tuning -off-> silent", "locked -off-> silent"])
+        let teapot = try XCTUnwrap(machines.named("Teapot.brewState"))
+        XCTAssertEqual(Set(teapot.inputs), ["brew()", "brew() callback", "brew() callback 2 callback"])
+        XCTAssertTrue(teapot.transitions.isSuperset(of: ["cold -brew()-> steeping", "steeping -brew() callback-> ready",
+                                                         "steeping -brew() callback-> spilled", "steeping -brew() callback 2 callback-> cold"]),
+                      "\(teapot.transitions)")
+        let line = try XCTUnwrap(machines.named("Line.lineState"))
+        XCTAssertEqual(Set(line.inputs), ["hangUp()", "open() task", "open() task after dial()"])
+        XCTAssertTrue(line.transitions.isSuperset(of: ["down -open() task-> dialing", "dialing -open() task after dial()-> up"]),
+                      "\(line.transitions)")
+    }
+
     /// A Combine pipeline assigning the state (`$draft.map { $0.isEmpty ? .blank : .typed }.assign(to:
     /// &$inkState)`, `.assign(to: \.inkState, on: self)`) is an input named by its source, arriving in any
     /// state, leading to each case its last `map` gives; one whose values the tool cannot read makes the
