@@ -947,6 +947,29 @@ struct SwitchMethodRecogniser: Recogniser {
         return result
     }
 
+    /// The work a type's initializers start (`center.addObserver(…) { [weak self] _ in … }`, `publisher.sink
+    /// { [weak self] … }`, a `Task`): each an input of its own (`init() callback`, `init() sink`), arriving in
+    /// every state, since it runs whenever it is called back after the value is made.
+    func initializerWork(of type: TypeInfo, like template: ReducerSpec, own: Set<String>, context: ExtractionContext)
+        -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
+        var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
+        for initializer in initializers {
+            guard let body = initializer.body, SyntaxHelpers.mayStartWork(body) else { continue }
+            var spec = template
+            spec.domain = Domain(states: template.domain.states, inputs: ["init()"])
+            spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0))
+            let walker = ReducerInterpreter(spec: spec, file: type.file, effects: context.effectReader(inputs: [], inputType: nil), readings: context.readings)
+            _ = walker.run(body.statements, at: type.file.location(of: initializer))
+            for var launch in walker.launches {
+                launch.states = Set(template.domain.states)
+                launch.inputs = ["init()"]
+                started.append((launch, type.file, spec))
+            }
+        }
+        return Self.tasks(started, of: type, own: Self.sharesState(type) ? own : nil, context: context)
+    }
+
     /// Whether others may change the type's state while one of its methods or tasks waits: a class's or
     /// an actor's (a struct's mutating method holds the value until it returns).
     static func sharesState(_ type: TypeInfo) -> Bool { type.kind == "class" || type.kind == "actor" }
@@ -1398,14 +1421,17 @@ struct SwitchMethodRecogniser: Recogniser {
         guard let location else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
         // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
-        let walked = methodInputs(writes.entries, of: type,
-                                  like: ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
-                                                    statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
-                                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
-                                                    enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
-                                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
-                                                    setters: writes.setters),
-                                  context: context, stateEnum: stateEnum, writers: writes.writers)
+        let template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
+                                   statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
+                                   enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
+                                   enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
+                                   unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
+                                   setters: writes.setters)
+        var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
+        let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)
+        walked.rules += initWork.rules
+        walked.leftOut += initWork.leftOut
+        walked.inputs = walked.inputs.appendingUnique(initWork.inputs)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
         guard inputNames.isEmpty ? walked.inputs.count >= (type.name.contains("StateMachine") ? 1 : 2) : !rules.isEmpty else { return }
@@ -1484,9 +1510,13 @@ struct StateWrites {
             guard let body = initializer.body else { continue }
             let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
             finder.walk(body)
-            for w in finder.closureWrites + finder.writes where SyntaxHelpers.enclosingClosure(of: w) != nil {
+            // (work it starts, `{ [weak self] _ in … }`, is walked: `initializerWork`)
+            for w in finder.closureWrites {
                 unfollowed.append(Unfollowed(location: type.file.location(of: w), why: "inside a closure in init()"))
             }
+            // a private method an initializer calls is part of initializing, or of the work it starts
+            callees["init", default: []].formUnion(finder.calledOutsideClosures)
+            calledUnfollowed.formUnion(finder.calledInClosures)
         }
         // writers: the direct ones and every method calling one
         writers = direct

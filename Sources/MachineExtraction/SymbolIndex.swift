@@ -942,6 +942,19 @@ final class SymbolIndex {
     /// (`let api: ProfileAPI`, `ProfileAPI?`) or the type its initializer constructs (`= ProfileAPI()`).
     /// The one step of value typing the tool makes: `api.load(…)` names `ProfileAPI.load`.
     func valueType(_ expr: ExprSyntax) -> TypeInfo? {
+        // a parameter of the function or initializer it is written in (`init(feed: Feed)`)
+        if let ref = expr.as(DeclReferenceExprSyntax.self) {
+            let name = ref.baseName.text
+            for node in sequence(first: Syntax(expr), next: { $0.parent }) {
+                let clause = node.as(FunctionDeclSyntax.self)?.signature.parameterClause ?? node.as(InitializerDeclSyntax.self)?.signature.parameterClause
+                guard let clause else { continue }
+                if let p = clause.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                    let text = p.type.trimmedText
+                    return type(SyntaxHelpers.optionalWrapped(text) ?? text, in: scope(of: p))
+                }
+                break
+            }
+        }
         guard let b = binding(referencedBy: expr), !b.isComputed, let scope = scope(of: b.node) else { return nil }
         if let text = b.typeText { return type(SyntaxHelpers.optionalWrapped(text) ?? text, in: scope) }
         guard let call = b.initializer.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }),

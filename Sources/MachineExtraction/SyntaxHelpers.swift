@@ -227,6 +227,11 @@ enum SyntaxHelpers {
         return SwitchFinder.scan(closure.statements).returns.compactMap(\.expression).flatMap(branches)
     }
 
+    /// Whether a body holds a closure at all (work it may start): most initializers hold none.
+    static func mayStartWork(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace && $0.parent?.is(ClosureExprSyntax.self) == true }
+    }
+
     /// The innermost closure a node is in.
     static func enclosingClosure(of node: Syntax) -> ClosureExprSyntax? {
         sequence(first: node, next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }.first

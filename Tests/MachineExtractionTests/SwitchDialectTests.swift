@@ -2007,9 +2007,10 @@ final class MethodMachineTests: XCTestCase {
 
     /// A closure using `self` given to a parameter its callee's declaration marks `@escaping` (or an optional
     /// closure), the callee found by Swift's lookup and a property's declared or constructed type
-    /// (`private let kiln = KilnAPI()`, `kiln.fire(…) { … }`), runs later: a completion handler, an input of
-    /// its own. A closure given to a non-escaping parameter runs at once; one in an initializer writing the
-    /// state later (`feed.onChange { self.mood = … }`) is not followed, and says so.
+    /// (`private let kiln = KilnAPI()`, `kiln.fire(…) { … }`, a parameter's type), runs later: a completion
+    /// handler, an input of its own. A closure given to a non-escaping parameter runs at once. Work an
+    /// initializer starts (`feed.onChange { self.mood = … }`) is an input arriving in every state, `init()
+    /// callback`; a closure it only stores (`later = { … }`) is not followed, and says so.
     func testClosuresTheCalleeDeclaresEscapingRunLater() throws {
         let (machines, diagnostics) = try Fixture.analyze(source: """
         enum Glaze { case ok, cracked }
@@ -2039,7 +2040,11 @@ final class MethodMachineTests: XCTestCase {
         final class Mood {
             enum MoodState { case calm, upset }
             var moodState: MoodState = .calm
-            init(feed: Feed) { feed.onChange { self.moodState = .upset } }
+            var later: (() -> Void)?
+            init(feed: Feed) {
+                feed.onChange { self.moodState = .upset }
+                later = { self.moodState = .calm }
+            }
             func soothe() { moodState = .calm }
             func poke() { if moodState == .calm { moodState = .upset } }
         }
@@ -2051,6 +2056,8 @@ final class MethodMachineTests: XCTestCase {
                                                          "cold -check()-> ruined"]), "\(studio.transitions)")
         XCTAssertFalse(studio.partial)
         let mood = try XCTUnwrap(machines.named("Mood.moodState"))
+        XCTAssertEqual(Set(mood.inputs), ["soothe()", "poke()", "init() callback"])
+        XCTAssertEqual(mood.transitions, ["upset -soothe()-> calm", "calm -poke()-> upset", "calm -init() callback-> upset"])
         XCTAssertTrue(mood.partial)
         XCTAssertTrue(diagnostics.contains { $0.message.contains("inside a closure in init()") }, "\(diagnostics.map(\.message))")
     }
