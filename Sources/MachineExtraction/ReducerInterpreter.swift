@@ -796,7 +796,12 @@ final class ReducerInterpreter {
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
             for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
-            return ctxs
+            // (an animation's own closure runs now, its completion later)
+            return SyntaxHelpers.immediateClosures(of: call).reduce(ctxs) { paths, closure in
+                returnSinks.append([])
+                let next = execBlock(closure.statements, paths).next
+                return merged(next + returnSinks.removeLast())
+            }
         }
         // `publisher.sink { … }.store(in: &bag)`: a subscription at the start of a chain
         var base = callee.as(MemberAccessExprSyntax.self)?.base

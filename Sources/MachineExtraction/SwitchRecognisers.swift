@@ -1165,7 +1165,10 @@ struct SwitchMethodRecogniser: Recogniser {
             var written: [(node: Syntax, name: String)] = []
             for (lhs, rhs) in SwitchFinder.scanAll(body).assignments
             where roots.contains(SyntaxHelpers.path(lhs) ?? "") && reached(Syntax(lhs), in: body) {
-                if let name = SyntaxHelpers.caseReference(rhs, context.index)?.name { written.append((Syntax(lhs), name)) }
+                // (each case a ternary may give: `ok ? .finished : .failed`)
+                for value in SyntaxHelpers.branches(rhs) {
+                    if let name = SyntaxHelpers.caseReference(value, context.index)?.name { written.append((Syntax(lhs), name)) }
+                }
             }
             // a write whose block holds (or is) the block of a write of another case
             return written.contains { first in

@@ -92,8 +92,28 @@ enum SyntaxHelpers {
             return closures.filter { escapes($0, from: call, index: index) == false }
         }
         let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
-        return arguments + (call.trailingClosure.map { [$0] } ?? [])
+        // (a trailing closure after a closure argument is the completion: `UIView.animate(withDuration: 0.2,
+        // animations: { … }) { _ in … }`)
+        return arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])
     }
+
+    /// The completion of a call of one of `immediateCallees`: its `completion:` closure, or its trailing
+    /// closure after a closure argument. It runs when the work is done, later.
+    static func completionClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        guard let callee = DSLSupport.calleeName(call), immediateCallees.contains(callee) else { return nil }
+        if let labelled = call.arguments.first(where: { $0.label?.text == "completion" })?.expression.as(ClosureExprSyntax.self) { return labelled }
+        if let trailing = call.additionalTrailingClosures.first(where: { $0.label.text == "completion" })?.closure { return trailing }
+        return call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) ? call.trailingClosure : nil
+    }
+
+    /// Calls of the platform's libraries whose closures run later, when the platform calls back
+    /// (`URLSession.shared.dataTask(with: url) { data, response, error in … }`, `Timer.scheduledTimer(…) {
+    /// _ in … }`, `NotificationCenter.default.addObserver(forName: …) { _ in … }`). Work sent to another queue
+    /// (`DispatchQueue.global().async { … }`) is none: it runs beside the type's methods, not after them.
+    static let platformCallbacks: Set<String> = [
+        "dataTask", "downloadTask", "uploadTask", "scheduledTimer", "addObserver", "requestAuthorization",
+        "requestAccess", "getNotificationSettings", "addPeriodicTimeObserver", "addBoundaryTimeObserver",
+    ]
 
     /// Work a call starts to run later, and what starts it: a `Task { … }` or dispatch (`task`), a
     /// Combine subscription's `sink` (`sink`: its `receiveValue` closure runs for each value; `sink
@@ -124,13 +144,19 @@ enum SyntaxHelpers {
            ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText) {
             return [(closures[0], "task")]
         }
+        // the completion of an animation (`UIView.animate(…, animations: { … }) { _ in … }`)
+        if let completion = completionClosure(of: call) { return [(completion, "completion")] }
+        let platform = DSLSupport.calleeName(call).map(platformCallbacks.contains) == true
+            && call.calledExpression.is(MemberAccessExprSyntax.self)
         // completion handlers: closures holding `self` weakly, or handing their work back to the main queue
-        // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path; named by
-        // their argument's label where they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
+        // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path, or given to
+        // the platform's callbacks or a declared escaping parameter; named by their argument's label where
+        // they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
         return closures.filter { c in
+            if holdsSelfWeakly(c) || hopsToMain(c) { return true }
             // (an escaping closure in a class says `self`)
-            holdsSelfWeakly(c) || hopsToMain(c)
-                || index.map { c.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.self) } && escapes(c, from: call, index: $0) == true } == true
+            guard platform || index != nil, c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) else { return false }
+            return platform || escapes(c, from: call, index: index!) == true
         }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
@@ -212,14 +238,16 @@ enum SyntaxHelpers {
         return finder.found
     }
 
+    /// The values an expression may be: each branch of a ternary apart (`ok ? .done : .failed`), else itself.
+    static func branches(_ e: ExprSyntax) -> [ExprSyntax] {
+        let folded = unwrapFolded(e)
+        if let t = folded.as(TernaryExprSyntax.self) { return branches(t.thenExpression) + branches(t.elseExpression) }
+        return [folded]
+    }
+
     /// The values a closure may give: its one expression or what its `return`s give (outside nested
     /// closures), each ternary's two branches apart (`$0.isEmpty ? .idle : .searching`).
     static func returnedValues(of closure: ClosureExprSyntax) -> [ExprSyntax] {
-        func branches(_ e: ExprSyntax) -> [ExprSyntax] {
-            let folded = unwrapFolded(e)
-            if let t = folded.as(TernaryExprSyntax.self) { return branches(t.thenExpression) + branches(t.elseExpression) }
-            return [folded]
-        }
         if closure.statements.count == 1, let item = closure.statements.first?.item,
            let e = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self) {
             return branches(e)

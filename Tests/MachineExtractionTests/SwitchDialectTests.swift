@@ -1645,6 +1645,49 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// The platform's callbacks run later: an animation's completion (`UIView.animate(withDuration: 0.2,
+    /// animations: { … }) { _ in … }`, or `completion:`) while its `animations:` closure runs at once, a
+    /// `URLSession` task's completion handler; a method setting a case then, in such a callback, one of a
+    /// ternary's (`ok ? .fetched : .failed`) takes the state through stages. Work sent to another queue
+    /// (`DispatchQueue.global().async`) is none of them.
+    func testThePlatformsCallbacksRunLater() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import UIKit
+        final class Banner: UIView {
+            enum Curtain { case down, rising, up, falling }
+            private var curtain: Curtain = .down
+            func raise() {
+                guard curtain == .down else { return }
+                curtain = .rising
+                UIView.animate(withDuration: 0.2, animations: { self.alpha = 1 }) { _ in self.curtain = .up }
+            }
+            func lower() {
+                guard curtain == .up else { return }
+                curtain = .falling
+                UIView.animate(withDuration: 0.2, animations: { self.alpha = 0 }, completion: { _ in self.curtain = .down })
+            }
+        }
+        final class Fetcher {
+            enum FetchStatus { case idle, fetching, fetched, failed }
+            private(set) var fetchStatus: FetchStatus = .idle
+            func fetch(_ url: URL) {
+                fetchStatus = .fetching
+                URLSession.shared.dataTask(with: url) { data, _, _ in
+                    self.fetchStatus = data != nil ? .fetched : .failed
+                }.resume()
+            }
+            func reset() { fetchStatus = .idle }
+        }
+        """)
+        let banner = try XCTUnwrap(machines.named("Banner.curtain"))
+        XCTAssertEqual(banner.transitions, ["down -raise()-> rising", "rising -raise() completion-> up",
+                                            "up -lower()-> falling", "falling -lower() completion-> down"])
+        let fetcher = try XCTUnwrap(machines.named("Fetcher.fetchStatus"))
+        XCTAssertTrue(fetcher.transitions.isSuperset(of: ["idle -fetch()-> fetching", "fetching -fetch() callback-> fetched",
+                                                          "fetching -fetch() callback-> failed", "fetched -reset()-> idle"]),
+                      "\(fetcher.transitions)")
+    }
+
     /// A loop over a stream of events (`for await signal in signals`, a parameter of type
     /// `AsyncStream<Signal>`) makes its variable the event and its body one step. A private method called
     /// only from a completion handler (`self?.settle(result)`) is that handler's helper, no input of its
