@@ -447,8 +447,13 @@ struct SwitchMethodRecogniser: Recogniser {
         // from the files' recorded walks, when some property is a struct's candidate store
         var fieldWriters: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)]?
         let facts = TypeFacts(type)
-        for property in type.properties where !property.isComputed && !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
+        // (a computed property with a setter the type's methods assign is a state too: `var status: Status
+        // { get { Status(rawValue: raw) ?? .open } set { raw = newValue.rawValue } }`, a persisted model's)
+        var assignedNames: Set<String>?
+        for property in type.properties where !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
+            guard !property.isComputed || Self.settable(property) else { continue }
             guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
+                guard !property.isComputed else { continue }
                 if let (stateEnum, wrapper) = Self.stateWrapper(of: property, context: context) {
                     build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context, wrapper: wrapper)
                     continue
@@ -458,6 +463,10 @@ struct SwitchMethodRecogniser: Recogniser {
                 buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
                            context: context)
                 continue
+            }
+            if property.isComputed {
+                if assignedNames == nil { assignedNames = Self.assignedNames(in: type) }
+                guard assignedNames!.contains(property.name) else { continue }
             }
             // a SwiftUI view's `@State`, changed by its controls
             if kind == .enumeration || kind == .optional, ViewState.applies(to: type, property: property),
@@ -808,9 +817,35 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The state a stored property starts in: its default, else what every initializer of its type assigns
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
+        if property.isComputed { return Self.storedStart(of: property, in: type, states: states) }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
         if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
         return context.initialState(start, states: states)
+    }
+
+    /// The starting state of a computed property kept in a stored raw value (`var status: Status { get {
+    /// Status(rawValue: raw) ?? .open } … }` with `var raw = Status.open.rawValue` or `= "open"`): the
+    /// case the raw value starts as.
+    static func storedStart(of property: Binding, in type: TypeInfo, states: [String]) -> String? {
+        guard let getter = ExtractionContext.getter(of: property), getter.count == 1, let item = getter.first?.item,
+              let value = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+        else { return nil }
+        // `E(rawValue: raw)`, alone or before `?? …`
+        let folded = SyntaxHelpers.unwrapFolded(value)
+        let call = SyntaxHelpers.unwrap(folded.as(InfixOperatorExprSyntax.self)?.leftOperand ?? folded).as(FunctionCallExprSyntax.self)
+        guard let argument = call?.arguments.first, argument.label?.text == "rawValue", call?.arguments.count == 1,
+              let raw = SyntaxHelpers.path(argument.expression).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }),
+              let backing = type.properties.first(where: { $0.name == raw && !$0.isComputed }),
+              let start = backing.initializer.map(SyntaxHelpers.unwrap) else { return nil }
+        if let member = start.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
+           let base = member.base?.as(MemberAccessExprSyntax.self), states.contains(base.declName.baseName.text) {
+            return base.declName.baseName.text
+        }
+        if let literal = start.as(StringLiteralExprSyntax.self), literal.segments.count == 1, case let text = literal.segments.trimmedDescription,
+           states.contains(text) {
+            return text
+        }
+        return nil
     }
 
     /// The value every initializer of the type assigns the property among its own statements (`init() {
@@ -1268,13 +1303,35 @@ struct SwitchMethodRecogniser: Recogniser {
 
     /// The enum a stored property holds: its written type, or the type of the case it starts as. An
     /// optional enum (`var phase: Phase?`) has `nil` as a state of its own.
+    /// The names the type's methods assign (`status = .done`, `self.status = …`), by their tokens.
+    static func assignedNames(in type: TypeInfo) -> Set<String> {
+        var names = Set<String>()
+        for (method, _) in type.methods {
+            guard let body = method.body else { continue }
+            var previous: TokenSyntax?
+            for token in body.tokens(viewMode: .sourceAccurate) {
+                if token.tokenKind == .equal, let p = previous, case .identifier(let name) = p.tokenKind { names.insert(name) }
+                previous = token
+            }
+        }
+        return names
+    }
+
+    /// Whether a computed property has a setter (`set { … }`).
+    static func settable(_ property: Binding) -> Bool {
+        guard case .accessors(let accessors)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { return false }
+        return accessors.contains { $0.accessorSpecifier.tokenKind == .keyword(.set) }
+    }
+
     func stateType(of property: Binding, owner: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateKind)? {
         if let t = property.typeText {
             let wrapped = SyntaxHelpers.optionalWrapped(t)
             let bound = Self.boundType(wrapped ?? t, of: owner)
             let text = bound?.trimmedText ?? wrapped ?? t, node = bound.map(Syntax.init) ?? property.node
-            // (most optionals hold structs and classes: a name declared twice is reported only where no `?` is written)
-            let resolved = wrapped == nil ? context.resolve(text, at: node) : context.index.scope(of: node).map { context.index.resolveType(text, in: $0) }
+            // (most optionals hold structs and classes, and most computed properties are views of data: a
+            // name declared twice is reported only for a stored property where no `?` is written)
+            let resolved = wrapped == nil && !property.isComputed ? context.resolve(text, at: node)
+                : context.index.scope(of: node).map { context.index.resolveType(text, in: $0) }
             if let e = resolved?.enumInfo, !e.cases.isEmpty, wrapped == nil || !e.caseNames.contains("none") {
                 return (e, wrapped == nil ? .enumeration : .optional)
             }

@@ -1645,6 +1645,33 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("`Bag.store` is shaped like a state machine") }, "\(diagnostics)")
     }
 
+    /// A computed property with a setter that the type's methods assign is a state like a stored one (a
+    /// persisted model's `var status: Status { get { Status(rawValue: raw) ?? .open } set { raw =
+    /// newValue.rawValue } }`), starting in the case its raw value starts as; one no method assigns is none.
+    func testAComputedStateKeptInARawValue() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum ChoreStatus: String { case todo, doing, done }
+        final class Chore {
+            private var statusRaw: String = ChoreStatus.todo.rawValue
+            var status: ChoreStatus {
+                get { ChoreStatus(rawValue: statusRaw) ?? .todo }
+                set { statusRaw = newValue.rawValue }
+            }
+            private var moodRaw = "doing"
+            var mood: ChoreStatus {
+                get { ChoreStatus(rawValue: moodRaw) ?? .todo }
+                set { moodRaw = newValue.rawValue }
+            }
+            func begin() { if status == .todo { status = .doing } }
+            func finish() { guard status == .doing else { return }; status = .done }
+        }
+        """)
+        XCTAssertEqual(machines.map(\.name), ["Chore.status"])
+        let chore = try XCTUnwrap(machines.named("Chore.status"))
+        XCTAssertEqual(chore.initial, "todo")
+        XCTAssertEqual(chore.transitions, ["todo -begin()-> doing", "doing -finish()-> done"])
+    }
+
     /// The platform's callbacks run later: an animation's completion (`UIView.animate(withDuration: 0.2,
     /// animations: { … }) { _ in … }`, or `completion:`) while its `animations:` closure runs at once, a
     /// `URLSession` task's completion handler; a method setting a case then, in such a callback, one of a
