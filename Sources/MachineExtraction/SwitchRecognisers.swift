@@ -943,8 +943,7 @@ struct SwitchMethodRecogniser: Recogniser {
     static func pipelineAssignments(of property: String, in type: TypeInfo, states: [String], context: ExtractionContext)
         -> (rules: [Rule], inputs: [String], unfollowed: [StateWrites.Unfollowed]) {
         var result: (rules: [Rule], inputs: [String], unfollowed: [StateWrites.Unfollowed]) = ([], [], [])
-        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
-        let bodies = type.methods.compactMap { m, file in m.body.map { (Syntax($0), file) } } + initializers.compactMap { i in i.body.map { (Syntax($0), type.file) } }
+        let bodies = type.methods.compactMap { m, file in m.body.map { (Syntax($0), file) } } + type.initializers.compactMap { i in i.body.map { (Syntax($0), type.file) } }
         for (body, file) in bodies {
             for call in SwitchFinder.scanAll(body).calls where call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "assign" {
                 let target = call.arguments.first { $0.label?.text == "to" }?.expression
@@ -987,9 +986,8 @@ struct SwitchMethodRecogniser: Recogniser {
     /// every state, since it runs whenever it is called back after the value is made.
     func initializerWork(of type: TypeInfo, like template: ReducerSpec, own: Set<String>, context: ExtractionContext)
         -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
-        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
         var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        for initializer in initializers {
+        for initializer in type.initializers {
             guard let body = initializer.body, SyntaxHelpers.mayStartWork(body) else { continue }
             var spec = template
             spec.domain = Domain(states: template.domain.states, inputs: ["init()"])
@@ -1565,8 +1563,7 @@ struct StateWrites {
         }
         // an initializer's writes give the starting state, but those in its closures come later (a
         // `childChannelInitializer { … }`, an observer), from no method of the type
-        let initializers = type.node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
-        for initializer in initializers {
+        for initializer in type.initializers {
             guard let body = initializer.body else { continue }
             let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
             finder.walk(body)

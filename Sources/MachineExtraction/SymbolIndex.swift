@@ -44,6 +44,11 @@ struct Binding {
 /// A struct, class, actor, enum or protocol with its members (extensions merged in), or an
 /// extension of a type the inputs do not declare (`kind == "extension"`).
 final class TypeInfo {
+    /// The initializers its declaration holds (not those of its extensions).
+    var initializers: [InitializerDeclSyntax] {
+        node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
+    }
+
     var name: String
     /// The declaration path inside its module: `Outer.Inner`, `Outer.run().Local` for a local type.
     var qualifiedName: String
