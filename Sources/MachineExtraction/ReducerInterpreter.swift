@@ -795,13 +795,14 @@ final class ReducerInterpreter {
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
-            for (closure, kind) in later { launch(closure, kind: kind, ctxs) }
-            // (an animation's own closure runs now, its completion later)
-            return SyntaxHelpers.immediateClosures(of: call).reduce(ctxs) { paths, closure in
+            // (an animation's own closure runs now, its completion later, from where the animation leaves it)
+            let now = SyntaxHelpers.immediateClosures(of: call).reduce(ctxs) { paths, closure in
                 returnSinks.append([])
                 let next = execBlock(closure.statements, paths).next
                 return merged(next + returnSinks.removeLast())
             }
+            for (closure, kind) in later { launch(closure, kind: kind, now) }
+            return now
         }
         // `publisher.sink { … }.store(in: &bag)`: a subscription at the start of a chain
         var base = callee.as(MemberAccessExprSyntax.self)?.base
