@@ -447,12 +447,19 @@ struct SwitchMethodRecogniser: Recogniser {
         // from the files' recorded walks, when some property is a struct's candidate store
         var fieldWriters: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)]?
         let facts = TypeFacts(type)
-        // (a computed property with a setter the type's methods assign is a state too: `var status: Status
-        // { get { Status(rawValue: raw) ?? .open } set { raw = newValue.rawValue } }`, a persisted model's)
+        // (a computed property kept in a raw value, with a setter the type's methods assign, is a state too:
+        // `var status: Status { get { Status(rawValue: raw) ?? .open } set { raw = newValue.rawValue } }`, a
+        // persisted model's)
         var assignedNames: Set<String>?
         for property in type.properties where !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
-            guard !property.isComputed || Self.settable(property) else { continue }
-            guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context) else {
+            if property.isComputed {
+                guard Self.settable(property), Self.rawBacked(property) else { continue }
+                if assignedNames == nil { assignedNames = Self.assignedNames(in: type) }
+                guard assignedNames!.contains(property.name) else { continue }
+            }
+            guard let (stateEnum, kind) = stateType(of: property, owner: type, context: context),
+                  !property.isComputed || kind == .enumeration else {
+                // (a computed optional is a view of data: a generated message's `oneof`)
                 guard !property.isComputed else { continue }
                 if let (stateEnum, wrapper) = Self.stateWrapper(of: property, context: context) {
                     build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context, wrapper: wrapper)
@@ -463,10 +470,6 @@ struct SwitchMethodRecogniser: Recogniser {
                 buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
                            context: context)
                 continue
-            }
-            if property.isComputed {
-                if assignedNames == nil { assignedNames = Self.assignedNames(in: type) }
-                guard assignedNames!.contains(property.name) else { continue }
             }
             // a SwiftUI view's `@State`, changed by its controls
             if kind == .enumeration || kind == .optional, ViewState.applies(to: type, property: property),
@@ -1315,6 +1318,17 @@ struct SwitchMethodRecogniser: Recogniser {
         return names
     }
 
+    /// Whether a computed property's getter makes its value from a raw value (`Status(rawValue: raw)`).
+    static func rawBacked(_ property: Binding) -> Bool {
+        guard let getter = ExtractionContext.getter(of: property) else { return false }
+        var previous: TokenSyntax?
+        for token in getter.tokens(viewMode: .sourceAccurate) {
+            if token.tokenKind == .colon, previous?.text == "rawValue" { return true }
+            previous = token
+        }
+        return false
+    }
+
     /// Whether a computed property has a setter (`set { … }`).
     static func settable(_ property: Binding) -> Bool {
         guard case .accessors(let accessors)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { return false }
@@ -1563,7 +1577,8 @@ struct StateWrites {
         }
         // an initializer's writes give the starting state, but those in its closures come later (a
         // `childChannelInitializer { … }`, an observer), from no method of the type
-        for initializer in type.initializers {
+        // (only for a property some method writes: one none writes is no machine)
+        for initializer in direct.isEmpty ? [] : type.initializers {
             guard let body = initializer.body else { continue }
             let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
             finder.walk(body)

@@ -553,6 +553,23 @@ final class SymbolIndex {
         return sup
     }
 
+    /// Whether a closure escapes its call, by closure (`SyntaxHelpers.escapes`): asked once per closure for
+    /// every property a type's methods are read for.
+    private var escapeAnswers: [SyntaxIdentifier: Bool?] = [:]
+    private let escapeAnswersLock = NSLock()
+
+    func escapeAnswer(_ closure: ClosureExprSyntax, _ compute: () -> Bool?) -> Bool? {
+        escapeAnswersLock.lock()
+        let known = escapeAnswers[closure.id]
+        escapeAnswersLock.unlock()
+        if let known { return known }
+        let answer = compute()
+        escapeAnswersLock.lock()
+        escapeAnswers[closure.id] = answer
+        escapeAnswersLock.unlock()
+        return answer
+    }
+
     /// Written types parsed once per run. Once built, the index is read from several threads
     /// (candidates are built in parallel): the cache is behind a lock, the cycle guard per thread.
     private var parsedTypes: [String: TypeSyntax] = [:]

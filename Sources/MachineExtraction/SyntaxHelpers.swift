@@ -168,6 +168,10 @@ enum SyntaxHelpers {
     /// an optional function type: true) or not (a plain function type: false). Nil when they differ, or
     /// the code does not declare the callee (`items.map { … }`).
     static func escapes(_ closure: ClosureExprSyntax, from call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool? {
+        index.escapeAnswer(closure) { declaredEscape(closure, from: call, index: index) }
+    }
+
+    static func declaredEscape(_ closure: ClosureExprSyntax, from call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool? {
         var functions = index.functions(referencedBy: call.calledExpression)
         if functions.isEmpty, let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
            let type = index.valueType(base) {
@@ -289,8 +293,10 @@ enum SyntaxHelpers {
         // (an argument's closure: in the argument list; an additional trailing closure: in its list)
         if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
         guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
-        if immediateClosures(of: call, index: index).contains(where: { $0.id == closure.id }) { return .now }
-        return laterClosures(of: call, index: index).contains { $0.closure.id == closure.id } ? .started : .other
+        if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
+        if laterClosures(of: call, index: index).contains(where: { $0.closure.id == closure.id }) { return .started }
+        // (given to a declared parameter of a plain function type: at once)
+        return index.map { escapes(closure, from: call, index: $0) == false } == true ? .now : .other
     }
 
     /// The wrapped type of an optional's written type (`Phase?`, `Phase!`, `Optional<Phase>`); nil for any other type.
