@@ -126,7 +126,7 @@ struct Suspension {
         let callee = value?.as(FunctionCallExprSyntax.self)?.calledExpression
         let member = callee?.as(MemberAccessExprSyntax.self)
         let name = member?.declName.baseName.text ?? callee?.as(DeclReferenceExprSyntax.self)?.baseName.text
-        let onSelf = member == nil || ["self", "self?", "self!"].contains(member?.base?.trimmedText ?? "")
+        let onSelf = member == nil || member?.base.map(SyntaxHelpers.isSelf) == true
         return (name.map { $0 + "()" } ?? "a wait", onSelf ? name : nil)
     }
 }
@@ -781,26 +781,27 @@ final class ReducerInterpreter {
     /// Standard library functions that return `Never`: the path they are on does not happen.
     static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
 
+    /// The paths after closures that run at once, one after the other; a `return` in one leaves only it.
+    func runAtOnce(_ closures: [ClosureExprSyntax], _ ctxs: [Ctx]) -> [Ctx] {
+        closures.reduce(ctxs) { paths, closure in
+            returnSinks.append([])
+            let next = execBlock(closure.statements, paths).next
+            return merged(next + returnSinks.removeLast())
+        }
+    }
+
     func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
         if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
             return setting(call.arguments.first!.expression, ctxs)
         }
-        if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) {
-            returnSinks.append([])
-            let next = execBlock(hop.statements, ctxs).next
-            return merged(next + returnSinks.removeLast())
-        }
+        if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) { return runAtOnce([hop], ctxs) }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
             // (an animation's own closure runs now, its completion later, from where the animation leaves it)
-            let now = SyntaxHelpers.immediateClosures(of: call).reduce(ctxs) { paths, closure in
-                returnSinks.append([])
-                let next = execBlock(closure.statements, paths).next
-                return merged(next + returnSinks.removeLast())
-            }
+            let now = runAtOnce(SyntaxHelpers.immediateClosures(of: call), ctxs)
             for (closure, kind) in later { launch(closure, kind: kind, now) }
             return now
         }
@@ -817,13 +818,7 @@ final class ReducerInterpreter {
         // `withAnimation { state = .open }`, `lock.withLock { … }`: the closure runs now, and its `return`
         // leaves the closure
         let immediate = SyntaxHelpers.immediateClosures(of: call, index: effects.index)
-        if !immediate.isEmpty {
-            return immediate.reduce(ctxs) { paths, closure in
-                returnSinks.append([])
-                let next = execBlock(closure.statements, paths).next
-                return merged(next + returnSinks.removeLast())
-            }
-        }
+        if !immediate.isEmpty { return runAtOnce(immediate, ctxs) }
         // `mutate(&state)`: walk the function with its parameter standing for the state
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1
@@ -1118,11 +1113,15 @@ final class ReducerInterpreter {
         let p = SyntaxHelpers.path(expr)
         if isState(p), !isLocal(expr) { return .state }
         if isInput(p) { return .input }
-        if let argument = substituted(expr), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
-           SyntaxHelpers.unwrap(argument).is(MemberAccessExprSyntax.self), let value = SyntaxHelpers.caseReference(argument, effects.index) {
-            return .known(value.name)
-        }
+        if let value = knownCase(expr) { return .known(value) }
         return .other(text(expr))
+    }
+
+    /// The case a walked helper's parameter is given (`next` in `transition(to: .running)`), or nil.
+    func knownCase(_ expr: ExprSyntax) -> String? {
+        guard let argument = substituted(expr), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
+              SyntaxHelpers.unwrap(argument).is(MemberAccessExprSyntax.self) else { return nil }
+        return SyntaxHelpers.caseReference(argument, effects.index)?.name
     }
 
     func involvesMachine(_ s: Subject) -> Bool {
@@ -1513,9 +1512,8 @@ final class ReducerInterpreter {
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
               isState(SyntaxHelpers.path(base)), let moves = spec.enumRelations[member.declName.baseName.text] else { return nil }
         let argument = SyntaxHelpers.unwrap(call.arguments.first!.expression)
-        let given = substituted(argument) ?? argument
-        guard SyntaxHelpers.unwrap(given).is(MemberAccessExprSyntax.self),
-              let to = SyntaxHelpers.caseReference(given, effects.index)?.name else { return nil }
+        guard let to = knownCase(argument)
+                ?? (argument.is(MemberAccessExprSyntax.self) ? SyntaxHelpers.caseReference(argument, effects.index)?.name : nil) else { return nil }
         let sources = Set(moves.filter { $0.to == to }.map(\.from))
         if case .state(let v)? = ctx.target { return sources.contains(v) ? .always(d) : .never(d) }
         if case .unknown? = ctx.target { return .unknown(d) }

@@ -1703,7 +1703,7 @@ struct StateWrites {
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
                 // (`self?.handle(result)` in a completion handler the walk follows too)
-                if ["self", "self?", "self!"].contains(base.trimmedText) {
+                if SyntaxHelpers.isSelf(base) {
                     if closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) } else { calledInClosures.insert(member.declName.baseName.text) }
                 }
             } else if let ref = callee.as(DeclReferenceExprSyntax.self) {

@@ -264,6 +264,16 @@ enum SyntaxHelpers {
         body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace && $0.parent?.is(ClosureExprSyntax.self) == true }
     }
 
+    /// The call a closure is given to: as its trailing closure, an argument or an additional trailing closure.
+    static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
+        var node = closure.parent
+        if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
+        return node?.as(FunctionCallExprSyntax.self)
+    }
+
+    /// `self`, `self?` or `self!`: a member call on it is the type's own (`self?.handle(result)`).
+    static func isSelf(_ expr: ExprSyntax) -> Bool { ["self", "self?", "self!"].contains(expr.trimmedText) }
+
     /// The innermost closure a node is in.
     static func enclosingClosure(of node: Syntax) -> ClosureExprSyntax? {
         sequence(first: node, next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }.first
@@ -289,10 +299,7 @@ enum SyntaxHelpers {
     enum ClosureRun { case now, started, other }
 
     static func run(of closure: ClosureExprSyntax, index: SymbolIndex? = nil) -> ClosureRun {
-        var node = closure.parent
-        // (an argument's closure: in the argument list; an additional trailing closure: in its list)
-        if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
-        guard let call = node?.as(FunctionCallExprSyntax.self) else { return .other }
+        guard let call = call(taking: closure) else { return .other }
         if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
         if laterClosures(of: call, index: index).contains(where: { $0.closure.id == closure.id }) { return .started }
         // (given to a declared parameter of a plain function type: at once)

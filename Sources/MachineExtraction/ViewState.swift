@@ -258,11 +258,7 @@ struct ViewState {
         var subjects: Set<String> = [property.name, "self." + property.name]
         if optional {
             let content = sequence(first: Syntax(control.call), next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }
-                .first { (closure: ClosureExprSyntax) in
-                    let call = closure.parent?.as(FunctionCallExprSyntax.self)
-                        ?? closure.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self)
-                    return call.flatMap(presentation) != nil
-                }
+                .first { SyntaxHelpers.call(taking: $0).flatMap(presentation) != nil }
             if let content { subjects.formUnion(SyntaxHelpers.closureParameterNames(content)) } else { all = ["nil"] }
         }
         let evaluator = PredicateEvaluator(values: stateEnum.caseNames, subjects: subjects, file: control.file, index: context.index)
