@@ -63,6 +63,9 @@ struct ReducerSpec {
     var mainHopsNow = false
     /// Calls that set the state to their argument (`phase.accept(.loading)` for a state held in a box).
     var setters: Set<String> = []
+    /// Calls that run their closure at once with the state held in a lock for it to change
+    /// (`state.withLock { state in … }`, `lifecycle.withLockedValue { $0 = .stopped }`).
+    var accessors: Set<String> = []
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -244,6 +247,20 @@ final class ReducerInterpreter {
         var bound: [String: Bound] = [:]
         /// Local variables holding a state (`let next: State; … next = .closed`), by name.
         var values: [String: String] = [:]
+        /// The case the function last walked for a call returned (`return .emitIdle`, or a local holding
+        /// it), which a `switch` over the call's value matches.
+        var returned: String?
+        /// Locals holding a case of another enum (`onClosed = .emitIdle` in a helper, `let action =
+        /// self.state.close()`), by name.
+        var caseLocals: [String: String] = [:]
+
+        /// Joined with a path alike: the pairs of both, and only the cases both know the same (paths
+        /// are not kept apart for them: what they disagree on is unknown).
+        mutating func join(_ other: Ctx) {
+            pairs = pairs.union(other.pairs)
+            if returned != other.returned { returned = nil }
+            if caseLocals != other.caseLocals { caseLocals = caseLocals.filter { other.caseLocals[$0.key] == $0.value } }
+        }
     }
 
     struct Narrowing: Hashable {
@@ -492,7 +509,7 @@ final class ReducerInterpreter {
         for c in ctxs where !c.pairs.isEmpty {
             let key = Condition(c)
             if let i = index[key] {
-                out[i].pairs = out[i].pairs.union(c.pairs)
+                out[i].join(c)
             } else {
                 index[key] = out.count
                 out.append(c)
@@ -518,7 +535,7 @@ final class ReducerInterpreter {
             var key = c
             key.guards = []
             if let i = index[Condition(key)] {
-                out[i].pairs = out[i].pairs.union(c.pairs)
+                out[i].join(c)
                 let shared = zip(out[i].guards, c.guards).prefix { $0 == $1 }.count
                 out[i].guards.removeLast(out[i].guards.count - shared)
             } else {
@@ -558,10 +575,18 @@ final class ReducerInterpreter {
                     ctxs = held(name, binding.initializer?.value, ctxs)
                 }
             }
-            // `let action = self.state.advance()`: the call may change the state
+            // `let action = self.state.advance()`: the call may change the state, and the local holds the case
+            // it returned
             if let v = decl.as(VariableDeclSyntax.self), v.bindings.count == 1,
                let call = v.bindings.first?.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self) {
-                return Flow(next: execCall(call, ctxs))
+                let after = execCall(call, Self.unreturned(ctxs))
+                guard let name = v.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return Flow(next: after) }
+                return Flow(next: after.map { ctx in
+                    var c = ctx
+                    c.caseLocals[name] = c.returned
+                    c.returned = nil
+                    return c
+                })
             }
             return Flow(next: ctxs)
         case .stmt(let stmt):
@@ -583,8 +608,22 @@ final class ReducerInterpreter {
                 return Flow()
             }
             if !returnSinks.isEmpty {
-                // `return body(&self.state)`: the call runs before the function returns
-                returnSinks[returnSinks.count - 1] += leaving(returnedCall.map { execCall($0, ctxs) } ?? ctxs)
+                // `return body(&self.state)`: the call runs before the function returns; the case returned
+                // (`return .close(channel)`, `return onClosed`, what the call returned) is kept for the caller
+                let after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
+                let value = ret.expression.map(SyntaxHelpers.unwrap)
+                let named = value.flatMap { SyntaxHelpers.caseReference($0, effects.index)?.name ?? $0.as(BooleanLiteralExprSyntax.self)?.literal.text }
+                returnSinks[returnSinks.count - 1] += leaving(after.map { ctx in
+                    var c = ctx
+                    if let named {
+                        c.returned = named
+                    } else if let ref = value?.as(DeclReferenceExprSyntax.self) {
+                        c.returned = c.caseLocals[ref.baseName.text]
+                    } else if returnedCall == nil {
+                        c.returned = nil
+                    }
+                    return c
+                })
                 return Flow()
             }
             // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
@@ -726,12 +765,18 @@ final class ReducerInterpreter {
         let expr = SyntaxHelpers.unwrap(raw)
         if let sw = expr.as(SwitchExprSyntax.self) {
             // `switch self.process(count)`: the call runs first (and may write the state)
-            let entering = SyntaxHelpers.unwrap(sw.subject).as(FunctionCallExprSyntax.self).map { execCall($0, ctxs) } ?? ctxs
+            let entering = SyntaxHelpers.unwrap(sw.subject).as(FunctionCallExprSyntax.self).map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
             var flow = Flow()
             for ctx in entering { flow.absorb(execSwitch(sw, ctx)) }
             return flow
         }
         if let i = expr.as(IfExprSyntax.self) { return execIf(i, ctxs) }
+        // `monitor.pathUpdateHandler = { … }`: a handler called back later, from the states it is set in
+        if let (_, rhs) = SyntaxHelpers.assignment(expr), rhs.count == 1, let closure = rhs[0].as(ClosureExprSyntax.self),
+           let handler = SyntaxHelpers.handlerProperty(of: closure) {
+            launch(closure, kind: handler, ctxs)
+            return Flow(next: ctxs)
+        }
         let folded = fold(expr)
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
@@ -797,6 +842,11 @@ final class ReducerInterpreter {
             return setting(call.arguments.first!.expression, ctxs)
         }
         if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) { return runAtOnce([hop], ctxs) }
+        // `state.withLock { state in state = .ready }`: the closure runs now, its parameter the state
+        if !spec.accessors.isEmpty, let path = SyntaxHelpers.path(callee), spec.accessors.contains(path),
+           let closure = SyntaxHelpers.accessorClosure(of: call) {
+            return withPaths([SyntaxHelpers.closureParameterNames(closure).first ?? "$0"], inputs: []) { runAtOnce([closure], ctxs) }
+        }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
@@ -823,11 +873,11 @@ final class ReducerInterpreter {
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            return rejoined(walkInout(call, function, paths: paths, inputs: inputs, ctxs) { entering in
+            return rejoined(Self.localsCleared(walkInout(call, function, paths: paths, inputs: inputs, Self.localsCleared(ctxs)) { entering in
                 returnSinks.append([])
                 let next = execBlock(body.statements, entering).next
                 return next + returnSinks.removeLast()
-            })
+            }))
         }
         // `state.mode.advance()`: a mutating method of the state's enum assigns `self`
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
@@ -836,8 +886,8 @@ final class ReducerInterpreter {
             defer { helperDepth -= 1 }
             // its `return` goes back to the caller
             returnSinks.append([])
-            let next = withPaths(["self"], inputs: []) { execBlock(body.statements, ctxs).next }
-            return rejoined(next + returnSinks.removeLast())
+            let next = withPaths(["self"], inputs: []) { execBlock(body.statements, Self.localsCleared(ctxs)).next }
+            return rejoined(Self.localsCleared(next + returnSinks.removeLast()))
         }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)),
            member.declName.baseName.text == "toggle", spec.stateKind == .bool {
@@ -859,10 +909,21 @@ final class ReducerInterpreter {
             substitutions.append(arguments(of: call, boundTo: helper))
             defer { substitutions.removeLast() }
             returnSinks.append([])
-            let next = withHelperPaths { execBlock(body.statements, ctxs).next }
-            return rejoined(next + returnSinks.removeLast())
+            let next = withHelperPaths { execBlock(body.statements, Self.localsCleared(ctxs)).next }
+            return rejoined(Self.localsCleared(next + returnSinks.removeLast()))
         }
         return ctxs
+    }
+
+    /// The paths without the cases their locals hold, on entering or leaving a function walked for a call
+    /// (its locals are its own; the caller's are forgotten, not matched wrongly).
+    static func localsCleared(_ ctxs: [Ctx]) -> [Ctx] {
+        guard ctxs.contains(where: { !$0.caseLocals.isEmpty }) else { return ctxs }
+        return ctxs.map { ctx in
+            var c = ctx
+            c.caseLocals = [:]
+            return c
+        }
     }
 
     /// The helper of the state's owner a call names: `reset()`, `self.reset()`, `state.reset()`.
@@ -1257,9 +1318,7 @@ final class ReducerInterpreter {
     /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
     /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
     func execSwitchOnArgument(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow? {
-        guard let ref = SyntaxHelpers.unwrap(sw.subject).as(DeclReferenceExprSyntax.self), ctx.bound[ref.baseName.text] == nil,
-              let argument = substituted(ExprSyntax(ref)), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
-              let value = SyntaxHelpers.caseReference(argument, effects.index)?.name else { return nil }
+        guard let value = knownValue(of: sw.subject, ctx) else { return nil }
         let cases = SyntaxHelpers.cases(of: sw)
         var start: Int?
         for (i, sc) in cases.enumerated() where start == nil {
@@ -1292,6 +1351,28 @@ final class ReducerInterpreter {
             entering = f.fallthroughs
         }
         return flow
+    }
+
+    /// The case a `switch` subject is known to hold on a path: a helper's parameter given a case
+    /// (`transition(to: .idle)`), a local holding one a call returned (`let action = state.close()`), or
+    /// what the call it is returned (`switch self.state.closed(reason: r)`).
+    func knownValue(of subject: ExprSyntax, _ ctx: Ctx) -> String? {
+        let s = SyntaxHelpers.unwrap(subject)
+        if s.is(FunctionCallExprSyntax.self) { return ctx.returned }
+        guard let ref = s.as(DeclReferenceExprSyntax.self), ctx.bound[ref.baseName.text] == nil else { return nil }
+        if let held = ctx.caseLocals[ref.baseName.text] { return held }
+        guard let argument = substituted(ExprSyntax(ref)), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)) else { return nil }
+        return SyntaxHelpers.caseReference(argument, effects.index)?.name
+    }
+
+    /// The paths with no case returned yet, before a call whose value is matched.
+    static func unreturned(_ ctxs: [Ctx]) -> [Ctx] {
+        guard ctxs.contains(where: { $0.returned != nil }) else { return ctxs }
+        return ctxs.map { ctx in
+            var c = ctx
+            c.returned = nil
+            return c
+        }
     }
 
     /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
@@ -1388,7 +1469,15 @@ final class ReducerInterpreter {
         let text = self.text(conditions)
         var yes: [Ctx] = []
         var no: [Ctx] = []
+        let (ctxs, decided) = conditionCalls(conditions, ctxs)
         for ctx in ctxs {
+            // (a condition that is a call of the state's method returning `true` or `false` on this path)
+            if let decided, let held = ctx.returned.flatMap({ ["true": true, "false": false][$0] }) {
+                var c = ctx
+                c.returned = nil
+                if held == decided { yes.append(c) } else { no.append(c) }
+                continue
+            }
             let pred = evalConditions(conditions, ctx)
             let holds = refined(restrict(ctx, pred, text: text), conditions)
             if !holds.pairs.isEmpty { yes.append(holds) }
@@ -1396,6 +1485,33 @@ final class ReducerInterpreter {
             if !fails.pairs.isEmpty { no.append(fails) }
         }
         return (yes, no)
+    }
+
+    /// The paths after the calls of the state's mutating methods in a condition (`if self.readState.unpause()
+    /// { … }`, `guard let next = state.take() else { … }`), which change the state before it is read; and,
+    /// for a condition that is one such call (or its negation), the value that makes it hold.
+    func conditionCalls(_ conditions: ConditionElementListSyntax, _ ctxs: [Ctx]) -> ([Ctx], decided: Bool?) {
+        var paths = ctxs
+        var decided: Bool?
+        for element in conditions {
+            var expr: ExprSyntax
+            switch element.condition {
+            case .expression(let e): expr = e
+            case .optionalBinding(let b): guard let value = b.initializer?.value else { continue }; expr = value
+            default: continue
+            }
+            var negated = false
+            expr = SyntaxHelpers.unwrap(expr)
+            if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+                negated = true
+                expr = SyntaxHelpers.unwrap(prefix.expression)
+            }
+            guard let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                  let base = member.base, isState(SyntaxHelpers.path(base)), spec.enumMethods[member.declName.baseName.text] != nil else { continue }
+            paths = execCall(call, Self.unreturned(paths))
+            if conditions.count == 1, case .expression = element.condition { decided = !negated }
+        }
+        return (paths, decided)
     }
 
     /// `if case .success = result` (`result` bound from the input) or `guard case .view(.tapped) = action`:
@@ -1674,7 +1790,18 @@ final class ReducerInterpreter {
             }
         }
         // `next = .closed`: a local now holds that state
-        let ctxs = lhs.as(DeclReferenceExprSyntax.self).map { held($0.baseName.text, rhs, ctxs) } ?? ctxs
+        var ctxs = lhs.as(DeclReferenceExprSyntax.self).map { held($0.baseName.text, rhs, ctxs) } ?? ctxs
+        // `onClosed = .emitIdle`, `action = self.state.close()` in a function walked for a call: the case it
+        // may return
+        if !returnSinks.isEmpty, let name = lhs.as(DeclReferenceExprSyntax.self)?.baseName.text {
+            let value = SyntaxHelpers.caseReference(rhs, effects.index)?.name
+            let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self)
+            return (call.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs).map { ctx in
+                var c = ctx
+                c.caseLocals[name] = value ?? (call != nil ? c.returned : nil)
+                return c
+            }
+        }
         // `action = self.state.advance()`: the call may change the state
         if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctxs) }
         return ctxs

@@ -62,6 +62,16 @@ final class SwitchFinder: SyntaxVisitor {
         if node.operator.is(AssignmentExprSyntax.self) { assignments.append((node.leftOperand, node.rightOperand)) }
         return .visitChildren
     }
+
+    /// The writes found of a value named by `roots`: its assignments (`state = .x`, the left side the
+    /// node) and calls of its `setters` (`viewState.onNext(.x)`, the call the node), with the value given.
+    func writes(of roots: Set<String>, setters: Set<String> = []) -> [(node: ExprSyntax, value: ExprSyntax)] {
+        assignments.filter { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }.map { ($0.lhs, $0.rhs) }
+            + (setters.isEmpty ? [] : calls.compactMap { call in
+                guard call.arguments.count == 1, let path = SyntaxHelpers.path(call.calledExpression), setters.contains(path) else { return nil }
+                return (ExprSyntax(call), call.arguments.first!.expression)
+            })
+    }
 }
 
 /// Whether a body tests a value named by one of `roots` (a parameter, a property): a `switch` over it,
@@ -419,9 +429,20 @@ struct MappingFunctionRecogniser: Recogniser {
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
             location: file.location(of: c.node), states: states, inputs: inputs,
-            initial: context.initialState(built?.initial, states: states), rules: rules, order: .resolved,
+            initial: context.initialState(built?.initial ?? Self.declaredStart(of: stateEnum, context: context), states: states),
+            rules: rules, order: .resolved,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
+    }
+
+    /// The value a state starts with where no construction gives one: what the type declaring its enum
+    /// returns from `makeInitialState()` (Square's Workflow: `func makeInitialState() -> State { .cart }`,
+    /// its actions' `apply(toState:)` the machine).
+    static func declaredStart(of stateEnum: EnumInfo?, context: ExtractionContext) -> ExprSyntax? {
+        guard let stateEnum, let owner = context.index.types[stateEnum.key]?.parent,
+              let function = owner.methods.first(where: { $0.0.name.text == "makeInitialState" && $0.0.signature.parameterClause.parameters.isEmpty })?.0,
+              let statements = function.body?.statements, statements.count == 1, let item = statements.first?.item else { return nil }
+        return item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
     }
 }
 
@@ -461,7 +482,7 @@ struct SwitchMethodRecogniser: Recogniser {
                   !property.isComputed || kind == .enumeration else {
                 // (a computed optional is a view of data: a generated message's `oneof`)
                 guard !property.isComputed else { continue }
-                if let (stateEnum, wrapper) = Self.stateWrapper(of: property, context: context) {
+                if let (stateEnum, wrapper) = Self.stateWrapper(of: property, in: type, context: context) {
                     build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context, wrapper: wrapper)
                     continue
                 }
@@ -482,6 +503,12 @@ struct SwitchMethodRecogniser: Recogniser {
                 addMoves(read, name: "\(type.name).\(property.name)", key: "\(type.key).\(property.name)", initial: initial,
                          stateEnum: stateEnum, context: context)
             }
+        }
+        // a property of a generic superclass holding the enum the class binds its parameter to (`class
+        // FeedViewModel: BaseViewModel<FeedState>`, `@Published var state: ViewState` in the base)
+        for (property, stateEnum) in Self.inheritedStates(of: type, context: context)
+        where !reduced.contains("\(type.key).\(property.name)") && !type.properties.contains(where: { $0.name == property.name }) {
+            build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context)
         }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
@@ -774,6 +801,20 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The stored properties of other types whose type is `stateEnum`, with their types, in index order.
     /// (Once per enum and run: the properties are bucketed by the last name of their type first, as
     /// resolving every property of every type costs.)
+    /// The stored properties of a class's generic superclass whose type is a parameter the class binds to
+    /// an enum (`class FeedViewModel: BaseViewModel<FeedState>` and `var state: ViewState` in `class
+    /// BaseViewModel<ViewState>`), with that enum.
+    static func inheritedStates(of type: TypeInfo, context: ExtractionContext) -> [(Binding, EnumInfo)] {
+        guard type.kind == "class", let first = type.inherited.first, first.contains("<"), let scope = context.index.scope(of: type.node),
+              case .declared(let base, let arguments) = context.index.resolveType(first, in: scope), base.kind == "class",
+              base.genericParameters.count == arguments.count else { return [] }
+        return base.properties.compactMap { property in
+            guard !property.isStatic, !property.isComputed, let text = property.typeText,
+                  let i = base.genericParameters.firstIndex(of: text), let e = arguments[i].enumInfo, !e.cases.isEmpty else { return nil }
+            return (property, e)
+        }
+    }
+
     func holders(of stateEnum: EnumInfo, context: ExtractionContext) -> [(TypeInfo, Binding)] {
         let caches = context.caches
         caches.lock.lock()
@@ -800,9 +841,25 @@ struct SwitchMethodRecogniser: Recogniser {
     /// A stored property's type as written, else the base of the case it starts as (`var status =
     /// Status.idle`, `Status.failed(0)`), by its text: nothing is resolved.
     static func typeText(of property: Binding) -> String? {
-        if let written = property.typeText { return written }
+        // (the value a lock or box holds: `Mutex<State>`)
+        func held(_ text: String) -> String? {
+            guard let open = text.firstIndex(of: "<"), text.hasSuffix(">"),
+                  locks[String(text[..<open])] != nil || wrappers[String(text[..<open])] != nil else { return nil }
+            return String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+        }
+        if let written = property.typeText { return held(written) ?? written }
         guard var value = property.initializer.map(SyntaxHelpers.unwrap) else { return nil }
-        if let call = value.as(FunctionCallExprSyntax.self) { value = call.calledExpression }
+        if let call = value.as(FunctionCallExprSyntax.self) {
+            if let inner = held(call.calledExpression.trimmedText) { return inner }
+            // (`NIOLockedValueBox(Lifecycle.running)`: the case it holds)
+            if let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, locks[name] != nil || wrappers[name] != nil,
+               let first = call.arguments.first?.expression {
+                value = SyntaxHelpers.unwrap(first)
+                if let inner = value.as(FunctionCallExprSyntax.self) { value = inner.calledExpression }
+            } else {
+                value = call.calledExpression
+            }
+        }
         return value.as(MemberAccessExprSyntax.self)?.base?.trimmedText
     }
 
@@ -823,7 +880,18 @@ struct SwitchMethodRecogniser: Recogniser {
         if property.isComputed { return Self.storedStart(of: property, in: type, states: states) }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
         if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
-        return context.initialState(start, states: states)
+        return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
+    }
+
+    /// For a value made by the state enum's own initializer (`State()`, `.init()`), the case that
+    /// initializer gives `self` (`init() { self = .idle }`).
+    static func enumInitStart(_ start: ExprSyntax?, context: ExtractionContext) -> ExprSyntax? {
+        guard let call = start.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }), call.arguments.isEmpty,
+              call.trailingClosure == nil, let scope = context.index.scope(of: call) else { return nil }
+        let callee = call.calledExpression.trimmedText
+        guard callee.first?.isUppercase == true, case .declared(let type, _) = context.index.resolveType(callee.hasSuffix(".init") ? String(callee.dropLast(5)) : callee, in: scope),
+              type.enumInfo != nil else { return nil }
+        return initializerValue(of: "self", in: type)
     }
 
     /// The starting state of a computed property kept in a stored raw value (`var status: Status { get {
@@ -854,14 +922,20 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The value every initializer of the type assigns the property among its own statements (`init() {
     /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
     static func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
-        guard let decl = type.node.asProtocol(DeclGroupSyntax.self) else { return nil }
+        guard type.node.isProtocol(DeclGroupSyntax.self) else { return nil }
         var values: [ExprSyntax] = []
-        for member in decl.memberBlock.members {
-            guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { continue }
+        // (those of its extensions too: `convenience init(…) { self.init(…); self.state = .inline }`)
+        for initializer in type.initializers + type.extensionInitializers {
             let assigned = initializer.body?.statements.lazy.compactMap { item -> ExprSyntax? in
+                // (or handed to the superclass's initializer that sets it: `super.init(state: .idle)`)
+                if let call = item.item.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "super.init" {
+                    return call.arguments.first { $0.label?.text == property }?.expression
+                }
                 guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property else { return nil }
                 return rhs[0]
             }.first
+            // (one handing over to another, `self.init(…)`, and not setting it after, starts where that one does)
+            if assigned == nil, initializer.body?.statements.contains(where: { SyntaxHelpers.delegatesToSelfInit($0.item) }) == true { continue }
             guard let assigned else { return nil }
             values.append(assigned)
         }
@@ -1128,6 +1202,37 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The first method among `names` (in declaration order) when a computed property of the type tests
+    /// a value named by `roots` (`override var isExecuting: Bool { state == .executing }` in an
+    /// `Operation` whose `start()` and `finish()` set it, none testing it): what the state decides is read
+    /// there, not in the methods.
+    static func firstWriterWhenTested(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
+        let tested = type.properties.contains { property in
+            guard property.isComputed, let accessors = property.node.as(PatternBindingSyntax.self)?.accessorBlock else { return false }
+            return ValueTestFinder.tests(accessors, roots: roots)
+        }
+        return tested ? type.methods.first { names.contains($0.0.name.text) } : nil
+    }
+
+    /// The first method among `names` (in declaration order) that assigns a value named by `roots` a case
+    /// in work it starts to be called back later (`monitor.pathUpdateHandler = { [weak self] path in
+    /// self?.status = … }`, a completion handler, a `Task`): an event of the world changes it, as no
+    /// setting does.
+    static func firstCalledBack(_ roots: Set<String>, setters: Set<String>, among names: Set<String>, of type: TypeInfo,
+                                context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            guard names.contains(method.name.text), let body = method.body else { return false }
+            return SwitchFinder.scanAll(body).writes(of: roots, setters: setters).contains { lhs, rhs in
+                guard SyntaxHelpers.branches(rhs).contains(where: {
+                    SyntaxHelpers.caseReference($0, context.index) != nil
+                }) else { return false }
+                let path = sequence(first: Syntax(lhs), next: { $0.parent }).prefix { $0.id != body.id }
+                let runs = path.compactMap { $0.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) } }
+                return runs.contains(.started) && runs.allSatisfy { $0 != .other } && !path.contains { $0.is(FunctionDeclSyntax.self) }
+            }
+        }
+    }
+
     /// The first method among `names` (in declaration order) that steps a value named by `roots` by the
     /// case it holds: a `switch` over it (alone or in a tuple) whose cases assign it (`switch step { case
     /// .intro: step = .details … }`), the mark of a state machine whatever the value is called.
@@ -1181,12 +1286,12 @@ struct SwitchMethodRecogniser: Recogniser {
     /// come after the method waits (an `await` between the two) or in work it starts: the mark of a value
     /// loaded in stages (`articles = .loading`, then `.loaded(list)` after `try await fetch()`), which a
     /// value's representation built in two steps is not.
-    static func firstStaging(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, waiting: Bool = false,
+    static func firstStaging(_ roots: Set<String>, setters: Set<String> = [], among names: Set<String>, of type: TypeInfo, waiting: Bool = false,
                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         // (a write in a closure counts when every closure around it is work the method starts)
         func reached(_ node: Syntax, in body: CodeBlockSyntax) -> Bool {
             sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }.allSatisfy { n in
-                n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) == .started } ?? true
+                !n.is(FunctionDeclSyntax.self) && n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) == .started } ?? true
             }
         }
         func waits(from first: Syntax, to second: Syntax, in body: CodeBlockSyntax) -> Bool {
@@ -1199,8 +1304,7 @@ struct SwitchMethodRecogniser: Recogniser {
         return type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
             var written: [(node: Syntax, name: String)] = []
-            for (lhs, rhs) in SwitchFinder.scanAll(body).assignments
-            where roots.contains(SyntaxHelpers.path(lhs) ?? "") && reached(Syntax(lhs), in: body) {
+            for (lhs, rhs) in SwitchFinder.scanAll(body).writes(of: roots, setters: setters) where reached(Syntax(lhs), in: body) {
                 // (each case a ternary may give: `ok ? .finished : .failed`)
                 for value in SyntaxHelpers.branches(rhs) {
                     if let name = SyntaxHelpers.caseReference(value, context.index)?.name { written.append((Syntax(lhs), name)) }
@@ -1382,7 +1486,10 @@ struct SwitchMethodRecogniser: Recogniser {
         var base: String
         var setters: Set<String>
         var initial: ExprSyntax?
-        var path: String { base + ".value" }
+        /// A lock's methods that hand the value to a closure (`withLock`): the value is read and written
+        /// there only, and the property stands for it.
+        var accessors: Set<String> = []
+        var path: String { accessors.isEmpty ? base + ".value" : base }
     }
 
     /// The boxes a state may be held in, by type name, with their setters.
@@ -1391,18 +1498,34 @@ struct SwitchMethodRecogniser: Recogniser {
         "BehaviorSubject": ["onNext"], "MutableProperty": [], "Variable": [],
     ]
 
+    /// The locks a state may be held in, by type name, with the methods handing it to a closure.
+    static let locks: [String: Set<String>] = [
+        "Mutex": ["withLock"], "OSAllocatedUnfairLock": ["withLock", "withLockUnchecked"],
+        "NIOLockedValueBox": ["withLockedValue"], "LockedValueBox": ["withLockedValue"],
+        "ManagedCriticalState": ["withCriticalRegion"],
+    ]
+
     /// The enum a property's box holds (its written type, else its initializer's: `BehaviorRelay<Phase>(value:
     /// .idle)`), and how it is read and written.
-    static func stateWrapper(of property: Binding, context: ExtractionContext) -> (EnumInfo, StateWrapper)? {
+    static func stateWrapper(of property: Binding, in type: TypeInfo, context: ExtractionContext) -> (EnumInfo, StateWrapper)? {
         guard !property.isComputed, !property.isStatic else { return nil }
         let call = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
         // (by the written text first: most properties are held in no box)
         guard let text = property.typeText ?? call?.calledExpression.trimmedText,
-              wrappers.keys.contains(where: { text.contains($0) }), case let box = DSLSupport.genericType(text, at: property.node, index: context.index),
-              let setters = wrappers[box.name], let scope = context.index.scope(of: property.node), let argument = box.arguments.first,
-              let e = argument.enumInfo ?? argument.externalName.flatMap({ context.index.enumInfo($0, in: scope) }), !e.cases.isEmpty
-        else { return nil }
-        return (e, StateWrapper(base: property.name, setters: setters, initial: call?.arguments.first?.expression))
+              wrappers.keys.contains(where: { text.contains($0) }) || locks.keys.contains(where: { text.contains($0) }),
+              case let box = DSLSupport.genericType(text, at: property.node, index: context.index),
+              wrappers[box.name] != nil || locks[box.name] != nil, let scope = context.index.scope(of: property.node) else { return nil }
+        // the value it starts with, given to its initializer or to the property in every `init` (`self.state =
+        // NIOLockedValueBox(.idle)`)
+        let initial = (call ?? initializerValue(of: property.name, in: type).flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) })?
+            .arguments.first?.expression
+        // the enum: the box's argument (`Mutex<State>`), else the type of the case it starts with
+        // (`NIOLockedValueBox(Lifecycle.running)`)
+        let argument = box.arguments.first
+        guard let e = argument?.enumInfo ?? argument?.externalName.flatMap({ context.index.enumInfo($0, in: scope) })
+                ?? (argument == nil ? initial.flatMap({ SyntaxHelpers.caseReference($0, context.index)?.type }).flatMap({ context.index.enumInfo($0, in: scope) }) : nil),
+              !e.cases.isEmpty else { return nil }
+        return (e, StateWrapper(base: property.name, setters: wrappers[box.name] ?? [], initial: initial, accessors: locks[box.name] ?? []))
     }
 
     func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext,
@@ -1419,7 +1542,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
         let rebuild = Self.rebuild(of: type, property: property.name)
         let writes = StateWrites(property: wrapper?.path ?? property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
-                                 setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
+                                 setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
+                                 accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
         guard !writes.direct.isEmpty else { return }
         let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
@@ -1457,6 +1581,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    enumSuccessors: successors, unobservable: unobservable,
                                    valueStates: valueStates, rebuild: rebuild)
             spec.setters = writes.setters
+            spec.accessors = writes.accessors
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -1480,13 +1605,20 @@ struct SwitchMethodRecogniser: Recogniser {
         // (`Loadable<[Article]>`: `.loading`, then after `await`, `.loaded(list)`).
         if location == nil {
             let plain = kind == .enumeration && !stateEnum.cases.contains(where: \.hasPayload)
-            let tester = named
+            // (an enum kept in a lock, changed in its closures, or one whose own mutating methods step it by
+            // its case, `mutating func closed() -> OnClosed { switch self { … } }`, is a state whatever tests it)
+            let steppedByItself = named && enumMethods.values.contains { m in
+                m.body.map { SwitchFinder.scan($0).switches.contains { SyntaxHelpers.path($0.subject) == "self" } } == true
+            }
+            let tester = !writes.accessors.isEmpty || steppedByItself ? type.methods.first { writes.writers.contains($0.0.name.text) } : named
                 // (a box's tests read its value: `phase.value == .idle`)
                 ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
-                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, context: context)
+                    ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                    ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
+                                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context) : nil)
-                    ?? Self.firstStaging(statePaths, among: writes.writers, of: type, waiting: true, context: context)
+                    ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
             guard let tester else { return }
             location = tester.1.location(of: tester.0)
         }
@@ -1498,7 +1630,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
                                    enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
-                                   setters: writes.setters)
+                                   setters: writes.setters, accessors: writes.accessors)
         var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
         let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)
         walked.rules += initWork.rules
@@ -1514,7 +1646,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let assigned = Self.pipelineAssignments(of: property.name, in: type, states: states, context: context)
         rules += assigned.rules
         inputNames = inputNames.appendingUnique(assigned.inputs)
-        let initial = wrapper.map { context.initialState($0.initial, states: states) }
+        let initial = wrapper.map { context.initialState(Self.enumInitStart($0.initial, context: context) ?? $0.initial, states: states) }
             ?? startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
         var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
@@ -1545,6 +1677,8 @@ struct StateWrites {
 
     /// Calls that set the property to their argument (`phase.accept`).
     let setters: Set<String>
+    /// Calls of a lock holding it that hand it to their closure (`state.withLock`).
+    let accessors: Set<String>
     /// Methods that write the property themselves.
     var direct = Set<String>()
     /// Methods that write it themselves or call one that does.
@@ -1559,20 +1693,23 @@ struct StateWrites {
     var assigned: [(node: Syntax, value: ExprSyntax)] = []
 
     /// `setters`: calls that set the property to their argument (`phase.accept`, for a state held in a box).
-    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [], index: SymbolIndex? = nil) {
+    init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [],
+         accessors: Set<String> = [], index: SymbolIndex? = nil) {
         self.setters = setters
+        self.accessors = accessors
         var callees: [String: Set<String>] = [:]
         var calledUnfollowed = Set<String>()
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
             calledUnfollowed.formUnion(finder.calledInClosures)
             for w in finder.closureWrites {
-                unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a closure in \(method.name.text)()"))
+                let nested = sequence(first: w, next: { $0.parent }).prefix { $0.id != body.id }.contains { $0.is(FunctionDeclSyntax.self) }
+                unfollowed.append(Unfollowed(location: file.location(of: w), why: "inside a \(nested ? "nested function" : "closure") in \(method.name.text)()"))
             }
         }
         // an initializer's writes give the starting state, but those in its closures come later (a
@@ -1580,7 +1717,7 @@ struct StateWrites {
         // (only for a property some method writes: one none writes is no machine)
         for initializer in direct.isEmpty ? [] : type.initializers {
             guard let body = initializer.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, index: index)
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
             finder.walk(body)
             // (work it starts, `{ [weak self] _ in … }`, is walked: `initializerWork`)
             for w in finder.closureWrites {
@@ -1626,9 +1763,14 @@ struct StateWrites {
         var shadowing: [Bool] = []
 
         let setters: Set<String>
+        let accessors: Set<String>
+        /// The names the closures of `accessors` being walked give the value (`state` in `withLock { state
+        /// in … }`, `$0`), innermost last.
+        var aliases: [String] = []
         let index: SymbolIndex?
 
-        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>, index: SymbolIndex?) {
+        init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>, accessors: Set<String>, index: SymbolIndex?) {
+            self.accessors = accessors
             self.index = index
             self.property = property
             self.enumMethods = enumMethods
@@ -1651,6 +1793,7 @@ struct StateWrites {
         /// Whether `expr` names the property here: its path is the property's, and no closure parameter of
         /// that name hides it (unless written `self.p`).
         func isProperty(_ expr: ExprSyntax) -> Bool {
+            if let alias = aliases.last, SyntaxHelpers.path(expr) == alias { return true }
             guard SyntaxHelpers.path(expr) == property else { return false }
             guard shadowing.contains(true) else { return true }
             return SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self)?.base?.trimmedText == "self"
@@ -1660,18 +1803,33 @@ struct StateWrites {
         var later: [Bool] = []
 
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            // the closure of a lock's accessor runs at once, with the value (`state.withLock { state in … }`)
+            if !accessors.isEmpty, let call = SyntaxHelpers.call(taking: node), SyntaxHelpers.path(call.calledExpression).map(accessors.contains) == true,
+               SyntaxHelpers.accessorClosure(of: call)?.id == node.id {
+                aliases.append(SyntaxHelpers.closureParameterNames(node).first ?? "$0")
+                later.append(false)
+                shadowing.append(false)
+                return .visitChildren
+            }
             // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
             let run = SyntaxHelpers.run(of: node, index: index)
             later.append(!(run == .now || run == .started && closureDepth == 0))
             if later.last! { closureDepth += 1 }
             shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
+            aliases.append("")
             return .visitChildren
         }
         override func visitPost(_ node: ClosureExprSyntax) {
             if later.removeLast() { closureDepth -= 1 }
             shadowing.removeLast()
+            aliases.removeLast()
         }
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        // a nested function's writes are not followed either (`func doClose() { … }` run by work started)
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+            closureDepth += 1
+            return .visitChildren
+        }
+        override func visitPost(_ node: FunctionDeclSyntax) { closureDepth -= 1 }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             if let (lhs, rhs) = SyntaxHelpers.assignment(node) {

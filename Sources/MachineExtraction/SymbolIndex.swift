@@ -48,6 +48,12 @@ final class TypeInfo {
     var initializers: [InitializerDeclSyntax] {
         node.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? []
     }
+    /// The initializers its extensions hold.
+    var extensionInitializers: [InitializerDeclSyntax] {
+        extensions.flatMap { $0.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) } ?? [] }
+    }
+    /// The extensions merged into it.
+    var extensions: [Syntax] = []
 
     var name: String
     /// The declaration path inside its module: `Outer.Inner`, `Outer.run().Local` for a local type.
@@ -344,6 +350,7 @@ final class SymbolIndex {
         target.inherited += ext.inherited
         target.properties += ext.properties.map { var b = $0; b.owner = target.qualifiedName; return b }
         target.methods += ext.methods
+        target.extensions.append(ext.node)
         for (name, decls) in ext.members {
             for d in decls {
                 if case .type(let nested) = d { reparent(nested, under: target) }

@@ -154,13 +154,19 @@ enum SyntaxHelpers {
         // they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
         return closures.filter { c in
             if holdsSelfWeakly(c) || hopsToMain(c) { return true }
-            // (an escaping closure in a class says `self`)
-            guard platform || index != nil, c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) else { return false }
+            // (an escaping closure in a class says `self`; in a struct, a SwiftUI view's, it need not)
+            guard platform || index != nil,
+                  inStruct(c) || c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) else { return false }
             return platform || escapes(c, from: call, index: index!) == true
         }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
         }
+    }
+
+    /// Whether a node is written in a struct's declaration (not an extension's: its type is elsewhere).
+    static func inStruct(_ node: some SyntaxProtocol) -> Bool {
+        sequence(first: Syntax(node), next: { $0.parent }).first { $0.isProtocol(DeclGroupSyntax.self) }?.is(StructDeclSyntax.self) == true
     }
 
     /// Whether a closure is given to a parameter that every declaration the callee may name (by Swift's
@@ -271,6 +277,28 @@ enum SyntaxHelpers {
         return node?.as(FunctionCallExprSyntax.self)
     }
 
+    /// The property of another value a closure is stored in, to be called back later
+    /// (`monitor.pathUpdateHandler = { [weak self] path in … }`, `player.onFinish = { … }`): its name. Nil
+    /// for a closure stored in the type's own property or a local, whose calls the walk sees.
+    static func handlerProperty(of closure: ClosureExprSyntax) -> String? {
+        guard let sequence = closure.parent?.parent?.as(SequenceExprSyntax.self), let (lhs, rhs) = assignment(sequence),
+              rhs.count == 1, rhs[0].id == closure.id,
+              let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !isSelf(base) else { return nil }
+        return member.declName.baseName.text
+    }
+
+    /// The closure a lock's accessor runs with the value it holds (`withLock { state in … }`).
+    static func accessorClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
+        call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self)
+    }
+
+    /// Whether a statement calls another initializer of the type (`self.init(…)`, `try self.init(…)`).
+    static func delegatesToSelfInit(_ item: CodeBlockItemSyntax.Item) -> Bool {
+        guard let expr = item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression,
+              let call = unwrap(expr).as(FunctionCallExprSyntax.self) else { return false }
+        return call.calledExpression.trimmedText == "self.init"
+    }
+
     /// `self`, `self?` or `self!`: a member call on it is the type's own (`self?.handle(result)`).
     static func isSelf(_ expr: ExprSyntax) -> Bool { ["self", "self?", "self!"].contains(expr.trimmedText) }
 
@@ -299,7 +327,7 @@ enum SyntaxHelpers {
     enum ClosureRun { case now, started, other }
 
     static func run(of closure: ClosureExprSyntax, index: SymbolIndex? = nil) -> ClosureRun {
-        guard let call = call(taking: closure) else { return .other }
+        guard let call = call(taking: closure) else { return handlerProperty(of: closure) != nil ? .started : .other }
         if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
         if laterClosures(of: call, index: index).contains(where: { $0.closure.id == closure.id }) { return .started }
         // (given to a declared parameter of a plain function type: at once)

@@ -2558,4 +2558,263 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(finding.severity, .note)
         XCTAssertTrue(finding.message.contains("only reached from 'priming'"), finding.message)
     }
+    /// An `Operation`'s state that only computed properties test (`isExecuting`, `isFinished`), set by
+    /// `start()` and the method finishing the work, is its machine.
+    func testAStateOnlyComputedPropertiesTest() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Foundation
+        class KettleOperation: Operation {
+            enum Stage { case waiting, boiling, done }
+            private var stage: Stage = .waiting
+            override var isExecuting: Bool { stage == .boiling }
+            override var isFinished: Bool { stage == .done }
+            override func start() {
+                if isCancelled { stage = .done; return }
+                stage = .boiling
+            }
+            func whistle() { stage = .done }
+        }
+        """)
+        let kettle = try XCTUnwrap(machines.named("KettleOperation.stage"))
+        XCTAssertEqual(kettle.initial, "waiting")
+        XCTAssertTrue(kettle.transitions.isSuperset(of: ["waiting -start()-> boiling", "waiting -start()-> done", "boiling -whistle()-> done"]),
+                      "\(kettle.transitions)")
+    }
+
+    /// A closure stored in another value's property (`sensor.onReading = { [weak self] … }`) is called
+    /// back later, from the states it was set in and after: an input named by the property. Its hand-over to
+    /// the main queue is the rest of it.
+    func testAHandlerStoredInAnotherValuesProperty() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Foundation
+        final class Greenhouse {
+            enum HumidityStatus { case unknown, humid, dry }
+            private(set) var humidityStatus: HumidityStatus = .unknown
+            private let sensor = Hygrometer()
+            func watch() {
+                sensor.onReading = { [weak self] percent in
+                    DispatchQueue.main.async { self?.humidityStatus = percent > 60 ? .humid : .dry }
+                }
+            }
+            func unplug() { humidityStatus = .unknown }
+        }
+        final class Hygrometer { var onReading: ((Int) -> Void)? }
+        """)
+        let greenhouse = try XCTUnwrap(machines.named("Greenhouse.humidityStatus"))
+        XCTAssertEqual(greenhouse.transitions, ["unknown -watch() onReading-> humid", "unknown -watch() onReading-> dry",
+                                                "humid -watch() onReading-> dry", "dry -watch() onReading-> humid",
+                                                "humid -unplug()-> unknown", "dry -unplug()-> unknown"])
+        XCTAssertFalse(greenhouse.partial)
+    }
+
+    /// Stages written through a box's setter (`orderStatus.onNext(.ordering)`, then in a completion
+    /// handler), and a SwiftUI view's escaping closure, which says no `self` in a struct.
+    func testStagesThroughSettersAndAViewsEscapingClosure() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import RxSwift
+        final class BakeryViewModel {
+            enum OrderStatus { case browsing, ordering, placed, refused }
+            let orderStatus = BehaviorSubject<OrderStatus>(value: .browsing)
+            private let counter = Counter()
+            func order() {
+                orderStatus.onNext(.ordering)
+                counter.place { [weak self] accepted in self?.orderStatus.onNext(accepted ? .placed : .refused) }
+            }
+            func leave() { orderStatus.onNext(.browsing) }
+        }
+        final class Counter { func place(_ done: @escaping (Bool) -> Void) {} }
+        """)
+        let bakery = try XCTUnwrap(machines.named("BakeryViewModel.orderStatus"))
+        XCTAssertTrue(bakery.transitions.isSuperset(of: ["browsing -order()-> ordering", "ordering -order() callback-> placed",
+                                                         "ordering -order() callback-> refused", "placed -leave()-> browsing"]),
+                      "\(bakery.transitions)")
+        let (views, _) = try Fixture.analyze(source: """
+        import SwiftUI
+        struct VaultView: View {
+            enum Door { case shut, opening, open }
+            @State private var door: Door = .shut
+            var body: some View {
+                switch door {
+                case .shut: Button("Dial") { door = .opening; Tumbler.turn { ok in door = ok ? .open : .shut } }
+                case .opening: ProgressView()
+                case .open: Button("Close") { door = .shut }
+                }
+            }
+        }
+        enum Tumbler { static func turn(_ done: @escaping (Bool) -> Void) {} }
+        """)
+        let vault = try XCTUnwrap(views.named("VaultView.door"))
+        XCTAssertEqual(vault.transitions, ["shut -Dial-> opening", "opening -Dial callback-> open", "opening -Dial callback-> shut",
+                                           "open -Close-> shut"])
+        XCTAssertFalse(vault.findingKeys.contains("dead_end_state opening"), "\(vault.findingKeys)")
+    }
+
+    /// A property a generic superclass declares with the type parameter the class binds to an enum
+    /// (`class Oven: StoreBase<OvenState>`) is the class's state, starting as `super.init(state:)` says.
+    func testAStateDeclaredByAGenericSuperclass() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        class StoreBase<Value> {
+            var state: Value
+            init(state: Value) { self.state = state }
+        }
+        enum OvenState { case off, preheating, ready }
+        final class Oven: StoreBase<OvenState> {
+            init() { super.init(state: .off) }
+            func preheat() { guard state == .off else { return }; state = .preheating }
+            func ding() { if state == .preheating { state = .ready } }
+            func switchOff() { state = .off }
+        }
+        """)
+        let oven = try XCTUnwrap(machines.named("Oven.state"))
+        XCTAssertEqual(oven.initial, "off")
+        XCTAssertEqual(oven.transitions, ["off -preheat()-> preheating", "preheating -ding()-> ready", "preheating -switchOff()-> off",
+                                          "ready -switchOff()-> off"])
+    }
+
+    /// An enum kept in a lock (`Mutex`, `NIOLockedValueBox`, `OSAllocatedUnfairLock`) is read and written
+    /// in the closures its accessor runs at once, its parameter (or `$0`) the state; it starts as the lock
+    /// is made with, through the enum's own `init()` too.
+    func testAStateKeptInALock() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Synchronization
+        import NIOConcurrencyHelpers
+        import os
+        final class Tap: Sendable {
+            enum State { case closed, running, dripping }
+            private let state = Mutex<State>(.closed)
+            func open() -> Bool {
+                state.withLock { state in
+                    guard state == .closed else { return false }
+                    state = .running
+                    return true
+                }
+            }
+            func loosen() { state.withLock { if $0 == .running { $0 = .dripping } } }
+            func shut() { state.withLock { $0 = .closed } }
+        }
+        final class Ferry: Sendable {
+            enum Crossing { case docked, sailing, moored
+                init() { self = .docked }
+            }
+            private let crossing: NIOLockedValueBox<Crossing>
+            init() { crossing = NIOLockedValueBox(Crossing()) }
+            func depart() { crossing.withLockedValue { value in if case .docked = value { value = .sailing } } }
+            func arrive() { crossing.withLockedValue { $0 = .moored } }
+        }
+        final class Metronome: @unchecked Sendable {
+            enum Phase { case still, ticking }
+            private let phase = OSAllocatedUnfairLock(initialState: Phase.still)
+            func tick() { phase.withLock { $0 = .ticking } }
+            func hush() { phase.withLock { $0 = .still } }
+        }
+        """)
+        let tap = try XCTUnwrap(machines.named("Tap.state"))
+        XCTAssertEqual(tap.initial, "closed")
+        XCTAssertEqual(tap.transitions, ["closed -open()-> running", "running -loosen()-> dripping", "running -shut()-> closed",
+                                         "dripping -shut()-> closed"])
+        let ferry = try XCTUnwrap(machines.named("Ferry.crossing"))
+        XCTAssertEqual(ferry.initial, "docked")
+        XCTAssertEqual(ferry.transitions, ["docked -depart()-> sailing", "docked -arrive()-> moored", "sailing -arrive()-> moored"])
+        let metronome = try XCTUnwrap(machines.named("Metronome.phase"))
+        XCTAssertEqual(metronome.transitions, ["still -tick()-> ticking", "ticking -hush()-> still"])
+        // (the enum's own machine is not read apart from its holder's)
+        XCTAssertFalse(machines.contains { $0.name == "Ferry.Crossing" })
+    }
+
+    /// A `switch` over what a method of the state returns (`switch state.gust(strong:)`, or a local holding
+    /// it) takes only the cases it returned on each path: in `dim`, `gust` returns `.nothing`, so `wind`
+    /// does not relight it. The holder of an enum that steps itself is its machine without a test of its own.
+    func testASwitchOverTheCaseAMethodReturned() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Lantern {
+            enum State {
+                case lit, dim, relighting, out
+                enum OnGust { case flicker, relight, nothing }
+                mutating func gust(strong: Bool) -> OnGust {
+                    let onGust: OnGust
+                    switch self {
+                    case .lit:
+                        self = .dim
+                        onGust = strong ? .relight : .flicker
+                    case .dim, .relighting, .out:
+                        onGust = .nothing
+                    }
+                    return onGust
+                }
+                mutating func relight() { if case .dim = self { self = .relighting } }
+                mutating func caught() { if case .relighting = self { self = .lit } }
+            }
+            private var state: State = .lit
+            func wind(strong: Bool) {
+                switch self.state.gust(strong: strong) {
+                case .flicker: print("flicker")
+                case .relight: self.state.relight()
+                case .nothing: break
+                }
+            }
+            func flame() {
+                let action = self.state.gust(strong: true)
+                switch action {
+                case .relight: self.state.relight()
+                default: break
+                }
+            }
+            func spark() { self.state.caught() }
+        }
+        """)
+        let lantern = try XCTUnwrap(machines.named("Lantern.state"))
+        XCTAssertEqual(lantern.transitions, ["lit -wind()-> dim", "lit -wind()-> relighting", "lit -flame()-> dim", "lit -flame()-> relighting",
+                                             "relighting -spark()-> lit"])
+    }
+
+    /// Square's Workflow: the actions' `apply(toState:)` is the machine, starting where the workflow's
+    /// `makeInitialState()` says.
+    func testAWorkflowStartsAsMakeInitialStateSays() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Workflow
+        struct RecipeWorkflow: Workflow {
+            enum State { case choosing, cooking, served }
+            func makeInitialState() -> State { .choosing }
+        }
+        extension RecipeWorkflow {
+            enum Action: WorkflowAction {
+                typealias WorkflowType = RecipeWorkflow
+                case cook, serve, again
+                func apply(toState state: inout RecipeWorkflow.State) -> Never? {
+                    switch self {
+                    case .cook: state = .cooking
+                    case .serve: state = .served
+                    case .again: state = .choosing
+                    }
+                    return nil
+                }
+            }
+        }
+        """)
+        let recipe = try XCTUnwrap(machines.named("apply"))
+        XCTAssertEqual(recipe.initial, "choosing")
+        XCTAssertTrue(recipe.transitions.contains("choosing -cook-> cooking"), "\(recipe.transitions)")
+    }
+
+    /// A write in a nested function, which no walk follows, makes the machine partial and says where.
+    func testAWriteInANestedFunctionIsNotFollowed() throws {
+        let (machines, diagnostics) = try Fixture.analyze(source: """
+        final class Kiosk {
+            enum State { case idle, busy, closed }
+            private var state: State = .idle
+            private let queue = Work()
+            func begin() { guard state == .idle else { return }; state = .busy }
+            func close() {
+                func finish() { state = .closed }
+                queue.later { finish() }
+            }
+            func reset() { state = .idle }
+        }
+        final class Work { func later(_ f: @escaping () -> Void) {} }
+        """)
+        let kiosk = try XCTUnwrap(machines.named("Kiosk.state"))
+        XCTAssertTrue(kiosk.partial)
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("inside a nested function in close()") && $0.location?.line == 7 },
+                      "\(diagnostics.map(\.message))")
+    }
 }
