@@ -1355,7 +1355,7 @@ final class ReducerInterpreter {
 
     /// The case a `switch` subject is known to hold on a path: a helper's parameter given a case
     /// (`transition(to: .idle)`), a local holding one a call returned (`let action = state.close()`), or
-    /// what the call it is returned (`switch self.state.closed(reason: r)`).
+    /// the case the call it names returned (`switch self.state.closed(reason: r)`).
     func knownValue(of subject: ExprSyntax, _ ctx: Ctx) -> String? {
         let s = SyntaxHelpers.unwrap(subject)
         if s.is(FunctionCallExprSyntax.self) { return ctx.returned }
@@ -1790,7 +1790,7 @@ final class ReducerInterpreter {
             }
         }
         // `next = .closed`: a local now holds that state
-        var ctxs = lhs.as(DeclReferenceExprSyntax.self).map { held($0.baseName.text, rhs, ctxs) } ?? ctxs
+        let ctxs = lhs.as(DeclReferenceExprSyntax.self).map { held($0.baseName.text, rhs, ctxs) } ?? ctxs
         // `onClosed = .emitIdle`, `action = self.state.close()` in a function walked for a call: the case it
         // may return
         if !returnSinks.isEmpty, let name = lhs.as(DeclReferenceExprSyntax.self)?.baseName.text {

@@ -883,7 +883,7 @@ struct SwitchMethodRecogniser: Recogniser {
         return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
     }
 
-    /// For a value made by the state enum's own initializer (`State()`, `.init()`), the case that
+    /// For a value made by the state enum's own initializer (`State()`, `State.init()`), the case that
     /// initializer gives `self` (`init() { self = .idle }`).
     static func enumInitStart(_ start: ExprSyntax?, context: ExtractionContext) -> ExprSyntax? {
         guard let call = start.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }), call.arguments.isEmpty,
