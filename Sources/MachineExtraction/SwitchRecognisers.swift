@@ -927,9 +927,11 @@ struct SwitchMethodRecogniser: Recogniser {
         // (those of its extensions too: `convenience init(…) { self.init(…); self.state = .inline }`)
         for initializer in type.initializers + type.extensionInitializers {
             let assigned = initializer.body?.statements.lazy.compactMap { item -> ExprSyntax? in
-                // (or handed to the superclass's initializer that sets it: `super.init(state: .idle)`)
+                // (or handed to the superclass's initializer that sets it: `super.init(state: .idle)`,
+                // `super.init(initialState: .idle)`)
                 if let call = item.item.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "super.init" {
-                    return call.arguments.first { $0.label?.text == property }?.expression
+                    let labels = [property, "initial" + property.prefix(1).uppercased() + property.dropFirst()]
+                    return call.arguments.first { $0.label.map { labels.contains($0.text) } == true }?.expression
                 }
                 guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property else { return nil }
                 return rhs[0]
@@ -1216,19 +1218,25 @@ struct SwitchMethodRecogniser: Recogniser {
 
     /// The first method among `names` (in declaration order) that assigns a value named by `roots` a case
     /// in work it starts to be called back later (`monitor.pathUpdateHandler = { [weak self] path in
-    /// self?.status = … }`, a completion handler, a `Task`): an event of the world changes it, as no
-    /// setting does.
+    /// self?.status = … }`, a completion handler, a `Task`), or calls there another of `names` (`engine.onFinish
+    /// = { [weak self] in self?.finish() }`): an event of the world changes it, as no setting does.
     static func firstCalledBack(_ roots: Set<String>, setters: Set<String>, among names: Set<String>, of type: TypeInfo,
                                 context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
-            return SwitchFinder.scanAll(body).writes(of: roots, setters: setters).contains { lhs, rhs in
-                guard SyntaxHelpers.branches(rhs).contains(where: {
-                    SyntaxHelpers.caseReference($0, context.index) != nil
-                }) else { return false }
-                let path = sequence(first: Syntax(lhs), next: { $0.parent }).prefix { $0.id != body.id }
+            func calledBack(_ node: Syntax) -> Bool {
+                let path = sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }
                 let runs = path.compactMap { $0.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) } }
                 return runs.contains(.started) && runs.allSatisfy { $0 != .other } && !path.contains { $0.is(FunctionDeclSyntax.self) }
+            }
+            let scan = SwitchFinder.scanAll(body)
+            // a case assigned there, or another method writing it called there (`{ [weak self] in self?.finish() }`)
+            return scan.writes(of: roots, setters: setters).contains { lhs, rhs in
+                SyntaxHelpers.branches(rhs).contains { SyntaxHelpers.caseReference($0, context.index) != nil } && calledBack(Syntax(lhs))
+            } || scan.calls.contains { call in
+                let callee = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { m in m.base.map(SyntaxHelpers.isSelf) == true ? m.declName.baseName.text : nil }
+                    ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                return callee.map { $0 != method.name.text && names.contains($0) } == true && calledBack(Syntax(call))
             }
         }
     }

@@ -2605,6 +2605,25 @@ final class MethodMachineTests: XCTestCase {
                                                 "humid -watch() onReading-> dry", "dry -watch() onReading-> humid",
                                                 "humid -unplug()-> unknown", "dry -unplug()-> unknown"])
         XCTAssertFalse(greenhouse.partial)
+
+        // the handler calls another method that writes it (`self?.finish()`), itself the handler's helper
+        let (players, _) = try Fixture.analyze(source: """
+        final class Gramophone {
+            enum PlaybackStatus { case stopped, playing, finished }
+            private(set) var playbackStatus: PlaybackStatus = .stopped
+            private let motor = Motor()
+            func play() {
+                playbackStatus = .playing
+                self.motor.onRunOut = { [weak self] in self?.finish() }
+            }
+            private func finish() { playbackStatus = .finished }
+            func stop() { playbackStatus = .stopped }
+        }
+        final class Motor { var onRunOut: (() -> Void)? }
+        """)
+        let gramophone = try XCTUnwrap(players.named("Gramophone.playbackStatus"))
+        XCTAssertTrue(gramophone.transitions.contains("playing -play() onRunOut-> finished"), "\(gramophone.transitions)")
+        XCTAssertFalse(gramophone.inputs.contains("finish()"), "\(gramophone.inputs)")
     }
 
     /// Stages written through a box's setter (`orderStatus.onNext(.ordering)`, then in a completion
@@ -2667,6 +2686,20 @@ final class MethodMachineTests: XCTestCase {
         """)
         let oven = try XCTUnwrap(machines.named("Oven.state"))
         XCTAssertEqual(oven.initial, "off")
+        // (`super.init(initialState: .idle)` names it too)
+        let (labelled, _) = try Fixture.analyze(source: """
+        class Model<Value> {
+            var state: Value
+            init(initialState: Value) { state = initialState }
+        }
+        enum KilnState { case cold, firing }
+        final class Kiln: Model<KilnState> {
+            init() { super.init(initialState: .cold) }
+            func fire() { if state == .cold { state = .firing } }
+            func cool() { state = .cold }
+        }
+        """)
+        XCTAssertEqual(try XCTUnwrap(labelled.named("Kiln.state")).initial, "cold")
         XCTAssertEqual(oven.transitions, ["off -preheat()-> preheating", "preheating -ding()-> ready", "preheating -switchOff()-> off",
                                           "ready -switchOff()-> off"])
     }
