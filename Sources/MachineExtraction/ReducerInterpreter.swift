@@ -612,7 +612,7 @@ final class ReducerInterpreter {
                 // (`return .close(channel)`, `return onClosed`, what the call returned) is kept for the caller
                 let after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
                 let value = ret.expression.map(SyntaxHelpers.unwrap)
-                let named = value.flatMap { SyntaxHelpers.caseReference($0, effects.index)?.name ?? $0.as(BooleanLiteralExprSyntax.self)?.literal.text }
+                let named = value.flatMap(SyntaxHelpers.spelledCase)
                 returnSinks[returnSinks.count - 1] += leaving(after.map { ctx in
                     var c = ctx
                     if let named {
@@ -1794,7 +1794,7 @@ final class ReducerInterpreter {
         // `onClosed = .emitIdle`, `action = self.state.close()` in a function walked for a call: the case it
         // may return
         if !returnSinks.isEmpty, let name = lhs.as(DeclReferenceExprSyntax.self)?.baseName.text {
-            let value = SyntaxHelpers.caseReference(rhs, effects.index)?.name
+            let value = SyntaxHelpers.spelledCase(rhs)
             let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self)
             return (call.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs).map { ctx in
                 var c = ctx

@@ -1520,7 +1520,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let call = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
         // (by the written text first: most properties are held in no box)
         guard let text = property.typeText ?? call?.calledExpression.trimmedText,
-              wrappers.keys.contains(where: { text.contains($0) }) || locks.keys.contains(where: { text.contains($0) }),
+              case let name = text.prefix(while: { $0 != "<" && $0 != "(" }).split(separator: ".").last.map(String.init) ?? "",
+              wrappers[name] != nil || locks[name] != nil,
               case let box = DSLSupport.genericType(text, at: property.node, index: context.index),
               wrappers[box.name] != nil || locks[box.name] != nil, let scope = context.index.scope(of: property.node) else { return nil }
         // the value it starts with, given to its initializer or to the property in every `init` (`self.state =

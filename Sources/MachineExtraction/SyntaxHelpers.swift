@@ -154,19 +154,22 @@ enum SyntaxHelpers {
         // they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
         return closures.filter { c in
             if holdsSelfWeakly(c) || hopsToMain(c) { return true }
-            // (an escaping closure in a class says `self`; in a struct, a SwiftUI view's, it need not)
-            guard platform || index != nil,
-                  inStruct(c) || c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) else { return false }
-            return platform || escapes(c, from: call, index: index!) == true
+            // (an escaping closure in a class says `self`; in a SwiftUI view, a struct, it need not)
+            guard platform || index != nil else { return false }
+            let saysSelf = c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) })
+            if platform { return saysSelf || inView(c) }
+            // (the declaration first: most closures are given to calls the code does not declare)
+            return escapes(c, from: call, index: index!) == true && (saysSelf || inView(c))
         }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
         }
     }
 
-    /// Whether a node is written in a struct's declaration (not an extension's: its type is elsewhere).
-    static func inStruct(_ node: some SyntaxProtocol) -> Bool {
-        sequence(first: Syntax(node), next: { $0.parent }).first { $0.isProtocol(DeclGroupSyntax.self) }?.is(StructDeclSyntax.self) == true
+    /// Whether a node is written in the declaration of a struct that is a SwiftUI view (`struct …: View`).
+    static func inView(_ node: some SyntaxProtocol) -> Bool {
+        let group = sequence(first: Syntax(node), next: { $0.parent }).first { $0.isProtocol(DeclGroupSyntax.self) }
+        return group?.as(StructDeclSyntax.self)?.inheritanceClause?.inheritedTypes.contains { $0.type.trimmedText.hasSuffix("View") } == true
     }
 
     /// Whether a closure is given to a parameter that every declaration the callee may name (by Swift's
@@ -367,6 +370,17 @@ enum SyntaxHelpers {
     /// when `T` names a type where it is written (`index.isTypeReference`), not a value (`state.x`).
     /// `anchor`: where the expression is written when it is a rebuilt node outside the input trees.
     /// `accepting`: the names the caller looks for; another name gives nil before anything is looked up.
+    /// The case an expression names by its spelling alone (`.emitIdle`, `.close(channel)`, `OnClose.none`,
+    /// `true`), for matching a `switch`'s patterns by name; nothing is looked up.
+    static func spelledCase(_ expr: ExprSyntax) -> String? {
+        var e = unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self) { e = call.calledExpression }
+        if let literal = e.as(BooleanLiteralExprSyntax.self) { return literal.literal.text }
+        guard let member = e.as(MemberAccessExprSyntax.self) else { return nil }
+        if let base = member.base, base.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase != true { return nil }
+        return member.declName.baseName.text.withoutBackticks
+    }
+
     static func caseReference(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil,
                               accepting: (String) -> Bool = { _ in true }) -> (name: String, type: String?)? {
         let e = unwrap(expr)
