@@ -579,14 +579,7 @@ final class ReducerInterpreter {
             // it returned
             if let v = decl.as(VariableDeclSyntax.self), v.bindings.count == 1,
                let call = v.bindings.first?.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self) {
-                let after = execCall(call, Self.unreturned(ctxs))
-                guard let name = v.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return Flow(next: after) }
-                return Flow(next: after.map { ctx in
-                    var c = ctx
-                    c.caseLocals[name] = c.returned
-                    c.returned = nil
-                    return c
-                })
+                return Flow(next: holding(v.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, call, spelled: nil, ctxs))
             }
             return Flow(next: ctxs)
         case .stmt(let stmt):
@@ -843,9 +836,8 @@ final class ReducerInterpreter {
         }
         if spec.mainHopsNow, let hop = SyntaxHelpers.mainHop(call) { return runAtOnce([hop], ctxs) }
         // `state.withLock { state in state = .ready }`: the closure runs now, its parameter the state
-        if !spec.accessors.isEmpty, let path = SyntaxHelpers.path(callee), spec.accessors.contains(path),
-           let closure = SyntaxHelpers.accessorClosure(of: call) {
-            return withPaths([SyntaxHelpers.closureParameterNames(closure).first ?? "$0"], inputs: []) { runAtOnce([closure], ctxs) }
+        if let (closure, value) = SyntaxHelpers.accessorClosure(of: call, among: spec.accessors) {
+            return withPaths([value], inputs: []) { runAtOnce([closure], ctxs) }
         }
         // `Task { … }`: its work runs later, from the states the paths reaching it are in
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
@@ -917,11 +909,17 @@ final class ReducerInterpreter {
 
     /// The paths without the cases their locals hold, on entering or leaving a function walked for a call
     /// (its locals are its own; the caller's are forgotten, not matched wrongly).
-    static func localsCleared(_ ctxs: [Ctx]) -> [Ctx] {
-        guard ctxs.contains(where: { !$0.caseLocals.isEmpty }) else { return ctxs }
+    static func localsCleared(_ ctxs: [Ctx]) -> [Ctx] { cleared(ctxs, \.caseLocals, to: [:]) }
+
+    /// The paths with no case returned yet, before a call whose value is matched.
+    static func unreturned(_ ctxs: [Ctx]) -> [Ctx] { cleared(ctxs, \.returned, to: nil) }
+
+    /// The paths with `part` set to `empty` (copied only where some path holds another value).
+    static func cleared<T: Equatable>(_ ctxs: [Ctx], _ part: WritableKeyPath<Ctx, T>, to empty: T) -> [Ctx] {
+        guard ctxs.contains(where: { $0[keyPath: part] != empty }) else { return ctxs }
         return ctxs.map { ctx in
             var c = ctx
-            c.caseLocals = [:]
+            c[keyPath: part] = empty
             return c
         }
     }
@@ -1365,16 +1363,6 @@ final class ReducerInterpreter {
         return SyntaxHelpers.caseReference(argument, effects.index)?.name
     }
 
-    /// The paths with no case returned yet, before a call whose value is matched.
-    static func unreturned(_ ctxs: [Ctx]) -> [Ctx] {
-        guard ctxs.contains(where: { $0.returned != nil }) else { return ctxs }
-        return ctxs.map { ctx in
-            var c = ctx
-            c.returned = nil
-            return c
-        }
-    }
-
     /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
     func inputTree(_ atom: PatternAtom, _ subject: Subject) -> InputPattern? {
         switch (atom, subject) {
@@ -1794,17 +1782,24 @@ final class ReducerInterpreter {
         // `onClosed = .emitIdle`, `action = self.state.close()` in a function walked for a call: the case it
         // may return
         if !returnSinks.isEmpty, let name = lhs.as(DeclReferenceExprSyntax.self)?.baseName.text {
-            let value = SyntaxHelpers.spelledCase(rhs)
-            let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self)
-            return (call.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs).map { ctx in
-                var c = ctx
-                c.caseLocals[name] = value ?? (call != nil ? c.returned : nil)
-                return c
-            }
+            return holding(name, SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self), spelled: SyntaxHelpers.spelledCase(rhs), ctxs)
         }
         // `action = self.state.advance()`: the call may change the state
         if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return execCall(call, ctxs) }
         return ctxs
+    }
+
+    /// The paths after a local took the case `spelled` (`onClosed = .emitIdle`) or what `call` returned (`let
+    /// action = self.state.close()`, the call walked first); nil when neither names one.
+    func holding(_ name: String?, _ call: FunctionCallExprSyntax?, spelled: String?, _ ctxs: [Ctx]) -> [Ctx] {
+        let after = call.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
+        guard let name else { return after }
+        return after.map { ctx in
+            var c = ctx
+            c.caseLocals[name] = spelled ?? (call != nil ? c.returned : nil)
+            c.returned = nil
+            return c
+        }
     }
 
     /// The paths after a local variable took `value`: the state it names when it is a case of the state's

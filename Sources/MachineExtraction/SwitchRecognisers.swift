@@ -843,8 +843,7 @@ struct SwitchMethodRecogniser: Recogniser {
     static func typeText(of property: Binding) -> String? {
         // (the value a lock or box holds: `Mutex<State>`)
         func held(_ text: String) -> String? {
-            guard let open = text.firstIndex(of: "<"), text.hasSuffix(">"),
-                  locks[String(text[..<open])] != nil || wrappers[String(text[..<open])] != nil else { return nil }
+            guard boxName(text) != nil, let open = text.firstIndex(of: "<"), text.hasSuffix(">") else { return nil }
             return String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         }
         if let written = property.typeText { return held(written) ?? written }
@@ -852,8 +851,7 @@ struct SwitchMethodRecogniser: Recogniser {
         if let call = value.as(FunctionCallExprSyntax.self) {
             if let inner = held(call.calledExpression.trimmedText) { return inner }
             // (`NIOLockedValueBox(Lifecycle.running)`: the case it holds)
-            if let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, locks[name] != nil || wrappers[name] != nil,
-               let first = call.arguments.first?.expression {
+            if boxName(call.calledExpression.trimmedText) != nil, let first = call.arguments.first?.expression {
                 value = SyntaxHelpers.unwrap(first)
                 if let inner = value.as(FunctionCallExprSyntax.self) { value = inner.calledExpression }
             } else {
@@ -1216,6 +1214,17 @@ struct SwitchMethodRecogniser: Recogniser {
         return tested ? type.methods.first { names.contains($0.0.name.text) } : nil
     }
 
+    /// How each closure between a node and the method body around it runs, innermost first; nil when a
+    /// nested function is in between (no walk follows it).
+    static func closureRuns(around node: Syntax, in body: CodeBlockSyntax, context: ExtractionContext) -> [SyntaxHelpers.ClosureRun]? {
+        var runs: [SyntaxHelpers.ClosureRun] = []
+        for n in sequence(first: node, next: { $0.parent }).prefix(while: { $0.id != body.id }) {
+            if n.is(FunctionDeclSyntax.self) { return nil }
+            if let closure = n.as(ClosureExprSyntax.self) { runs.append(SyntaxHelpers.run(of: closure, index: context.index)) }
+        }
+        return runs
+    }
+
     /// The first method among `names` (in declaration order) that assigns a value named by `roots` a case
     /// in work it starts to be called back later (`monitor.pathUpdateHandler = { [weak self] path in
     /// self?.status = … }`, a completion handler, a `Task`), or calls there another of `names` (`engine.onFinish
@@ -1225,9 +1234,7 @@ struct SwitchMethodRecogniser: Recogniser {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
             func calledBack(_ node: Syntax) -> Bool {
-                let path = sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }
-                let runs = path.compactMap { $0.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) } }
-                return runs.contains(.started) && runs.allSatisfy { $0 != .other } && !path.contains { $0.is(FunctionDeclSyntax.self) }
+                closureRuns(around: node, in: body, context: context).map { $0.contains(.started) && !$0.contains(.other) } == true
             }
             let scan = SwitchFinder.scanAll(body)
             // a case assigned there, or another method writing it called there (`{ [weak self] in self?.finish() }`)
@@ -1298,9 +1305,7 @@ struct SwitchMethodRecogniser: Recogniser {
                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         // (a write in a closure counts when every closure around it is work the method starts)
         func reached(_ node: Syntax, in body: CodeBlockSyntax) -> Bool {
-            sequence(first: node, next: { $0.parent }).prefix { $0.id != body.id }.allSatisfy { n in
-                !n.is(FunctionDeclSyntax.self) && n.as(ClosureExprSyntax.self).map { SyntaxHelpers.run(of: $0, index: context.index) == .started } ?? true
-            }
+            closureRuns(around: node, in: body, context: context)?.allSatisfy { $0 == .started } == true
         }
         func waits(from first: Syntax, to second: Syntax, in body: CodeBlockSyntax) -> Bool {
             // (in work started apart from the first write, or after an `await` between them)
@@ -1506,6 +1511,13 @@ struct SwitchMethodRecogniser: Recogniser {
         "BehaviorSubject": ["onNext"], "MutableProperty": [], "Variable": [],
     ]
 
+    /// The box or lock a type is written with (`Mutex<State>`, `RxRelay.BehaviorRelay<Phase>`, the callee
+    /// `NIOLockedValueBox`), by its last name; nil for any other type.
+    static func boxName(_ text: String) -> String? {
+        let name = text.prefix(while: { $0 != "<" && $0 != "(" }).split(separator: ".").last.map(String.init) ?? ""
+        return wrappers[name] != nil || locks[name] != nil ? name : nil
+    }
+
     /// The locks a state may be held in, by type name, with the methods handing it to a closure.
     static let locks: [String: Set<String>] = [
         "Mutex": ["withLock"], "OSAllocatedUnfairLock": ["withLock", "withLockUnchecked"],
@@ -1520,8 +1532,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let call = property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
         // (by the written text first: most properties are held in no box)
         guard let text = property.typeText ?? call?.calledExpression.trimmedText,
-              case let name = text.prefix(while: { $0 != "<" && $0 != "(" }).split(separator: ".").last.map(String.init) ?? "",
-              wrappers[name] != nil || locks[name] != nil,
+              boxName(text) != nil,
               case let box = DSLSupport.genericType(text, at: property.node, index: context.index),
               wrappers[box.name] != nil || locks[box.name] != nil, let scope = context.index.scope(of: property.node) else { return nil }
         // the value it starts with, given to its initializer or to the property in every `init` (`self.state =
@@ -1813,9 +1824,10 @@ struct StateWrites {
 
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
             // the closure of a lock's accessor runs at once, with the value (`state.withLock { state in … }`)
-            if !accessors.isEmpty, let call = SyntaxHelpers.call(taking: node), SyntaxHelpers.path(call.calledExpression).map(accessors.contains) == true,
-               SyntaxHelpers.accessorClosure(of: call)?.id == node.id {
-                aliases.append(SyntaxHelpers.closureParameterNames(node).first ?? "$0")
+            if !accessors.isEmpty, let call = SyntaxHelpers.call(taking: node),
+               let (closure, value) = SyntaxHelpers.accessorClosure(of: call, among: accessors),
+               closure.id == node.id {
+                aliases.append(value)
                 later.append(false)
                 shadowing.append(false)
                 return .visitChildren

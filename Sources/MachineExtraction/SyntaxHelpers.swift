@@ -290,9 +290,12 @@ enum SyntaxHelpers {
         return member.declName.baseName.text
     }
 
-    /// The closure a lock's accessor runs with the value it holds (`withLock { state in … }`).
-    static func accessorClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
-        call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self)
+    /// For a call of one of a lock's `accessors` (`state.withLock { state in … }`, paths as written), the
+    /// closure it runs with the value it holds, and the name the closure gives that value (`state`, `$0`).
+    static func accessorClosure(of call: FunctionCallExprSyntax, among accessors: Set<String>) -> (closure: ClosureExprSyntax, value: String)? {
+        guard !accessors.isEmpty, let path = path(call.calledExpression), accessors.contains(path),
+              let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) else { return nil }
+        return (closure, closureParameterNames(closure).first ?? "$0")
     }
 
     /// Whether a statement calls another initializer of the type (`self.init(…)`, `try self.init(…)`).
