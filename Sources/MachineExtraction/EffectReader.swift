@@ -40,7 +40,9 @@ struct EffectReader {
     private func read(_ raw: ExprSyntax, depth: Int) -> Result {
         let expr = SyntaxHelpers.unwrap(raw)
         guard depth < 24 else { return Result() }
-        if expr.is(NilLiteralExprSyntax.self) { return Result() }
+        // (`nil`, and the `true`, `false`, number or text a method returns: `return false` after a guard)
+        if expr.is(NilLiteralExprSyntax.self) || expr.is(BooleanLiteralExprSyntax.self) || expr.is(IntegerLiteralExprSyntax.self)
+            || expr.is(FloatLiteralExprSyntax.self) || expr.is(StringLiteralExprSyntax.self) { return Result() }
         if let member = expr.as(MemberAccessExprSyntax.self), Self.emptyNames.contains(member.declName.baseName.text) {
             return Result()
         }

@@ -527,8 +527,9 @@ final class ExtractionContext {
     }
 
     /// Computed properties of an enum that give the next case (`var next: Light { switch self { case .red:
-    /// return .green … } }`), by name: each case's next case. Only those that name one case for every
-    /// case (evaluated once per run, like the predicates).
+    /// return .green … } }`), and its methods taking nothing that do (`func advanced() -> Self`, by the name
+    /// `advanced()`): each case's next case. Only those that name one case for every case (evaluated once
+    /// per run, like the predicates).
     func successors(of info: EnumInfo?) -> [String: [String: String]] {
         info.map { info in cached(\.successors, info.key) { evaluateSuccessors(of: info) } } ?? [:]
     }
@@ -537,14 +538,22 @@ final class ExtractionContext {
         var result: [String: [String: String]] = [:]
         if let type = index.types[info.key] {
             let selfNames: Set<String> = ["Self", info.name, type.qualifiedName]
+            var bodies: [(name: String, body: CodeBlockItemListSyntax, file: ParsedFile, location: SourceLocation)] = []
             for property in type.properties where property.isComputed && !property.isStatic && selfNames.contains(property.typeText ?? "") {
-                guard let body = Self.getter(of: property) else { continue }
+                if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file, property.location)) }
+            }
+            for (method, file) in type.methods where method.signature.parameterClause.parameters.isEmpty
+                && !method.modifiers.contains(where: { ["static", "mutating", "class"].contains($0.name.text) })
+                && selfNames.contains(method.signature.returnClause?.type.trimmedText ?? "") {
+                if let body = method.body { bodies.append((method.name.text + "()", body.statements, file, file.location(of: method))) }
+            }
+            for (name, body, file, location) in bodies {
                 let spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
                                        returnsState: true)
-                let interpreter = ReducerInterpreter(spec: spec, file: property.file, effects: effectReader(inputs: [], inputType: nil),
+                let interpreter = ReducerInterpreter(spec: spec, file: file, effects: effectReader(inputs: [], inputType: nil),
                                                      readings: readings)
                 var next: [String: Set<String>] = [:]
-                for outcome in interpreter.run(body, at: property.location).flatMap(\.outcomes) {
+                for outcome in interpreter.run(body, at: location).flatMap(\.outcomes) {
                     for pair in outcome.pairs {
                         switch outcome.target {
                         case .state(let t): next[pair.from, default: []].insert(t)
@@ -554,7 +563,7 @@ final class ExtractionContext {
                     }
                 }
                 guard info.caseNames.allSatisfy({ next[$0]?.count == 1 && next[$0]?.first != "" }) else { continue }
-                result[property.name] = next.mapValues { $0.first! }
+                result[name] = next.mapValues { $0.first! }
             }
         }
         return result
@@ -731,6 +740,11 @@ final class ExtractionContext {
     func initialArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
         for label in ["state", "initialState", "initial", "initialValue"] {
             if let e = SyntaxHelpers.argument(call, label) { return e }
+        }
+        // `Machine<Phase, Event>(.stopped) { state, event in … }`: a case alone before the transition closure
+        if call.trailingClosure != nil, call.arguments.count == 1, let only = call.arguments.first, only.label == nil,
+           let member = only.expression.as(MemberAccessExprSyntax.self), member.base == nil {
+            return only.expression
         }
         return nil
     }

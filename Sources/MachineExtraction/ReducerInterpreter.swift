@@ -77,6 +77,9 @@ struct Suspension {
     /// The `await` (or `for await` loop) where the method waits.
     var node: Syntax
     var input: String
+    /// The closure the awaited call runs before it waits (`await withCheckedContinuation { c in state =
+    /// .waiting; … }`): what it does happens at once.
+    var before: ClosureExprSyntax? = nil
 
     /// The suspension points of an `async` method's body (or an async closure's statements), walked as
     /// `input`, by the statements that hold them. An `await` in a closure (`Task { … }`) or a nested
@@ -103,7 +106,9 @@ struct Suspension {
                 var k = 1
                 while names.contains(name) { k += 1; name = base + " \(k)" }
                 names.insert(name)
-                byAwait[node.id] = Suspension(node: node, input: name)
+                let call = node.as(AwaitExprSyntax.self).flatMap { SyntaxHelpers.unwrap($0.expression).as(FunctionCallExprSyntax.self) }
+                let before = call.flatMap { c in DSLSupport.calleeName(c).map(SyntaxHelpers.continuations.contains) == true ? c.trailingClosure : nil }
+                byAwait[node.id] = Suspension(node: node, input: name, before: before)
             }
             for (item, awaits) in finder.within {
                 if let first = awaits.lazy.compactMap({ byAwait[$0] }).first { result[item] = first }
@@ -447,6 +452,8 @@ final class ReducerInterpreter {
 
     /// The work the walk started, by closure.
     var launched: [SyntaxIdentifier: Launch] = [:]
+    /// Closures of awaited calls run before the wait (`Suspension.before`), not again in the call.
+    var ranBeforeWaiting: Set<SyntaxIdentifier> = []
     /// The same in the order written.
     var launches: [Launch] {
         launched.values.sorted { ($0.file?.path ?? "", $0.closure.position) < ($1.file?.path ?? "", $1.closure.position) }
@@ -555,7 +562,15 @@ final class ReducerInterpreter {
             return Flow()
         }
         var ctxs = ctxs
-        if let s = spec.suspensions[item.id] { ctxs = suspend(ctxs, at: s) }
+        if let s = spec.suspensions[item.id] {
+            // (only where the statement is the wait itself, not a `switch` holding it in a case)
+            if let before = s.before, s.node.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })?.id == item.id {
+                ranBeforeWaiting.remove(before.id)
+                ctxs = runAtOnce([before], ctxs)
+                ranBeforeWaiting.insert(before.id)
+            }
+            ctxs = suspend(ctxs, at: s)
+        }
         if !tryPaths.isEmpty, Self.tries(item) { tryPaths[tryPaths.count - 1] += ctxs }
         switch item.item {
         case .decl(let decl):
@@ -781,6 +796,17 @@ final class ReducerInterpreter {
            writesState(infix.leftOperand) {
             return Flow(next: written(ctxs, if: true))
         }
+        // `precondition(state == .idle)`, `assert(…)`: the paths where it fails trap, like a `guard`'s
+        // `fatalError()` (an `assert` in a debug build only, but its author says the state is never other)
+        if let call = folded.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+           Self.assertions.contains(callee.baseName.text), let condition = call.arguments.first, condition.label == nil {
+            // (what it cannot decide is no guard: `assert(check())`)
+            return Flow(next: ctxs.compactMap { ctx in
+                var c = ctx
+                c.pairs = ctx.pairs.intersection(eval(condition.expression, ctx).possible)
+                return c.pairs.isEmpty ? nil : c
+            })
+        }
         if let call = folded.as(FunctionCallExprSyntax.self) {
             let next = execCall(call, ctxs)
             // `state.items.append(x)`, `state.reset()`, `mutate(&state)`: a call on the state as a statement
@@ -818,13 +844,28 @@ final class ReducerInterpreter {
 
     /// Standard library functions that return `Never`: the path they are on does not happen.
     static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
+    /// Standard library functions that trap unless their condition holds.
+    static let assertions: Set<String> = ["precondition", "assert"]
 
     /// The paths after closures that run at once, one after the other; a `return` in one leaves only it.
     func runAtOnce(_ closures: [ClosureExprSyntax], _ ctxs: [Ctx]) -> [Ctx] {
         closures.reduce(ctxs) { paths, closure in
+            // (a continuation's closure ran before the method waited)
+            if ranBeforeWaiting.contains(closure.id) { return paths }
             returnSinks.append([])
             let next = execBlock(closure.statements, paths).next
             return merged(next + returnSinks.removeLast())
+        }
+    }
+
+    /// The paths after work a case's payload starts (`state = .running(Task { await self.work() })`), which
+    /// runs later from the state set.
+    func startedInPayload(_ value: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
+        guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self) else { return ctxs }
+        return call.arguments.reduce(ctxs) { paths, argument in
+            guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
+                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty else { return paths }
+            return execCall(inner, paths)
         }
     }
 
@@ -1768,7 +1809,7 @@ final class ReducerInterpreter {
         }
         let path = SyntaxHelpers.path(lhs)
         let rebuilt = rebuilt(lhs, rhs)
-        if isState(path) || rebuilt != nil { return setting(rebuilt ?? rhs, ctxs) }
+        if isState(path) || rebuilt != nil { return startedInPayload(rhs, setting(rebuilt ?? rhs, ctxs)) }
         // the whole owner replaced: `state = State()` resets the field to its default
         if let path, spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
             return ctxs.map { ctx in
@@ -1846,8 +1887,10 @@ final class ReducerInterpreter {
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
         if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
-        if let member = expr.as(MemberAccessExprSyntax.self), let base = member.base, isState(SyntaxHelpers.path(base)), !isLocal(base),
-           let next = spec.enumSuccessors[member.declName.baseName.text] {
+        // (`light.next`, `step.advanced()`)
+        if !spec.enumSuccessors.isEmpty, case let reading = expr.as(FunctionCallExprSyntax.self)?.calledExpression ?? expr,
+           let base = reading.as(MemberAccessExprSyntax.self)?.base, isState(SyntaxHelpers.path(base)), !isLocal(base),
+           let name = SyntaxHelpers.successorName(expr, on: [SyntaxHelpers.path(base)!]), let next = spec.enumSuccessors[name] {
             return successors(next, ctx)
         }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) { return returned }

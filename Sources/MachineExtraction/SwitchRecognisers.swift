@@ -82,8 +82,12 @@ final class ValueTestFinder: SyntaxVisitor {
     let roots: Set<String>
     private(set) var found = false
 
+    /// Whether a root is a path (`viewState.phase`, a struct's field): then the value's whole path is asked.
+    private let paths: Bool
+
     init(roots: Set<String>) {
         self.roots = roots
+        paths = roots.contains { $0.contains(".") }
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -94,7 +98,7 @@ final class ValueTestFinder: SyntaxVisitor {
     }
 
     private func names(_ expr: ExprSyntax) -> Bool {
-        SyntaxHelpers.root(expr).map(roots.contains) ?? false
+        SyntaxHelpers.root(expr).map(roots.contains) == true || paths && SyntaxHelpers.path(expr).map(roots.contains) == true
     }
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -488,8 +492,11 @@ struct SwitchMethodRecogniser: Recogniser {
                 }
                 if StatePattern(holder: type, property: property, context: context).build() { continue }
                 if fieldWriters == nil { fieldWriters = Self.fieldWriters(of: type) }
-                buildStore(type: type, property: property, writers: fieldWriters!.filter { $0.roots.contains(property.name) },
-                           context: context)
+                let writers = fieldWriters!.filter { $0.roots.contains(property.name) }
+                if let store = storeType(of: property, writers: writers, context: context),
+                   !buildStore(type: type, property: property, typeText: store.text, writers: writers, context: context) {
+                    buildFields(type: type, property: property, of: store.type, writers: writers, facts: facts, context: context)
+                }
                 continue
             }
             // a SwiftUI view's `@State`, changed by its controls
@@ -559,8 +566,9 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
-    func buildStore(type: TypeInfo, property: Binding, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
-                    context: ExtractionContext) {
+    /// The struct a stored property holds whose fields the type's methods assign (`writers`).
+    func storeType(of property: Binding, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
+                   context: ExtractionContext) -> (text: String, type: TypeInfo)? {
         let typeText = property.typeText ?? property.initializer.flatMap { i -> String? in
             guard let call = SyntaxHelpers.unwrap(i).as(FunctionCallExprSyntax.self) else { return nil }
             let callee = call.calledExpression.trimmedText
@@ -568,7 +576,14 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         // most properties have no method assigning a field of them: nothing is resolved for those
         guard let typeText, !writers.isEmpty, let stateType = context.index.type(typeText, in: context.index.scope(of: property.node)),
-              stateType.kind == "struct" else { return }
+              stateType.kind == "struct" else { return nil }
+        return (typeText, stateType)
+    }
+
+    /// A struct held by a type whose method takes an event and tests it (`func send(_ action: Action)`
+    /// assigning `state.mode`), read as a reducer over the struct; true when one was.
+    func buildStore(type: TypeInfo, property: Binding, typeText: String, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
+                    context: ExtractionContext) -> Bool {
         for (method, file, _) in writers where !context.claimed.contains(method.id) {
             guard let body = method.body else { continue }
             for p in method.signature.parameterClause.parameters where !SyntaxHelpers.isInout(p) {
@@ -582,9 +597,50 @@ struct SwitchMethodRecogniser: Recogniser {
                 c.bySignature = true
                 context.claimed.insert(method.id)
                 ReducerRecogniser().build(c, context: context)
-                return
+                return true
             }
         }
+        return false
+    }
+
+    /// The enum fields named as states of a struct a type keeps, which its methods assign (`private(set) var viewState =
+    /// ViewState()` with `var phase: Phase = .editing`, then `viewState.phase = .validating`): each is read
+    /// as a state of the holder, `CheckoutModel.viewState.phase`, starting as the holder's initializer or the
+    /// field's default gives it. A method replacing the whole struct is a write not followed.
+    func buildFields(type: TypeInfo, property: Binding, of store: TypeInfo, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
+                     facts: TypeFacts, context: ExtractionContext) {
+        var assigned = Set<String>()
+        var replaced: [StateWrites.Unfollowed] = []
+        for (method, file, _) in writers {
+            guard let body = method.body else { continue }
+            for (lhs, _) in SwitchFinder.scanAll(body).assignments {
+                guard let path = SyntaxHelpers.path(lhs) else { continue }
+                if path.hasPrefix(property.name + ".") { assigned.insert(String(path.dropFirst(property.name.count + 1).prefix { $0 != "." })) }
+            }
+        }
+        for (method, file) in type.methods {
+            guard let body = method.body else { continue }
+            for (lhs, _) in SwitchFinder.scanAll(body).assignments where SyntaxHelpers.path(lhs) == property.name {
+                replaced.append(.init(location: file.location(of: lhs), why: "'\(property.name)' replaced whole in \(method.name.text)()"))
+            }
+        }
+        let made = (property.initializer ?? Self.initializerValue(of: property.name, in: type)).flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
+        for field in store.properties where !field.isStatic && !field.isComputed && assigned.contains(field.name) {
+            // (named as a state: a struct's other enums are mostly data, a parser's token kind)
+            guard let (stateEnum, kind) = stateType(of: field, owner: store, context: context), kind == .enumeration,
+                  Self.namedAsState(field.name) || Self.namedAsState(stateEnum.name) else { continue }
+            // (given to the struct's memberwise initializer, else its default)
+            let start = made.map { call in call.arguments.first { $0.label?.text == field.name }?.expression ?? field.initializer } ?? nil
+            build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context,
+                  field: Field(name: field.name, start: start, replaced: replaced))
+        }
+    }
+
+    /// A field of a struct a type keeps, read as a state of its own (`buildFields`).
+    struct Field {
+        var name: String
+        var start: ExprSyntax?
+        var replaced: [StateWrites.Unfollowed]
     }
 
     /// An enum that is its own machine: `mutating func handle(_ e: Event) { switch (self, e) { … self = .x } }`
@@ -902,10 +958,17 @@ struct SwitchMethodRecogniser: Recogniser {
         // `E(rawValue: raw)`, alone or before `?? …`
         let folded = SyntaxHelpers.unwrapFolded(value)
         let call = SyntaxHelpers.unwrap(folded.as(InfixOperatorExprSyntax.self)?.leftOperand ?? folded).as(FunctionCallExprSyntax.self)
-        guard let argument = call?.arguments.first, argument.label?.text == "rawValue", call?.arguments.count == 1,
-              let raw = SyntaxHelpers.path(argument.expression).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }),
-              let backing = type.properties.first(where: { $0.name == raw && !$0.isComputed }),
-              let start = backing.initializer.map(SyntaxHelpers.unwrap) else { return nil }
+        guard let argument = call?.arguments.first, argument.label?.text == "rawValue", call?.arguments.count == 1 else { return nil }
+        guard let raw = SyntaxHelpers.path(argument.expression).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }),
+              let backing = type.properties.first(where: { $0.name == raw && !$0.isComputed }) else {
+            // kept elsewhere (`Stage(rawValue: defaults.string(forKey: key) ?? "") ?? .welcome`): the case it
+            // gives while nothing is stored
+            guard let fallback = folded.as(InfixOperatorExprSyntax.self), fallback.operator.trimmedText == "??",
+                  let member = SyntaxHelpers.unwrap(fallback.rightOperand).as(MemberAccessExprSyntax.self),
+                  states.contains(member.declName.baseName.text) else { return nil }
+            return member.declName.baseName.text
+        }
+        guard let start = backing.initializer.map(SyntaxHelpers.unwrap) else { return nil }
         if let member = start.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
            let base = member.base?.as(MemberAccessExprSyntax.self), states.contains(base.declName.baseName.text) {
             return base.declName.baseName.text
@@ -1188,17 +1251,17 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// The first method among `names` (in declaration order) that tests a value named by `roots`, or
-    /// gives it one of `successors` of its enum.
+    /// gives it one of `successors` of its enum; only the latter without `tests`.
     static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
-                             successors: Set<String> = []) -> (FunctionDeclSyntax, ParsedFile)? {
+                             successors: Set<String> = [], tests: Bool = true) -> (FunctionDeclSyntax, ParsedFile)? {
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
             !successors.isEmpty && SwitchFinder.scan(body).assignments.contains { _, rhs in
-                SyntaxHelpers.member(of: rhs, on: roots).map(successors.contains) ?? false
+                SyntaxHelpers.successorName(rhs, on: roots).map(successors.contains) ?? false
             }
         }
         return type.methods.first { method, _ in
-            names.contains(method.name.text) && method.body.map { ValueTestFinder.tests($0, roots: roots) || steps($0) } == true
+            names.contains(method.name.text) && method.body.map { tests && ValueTestFinder.tests($0, roots: roots) || steps($0) } == true
         }
     }
 
@@ -1271,10 +1334,11 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
-            if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self) {
-                return ValueTestFinder.tests(ternary.condition, roots: roots)
+            if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
+                return true
             }
-            guard SyntaxHelpers.caseReference(rhs, context.index) != nil else { return false }
+            // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`)
+            guard SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,
                    ValueTestFinder.tests(branch.conditions, roots: roots) { return true }
@@ -1549,8 +1613,9 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext,
-               wrapper: StateWrapper? = nil) {
-        let statePaths: Set<String> = [wrapper?.path ?? property.name]
+               wrapper: StateWrapper? = nil, field: Field? = nil) {
+        let path = field.map { property.name + "." + $0.name } ?? wrapper?.path ?? property.name
+        let statePaths: Set<String> = [path]
         var rules: [Rule] = []
         var leftOut: [SourceLocation?] = []
         var inputEnum: EnumInfo?
@@ -1559,9 +1624,9 @@ struct SwitchMethodRecogniser: Recogniser {
         // written directly (`p = …`, `p.advance()` of a mutating method of its enum) or through another method
         let enumMethods = context.mutatingMethods(of: stateEnum)
         let successors = context.successors(of: stateEnum)
-        let named = Self.namedAsState(property.name) || Self.namedAsState(stateEnum.name)
-        let rebuild = Self.rebuild(of: type, property: property.name)
-        let writes = StateWrites(property: wrapper?.path ?? property.name, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
+        let named = Self.namedAsState(field?.name ?? property.name) || Self.namedAsState(stateEnum.name)
+        let rebuild = field == nil ? Self.rebuild(of: type, property: property.name) : nil
+        let writes = StateWrites(property: path, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
                                  setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
                                  accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
         guard !writes.direct.isEmpty else { return }
@@ -1620,11 +1685,11 @@ struct SwitchMethodRecogniser: Recogniser {
         // Without an event method, the methods are the events (`mutating func channelActive()`, `func
         // play()`) when the property or its enum is named as a state and one of them tests it.
         // Named otherwise (`step`, `page`, `door`), the property is a state when a method steps it by its
-        // case or guards it, and no case carries data (`.one(Element)`, `.inline(Word, Word)`:
+        // case, guards it or gives it its enum's successor (`step = step.next`), and no case carries data (`.one(Element)`, `.inline(Word, Word)`:
         // a storage's representation); or when a method takes it through stages across a wait
         // (`Loadable<[Article]>`: `.loading`, then after `await`, `.loaded(list)`).
         if location == nil {
-            let plain = kind == .enumeration && !stateEnum.cases.contains(where: \.hasPayload)
+            let plain = (kind == .enumeration || kind == .optional) && !stateEnum.cases.contains(where: \.hasPayload)
             // (an enum kept in a lock, changed in its closures, or one whose own mutating methods step it by
             // its case, `mutating func closed() -> OnClosed { switch self { … } }`, is a state whatever tests it)
             let steppedByItself = named && enumMethods.values.contains { m in
@@ -1637,7 +1702,8 @@ struct SwitchMethodRecogniser: Recogniser {
                     ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
                                     ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
-                        ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context) : nil)
+                        ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context)
+                        ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
             guard let tester else { return }
             location = tester.1.location(of: tester.0)
@@ -1663,12 +1729,14 @@ struct SwitchMethodRecogniser: Recogniser {
         leftOut += walked.leftOut
         inputNames += walked.inputs
         // a Combine pipeline assigning it (`$query.map { … }.assign(to: &$phase)`)
-        let assigned = Self.pipelineAssignments(of: property.name, in: type, states: states, context: context)
+        let assigned = field == nil ? Self.pipelineAssignments(of: property.name, in: type, states: states, context: context) : (rules: [], inputs: [], unfollowed: [])
         rules += assigned.rules
         inputNames = inputNames.appendingUnique(assigned.inputs)
-        let initial = wrapper.map { context.initialState(Self.enumInitStart($0.initial, context: context) ?? $0.initial, states: states) }
-            ?? startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
-        var machine = Machine(name: "\(type.name).\(property.name)", dialect: .switchMethod, location: location,
+        let start = field.map(\.start) ?? wrapper?.initial
+        let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
+            : startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
+        let name = field.map { property.name + "." + $0.name } ?? property.name
+        var machine = Machine(name: "\(type.name).\(name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         let targets = Self.targets(of: machine.rules)
@@ -1681,8 +1749,8 @@ struct SwitchMethodRecogniser: Recogniser {
             context.warn("'\(machine.name)' ends some methods in \(stuck.map { "'\($0)'" }.joined(separator: ", ")), which every switch over it traps in: the write that leaves it is not followed, and the machine is partial",
                          at: location, severity: .note)
         }
-        markUnfollowed(writes.unfollowed + assigned.unfollowed, in: &machine, context: context)
-        context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(property.name)", leftOut: leftOut)
+        markUnfollowed(writes.unfollowed + assigned.unfollowed + (field?.replaced ?? []), in: &machine, context: context)
+        context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(name)", leftOut: leftOut)
     }
 }
 

@@ -77,6 +77,20 @@ enum SyntaxHelpers {
     static let immediateCallees: Set<String> = [
         "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
         "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
+        "AsyncStream", "AsyncThrowingStream",
+    ]
+    static let streams: Set<String> = ["AsyncStream", "AsyncThrowingStream"]
+
+    /// The standard library's methods of sequences and collections, whose closures run before they return.
+    static let sequenceCallees: Set<String> = [
+        "forEach", "map", "compactMap", "flatMap", "filter", "reduce", "contains", "first", "firstIndex", "last", "lastIndex",
+        "allSatisfy", "sorted", "sort", "min", "max", "removeAll", "drop", "prefix", "partition", "split", "mapValues",
+        "compactMapValues", "merge", "merging",
+    ]
+
+    /// Functions that run the closure they are given, then wait until it resumes the continuation it is handed.
+    static let continuations: Set<String> = [
+        "withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation", "withUnsafeThrowingContinuation",
     ]
 
     /// The closures a call of one of `immediateCallees` runs before it returns: its first trailing closure
@@ -86,10 +100,15 @@ enum SyntaxHelpers {
     static func immediateClosures(of call: FunctionCallExprSyntax, index: SymbolIndex? = nil) -> [ClosureExprSyntax] {
         // (the callee's last name first: this is asked of every call a walk runs)
         guard let callee = DSLSupport.calleeName(call),
-              immediateCallees.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else {
+              immediateCallees.contains(callee) || continuations.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else {
             guard let index, call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
             let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
             return closures.filter { escapes($0, from: call, index: index) == false }
+        }
+        // (a stream's build closure runs in its initializer; an `unfolding:` one for each element, later)
+        if streams.contains(callee) {
+            return call.arguments.contains { $0.label?.text == "unfolding" } ? []
+                : call.arguments.filter { $0.label == nil }.compactMap { $0.expression.as(ClosureExprSyntax.self) } + (call.trailingClosure.map { [$0] } ?? [])
         }
         let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
         // (a trailing closure after a closure argument is the completion: `UIView.animate(withDuration: 0.2,
@@ -159,11 +178,61 @@ enum SyntaxHelpers {
             let saysSelf = c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) })
             if platform { return saysSelf || inView(c) }
             // (the declaration first: most closures are given to calls the code does not declare)
-            return escapes(c, from: call, index: index!) == true && (saysSelf || inView(c))
+            switch escapes(c, from: call, index: index!) {
+            case true?: return saysSelf || inView(c)
+            case nil: return saysSelf && !immediateClosures(of: call).contains { $0.id == c.id }
+                && !sequenceCallees.contains(DSLSupport.calleeName(call) ?? "") && saysSelfWhereRequired(c)
+            case false?: return false
+            }
         }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
         }
+    }
+
+    /// Whether a closure in a class or actor says `self.x` where the function around it says `x` alone
+    /// (`phase = .searching`, then `backend.find(q) { hits in self.phase = … }`): Swift asks for `self`
+    /// in an escaping closure only, so its author writes it there because the closure escapes, to a
+    /// callee the code does not declare.
+    static func saysSelfWhereRequired(_ closure: ClosureExprSyntax) -> Bool {
+        let ancestors = sequence(first: Syntax(closure), next: { $0.parent })
+        guard let group = ancestors.first(where: { $0.isProtocol(DeclGroupSyntax.self) }), group.is(ClassDeclSyntax.self) || group.is(ActorDeclSyntax.self),
+              let function = ancestors.first(where: { $0.is(FunctionDeclSyntax.self) || $0.is(InitializerDeclSyntax.self) || $0.is(AccessorDeclSyntax.self) })
+        else { return false }
+        final class Names: SyntaxVisitor {
+            var selfMembers: Set<String> = []
+            var bare: Set<String> = []
+            var declared: Set<String> = []
+            var inClosures = false
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { inClosures ? .visitChildren : .skipChildren }
+            override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+                if let base = node.base?.as(DeclReferenceExprSyntax.self), base.baseName.tokenKind == .keyword(.self) {
+                    selfMembers.insert(node.declName.baseName.text)
+                }
+                // (the member's name is no bare name)
+                if let base = node.base { walk(base) }
+                return .skipChildren
+            }
+            override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+                bare.insert(node.baseName.text)
+                return .skipChildren
+            }
+            override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind {
+                declared.insert(node.identifier.text)
+                return .skipChildren
+            }
+            override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind {
+                declared.insert((node.secondName ?? node.firstName).text)
+                return .skipChildren
+            }
+        }
+        let inside = Names(viewMode: .sourceAccurate)
+        inside.inClosures = true
+        inside.walk(closure.statements)
+        guard !inside.selfMembers.isEmpty else { return false }
+        let around = Names(viewMode: .sourceAccurate)
+        around.walk(function)
+        return !inside.selfMembers.intersection(around.bare).subtracting(around.declared).isEmpty
     }
 
     /// Whether a node is written in the declaration of a struct that is a SwiftUI view (`struct …: View`).
@@ -319,6 +388,17 @@ enum SyntaxHelpers {
         closure.signature?.capture?.items.contains { item in
             ["weak self", "unowned self", "unowned(safe) self", "unowned(unsafe) self"].contains(item.trimmedText)
         } ?? false
+    }
+
+    /// The member of a value named by `paths` an expression reads, or the method taking nothing it calls
+    /// (`light.next` → `next`, `step.advanced()` → `advanced()`): the names `successors(of:)` keeps.
+    static func successorName(_ expr: ExprSyntax, on paths: Set<String>) -> String? {
+        let e = unwrap(expr)
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            guard call.arguments.isEmpty, call.trailingClosure == nil else { return nil }
+            return member(of: call.calledExpression, on: paths).map { $0 + "()" }
+        }
+        return member(of: e, on: paths)
     }
 
     /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).

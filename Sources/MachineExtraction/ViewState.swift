@@ -183,8 +183,8 @@ struct ViewState {
 
     /// A control's action and its name: `Button("Start") { … }` (`Start`; the label's text for `Button {
     /// … } label: { Text("Start") }` and `Button(action: { … }) { Label("Start", …) }`), `Button("Start",
-    /// action: start)` naming a method of the view, an event modifier's closure (`onAppear`, `onChange(of:
-    /// query)` as `onChange`), a control given a binding of the state (`Picker("Speed", selection: $speed)`,
+    /// action: start)` naming a method of the view, an event modifier's closure (`onAppear`; `onChange(of:
+    /// query)` named so), a control given a binding of the state (`Picker("Speed", selection: $speed)`,
     /// named by its title, else by its type: `TabView`).
     func action(of call: FunctionCallExprSyntax) -> (Action, String)? {
         if optional, let modifier = presentation(call) { return (.dismissal, modifier + " dismissed") }
@@ -192,7 +192,10 @@ struct ViewState {
            Self.eventModifiers.contains(member.declName.baseName.text) {
             let closure = call.arguments.first { ["perform", "action"].contains($0.label?.text ?? "") }?.expression.as(ClosureExprSyntax.self)
                 ?? call.trailingClosure
-            return closure.map { (.closure($0), member.declName.baseName.text) }
+            // (named by what it watches: `onChange(of: code)`, `onReceive(timer)`, one input each)
+            let watched = call.arguments.first { $0.label?.text == "of" || $0.label == nil && !$0.expression.is(ClosureExprSyntax.self) }
+            let name = member.declName.baseName.text + (watched.map { "(\($0.label.map { $0.text + ": " } ?? "")\($0.expression.trimmedText))" } ?? "")
+            return closure.map { (.closure($0), name) }
         }
         let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
         let title = call.arguments.first { $0.label == nil }.flatMap { Self.firstString(in: Syntax($0.expression)) }

@@ -2850,4 +2850,261 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(diagnostics.contains { $0.message.contains("inside a nested function in close()") && $0.location?.line == 7 },
                       "\(diagnostics.map(\.message))")
     }
+
+    /// A property not named as a state that a method steps to its enum's successor (`page = page.next`,
+    /// `page = page.advanced()`, a method switching over `self`) is a state.
+    func testAStepToTheEnumsSuccessorIsEvidence() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Tour {
+            enum Stop {
+                case harbour, castle, market
+                var next: Stop { switch self { case .harbour: return .castle; case .castle, .market: return .market } }
+            }
+            private(set) var stop: Stop = .harbour
+            func walkOn() { stop = stop.next }
+            func restart() { stop = .harbour }
+        }
+        final class Quiz {
+            enum Round {
+                case warmUp, main, final
+                func advanced() -> Round { switch self { case .warmUp: return .main; case .main, .final: return .final } }
+            }
+            private(set) var round: Round = .warmUp
+            func nextRound() { round = round.advanced() }
+            func forfeit() { round = .final }
+        }
+        """)
+        let tour = try XCTUnwrap(machines.named("Tour.stop"))
+        XCTAssertEqual(tour.transitions, ["harbour -walkOn()-> castle", "castle -walkOn()-> market", "castle -restart()-> harbour",
+                                          "market -restart()-> harbour"])
+        let quiz = try XCTUnwrap(machines.named("Quiz.round"))
+        XCTAssertEqual(quiz.transitions, ["warmUp -nextRound()-> main", "main -nextRound()-> final", "warmUp -forfeit()-> final",
+                                          "main -forfeit()-> final"])
+    }
+
+    /// A closure given to a call the code does not declare runs later when it says `self.x` where the
+    /// method around it says `x` alone: Swift asks for `self` in escaping closures only.
+    func testSelfWrittenOnlyInAClosureMarksItEscaping() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Lookup {
+            enum Phase { case idle, asking, answered, unknown }
+            private(set) var phase: Phase = .idle
+            func ask(_ q: String) {
+                phase = .asking
+                Oracle.consult(q) { answer in
+                    self.phase = answer == nil ? .unknown : .answered
+                }
+            }
+            func clear() { phase = .idle }
+        }
+        final class Tally {
+            enum Phase { case idle, counting, done }
+            private(set) var phase: Phase = .idle
+            func count(_ xs: [Int]) {
+                phase = .counting
+                xs.forEach { _ in self.phase = .counting }
+                phase = .done
+            }
+            func reset() { phase = .idle }
+        }
+        """)
+        let lookup = try XCTUnwrap(machines.named("Lookup.phase"))
+        XCTAssertEqual(lookup.inputs, ["ask()", "clear()", "ask() callback"])
+        XCTAssertTrue(lookup.transitions.isSuperset(of: ["idle -ask()-> asking", "asking -ask() callback-> unknown",
+                                                         "asking -ask() callback-> answered"]), "\(lookup.transitions)")
+        // (`forEach` runs its closure at once)
+        let tally = try XCTUnwrap(machines.named("Tally.phase"))
+        XCTAssertEqual(tally.inputs, ["count()", "reset()"])
+    }
+
+    /// `return false` after a guard returns no effect: a rejected call is no self-loop. `precondition` and
+    /// `assert` on the state are guards whose failing paths trap.
+    func testRejectedCallsAndAssertionsDrawNoEdges() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Kettle {
+            enum HeatState { case cold, heating, boiling }
+            private(set) var heatState: HeatState = .cold
+            @discardableResult func switchOn() -> Bool {
+                guard heatState == .cold else { return false }
+                heatState = .heating
+                return true
+            }
+            func boil() {
+                precondition(heatState == .heating, "boil() before switchOn()")
+                heatState = .boiling
+            }
+            func coolDown() {
+                assert(heatState != .cold)
+                heatState = .cold
+            }
+        }
+        """)
+        let kettle = try XCTUnwrap(machines.named("Kettle.heatState"))
+        XCTAssertEqual(kettle.transitions, ["cold -switchOn()-> heating", "heating -boil()-> boiling", "heating -coolDown()-> cold",
+                                            "boiling -coolDown()-> cold"])
+    }
+
+    /// `withCheckedContinuation`'s closure runs before the method waits: a state it sets is where the
+    /// method waits. A stream's build closure runs in its initializer; its `onTermination` later.
+    func testContinuationAndStreamClosuresRunAtOnce() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Dialog {
+            enum State { case hidden, showing, waiting, accepted, declined }
+            private(set) var state: State = .hidden
+            private var answer: CheckedContinuation<Bool, Never>?
+            func ask() async {
+                guard state == .hidden else { return }
+                state = .showing
+                let yes = await withCheckedContinuation { c in
+                    self.answer = c
+                    self.state = .waiting
+                }
+                state = yes ? .accepted : .declined
+            }
+            func dismiss() { state = .hidden }
+        }
+        final class Feed {
+            enum State { case off, flowing, stopped }
+            private(set) var state: State = .off
+            func values() -> AsyncStream<Int> {
+                AsyncStream { c in
+                    self.state = .flowing
+                    c.onTermination = { _ in self.state = .stopped }
+                }
+            }
+            func reset() { state = .off }
+        }
+        """)
+        let dialog = try XCTUnwrap(machines.named("Dialog.state"))
+        XCTAssertTrue(dialog.transitions.isSuperset(of: ["hidden -ask()-> waiting", "waiting -ask() after withCheckedContinuation()-> accepted",
+                                                         "waiting -ask() after withCheckedContinuation()-> declined"]), "\(dialog.transitions)")
+        XCTAssertFalse(dialog.transitions.contains { $0.hasPrefix("showing -ask() after") }, "\(dialog.transitions)")
+        let feed = try XCTUnwrap(machines.named("Feed.state"))
+        XCTAssertTrue(feed.transitions.isSuperset(of: ["off -values()-> flowing", "flowing -values() onTermination-> stopped"]), "\(feed.transitions)")
+    }
+
+    /// An enum field named as a state of a struct the type keeps (`viewState.phase = …`) is a state of
+    /// its own, starting as the field's default; an optional enum a method guards on `nil` is a state too.
+    func testAStructFieldAndAnOptionalAreStates() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class SignInScreen {
+            struct Screen {
+                enum Phase { case typing, checking, welcomed, refused }
+                var phase: Phase = .typing
+                var hint: String?
+            }
+            private(set) var screen = Screen()
+            func submit() {
+                guard screen.phase == .typing || screen.phase == .refused else { return }
+                screen.phase = .checking
+                screen.hint = nil
+            }
+            func verdict(_ ok: Bool) {
+                guard screen.phase == .checking else { return }
+                screen.phase = ok ? .welcomed : .refused
+            }
+        }
+        final class Sketchpad {
+            enum Stroke { case inking, smudging }
+            var pencil = true
+            private(set) var stroke: Stroke?
+            func press() {
+                guard stroke == nil else { return }
+                stroke = pencil ? .inking : .smudging
+            }
+            func lift() { stroke = nil }
+        }
+        """)
+        let screen = try XCTUnwrap(machines.named("SignInScreen.screen.phase"))
+        XCTAssertEqual(screen.initial, "typing")
+        XCTAssertEqual(screen.transitions, ["typing -submit()-> checking", "refused -submit()-> checking", "checking -verdict()-> welcomed",
+                                            "checking -verdict()-> refused"])
+        let pad = try XCTUnwrap(machines.named("Sketchpad.stroke"))
+        XCTAssertEqual(pad.initial, "nil")
+        XCTAssertTrue(pad.transitions.isSuperset(of: ["nil -press()-> inking", "nil -press()-> smudging", "inking -lift()-> nil"]),
+                      "\(pad.transitions)")
+    }
+
+    /// Work a case's payload starts (`state = .running(Task { … })`) runs later, from that state.
+    func testATaskInACasesPayloadRunsFromThatState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Printer {
+            enum State { case idle, printing(Task<Void, Never>), done }
+            private(set) var state: State = .idle
+            func print() {
+                guard case .idle = state else { return }
+                state = .printing(Task { await self.finish() })
+            }
+            func abort() {
+                if case let .printing(task) = state { task.cancel(); state = .idle }
+            }
+            private func finish() async { state = .done }
+        }
+        """)
+        let printer = try XCTUnwrap(machines.named("Printer.state"))
+        XCTAssertEqual(printer.transitions, ["idle -print()-> printing", "printing -abort()-> idle", "printing -print() task-> done"])
+    }
+
+    /// Initial states from where they are given: a table handed to a machine's initializer with the start
+    /// beside it, a transition closure after a lone case, a computed property read from `UserDefaults`
+    /// with a fallback case.
+    func testInitialStatesGivenBesideTheTransitions() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Machine<S: Hashable, E: Hashable> {
+            private(set) var current: S
+            private let table: [S: [E: S]]
+            init(start: S, table: [S: [E: S]]) { current = start; self.table = table }
+            func fire(_ e: E) { if let n = table[current]?[e] { current = n } }
+        }
+        final class Flow<S, E> {
+            private(set) var s: S
+            let step: (S, E) -> S?
+            init(_ s: S, step: @escaping (S, E) -> S?) { self.s = s; self.step = step }
+        }
+        enum Valve: Hashable { case shut, ajar }
+        enum Turn: Hashable { case twist, close }
+        final class Plumbing {
+            let valve = Machine<Valve, Turn>(start: .shut, table: [.shut: [.twist: .ajar], .ajar: [.close: .shut]])
+        }
+        let lamp = Flow<Valve, Turn>(.ajar) { s, e in
+            switch (s, e) {
+            case (.shut, .twist): return .ajar
+            case (.ajar, .close): return .shut
+            default: return nil
+            }
+        }
+        final class Intro {
+            enum Stage: String { case hello, tips, done }
+            var stage: Stage {
+                get { Stage(rawValue: UserDefaults.standard.string(forKey: "intro") ?? "") ?? .hello }
+                set { UserDefaults.standard.set(newValue.rawValue, forKey: "intro") }
+            }
+            func next() { guard stage == .hello else { return }; stage = .tips }
+            func finish() { guard stage == .tips else { return }; stage = .done }
+        }
+        """)
+        XCTAssertEqual(try XCTUnwrap(machines.named("valve")).initial, "shut")
+        XCTAssertEqual(try XCTUnwrap(machines.named("lamp")).initial, "ajar")
+        XCTAssertEqual(try XCTUnwrap(machines.named("Intro.stage")).initial, "hello")
+    }
+
+    /// A view's `onChange(of:)` modifiers are inputs named by what each watches, one input each.
+    func testEachOnChangeIsAnInputOfItsOwn() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import SwiftUI
+        struct ScannerView: View {
+            enum Mode { case looking, matched }
+            @State private var mode: Mode = .looking
+            @State private var code: String?
+            @Environment(\\.scenePhase) private var scenePhase
+            var body: some View {
+                Text("Scan")
+                    .onChange(of: code) { _ in if mode == .looking { mode = .matched } }
+                    .onChange(of: scenePhase) { _ in if mode == .matched { mode = .looking } }
+            }
+        }
+        """)
+        let scanner = try XCTUnwrap(machines.named("ScannerView.mode"))
+        XCTAssertEqual(scanner.transitions, ["looking -onChange(of: code)-> matched", "matched -onChange(of: scenePhase)-> looking"])
+    }
 }
