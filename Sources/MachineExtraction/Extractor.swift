@@ -547,6 +547,22 @@ final class ExtractionContext {
                 && selfNames.contains(method.signature.returnClause?.type.trimmedText ?? "") {
                 if let body = method.body { bodies.append((method.name.text + "()", body.statements, file, file.location(of: method))) }
             }
+            // `Step(rawValue: step.rawValue + 1)` in an enum of `Int` raw values: the case one on (or back),
+            // where there is one (`rawValue+1`, `rawValue-1`)
+            if info.inherited.first == "Int" {
+                var raws: [String: Int] = [:]
+                var next = 0
+                for c in info.cases {
+                    if let v = c.node.rawValue?.value { next = Int(v.trimmedDescription) ?? Int.min }
+                    raws[c.name] = next
+                    next &+= 1
+                }
+                let byRaw = Dictionary(raws.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+                if !raws.values.contains(Int.min), byRaw.count == raws.count {
+                    result["rawValue+1"] = raws.compactMapValues { byRaw[$0 + 1] }
+                    result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
+                }
+            }
             for (name, body, file, location) in bodies {
                 let spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
                                        returnsState: true)

@@ -1509,7 +1509,7 @@ final class ReducerInterpreter {
             }
             let pred = evalConditions(conditions, ctx)
             let holds = refined(restrict(ctx, pred, text: text), conditions)
-            if !holds.pairs.isEmpty { yes.append(holds) }
+            if !holds.pairs.isEmpty { yes += bindingSteps(conditions, holds) }
             let fails = restrict(ctx, pred.negated(d), text: "!(\(text))")
             if !fails.pairs.isEmpty { no.append(fails) }
         }
@@ -1567,6 +1567,29 @@ final class ReducerInterpreter {
         return c
     }
 
+    /// The state's next case by raw value a condition binds (`guard let next = Step(rawValue: step.rawValue
+    /// + 1)`), by state.
+    func rawStep(_ value: ExprSyntax) -> [String: String]? {
+        guard !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(value), step.fallback == nil,
+              isState(SyntaxHelpers.path(step.base)), !isLocal(step.base) else { return nil }
+        return spec.enumSuccessors[step.name]
+    }
+
+    /// The paths where a condition holds, each with the name it binds to the state's next case by raw value.
+    func bindingSteps(_ conditions: ConditionElementListSyntax, _ ctx: Ctx) -> [Ctx] {
+        conditions.reduce([ctx]) { paths, element in
+            guard case .optionalBinding(let b) = element.condition, let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let value = b.initializer?.value, rawStep(value) != nil else { return paths }
+            return paths.flatMap { path in
+                targets(of: value, path).map { c, target in
+                    var n = c
+                    if case .state(let s) = target { n.values[name] = s } else { n.values[name] = nil }
+                    return n
+                }
+            }
+        }
+    }
+
     func restrict(_ ctx: Ctx, _ pred: Pred, text: String) -> Ctx {
         var c = ctx
         c.pairs = ctx.pairs.intersection(pred.possible)
@@ -1587,6 +1610,9 @@ final class ReducerInterpreter {
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
+                } else if let next = b.initializer.flatMap({ rawStep($0.value) }) {
+                    // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
+                    pred = pred.and(stateAtom(Set(next.keys), refutable: false, ctx))
                 } else if let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
                           spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
                     // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
@@ -1887,6 +1913,14 @@ final class ReducerInterpreter {
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
         if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
+        // (`Step(rawValue: step.rawValue + 1) ?? .first`: the fallback where there is no next case)
+        if !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(expr), isState(SyntaxHelpers.path(step.base)),
+           !isLocal(step.base), let next = spec.enumSuccessors[step.name] {
+            guard let fallback = step.fallback, ctx.target == nil else { return successors(next, ctx) }
+            var rest = ctx
+            rest.pairs = ctx.pairs.subtracting(d.set(states: Set(next.keys)))
+            return successors(next, ctx) + (rest.pairs.isEmpty ? [] : targets(of: fallback, rest))
+        }
         // (`light.next`, `step.advanced()`)
         if !spec.enumSuccessors.isEmpty, case let reading = expr.as(FunctionCallExprSyntax.self)?.calledExpression ?? expr,
            let base = reading.as(MemberAccessExprSyntax.self)?.base, isState(SyntaxHelpers.path(base)), !isLocal(base),

@@ -1256,9 +1256,11 @@ struct SwitchMethodRecogniser: Recogniser {
                              successors: Set<String> = [], tests: Bool = true) -> (FunctionDeclSyntax, ParsedFile)? {
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
-            !successors.isEmpty && SwitchFinder.scan(body).assignments.contains { _, rhs in
-                SyntaxHelpers.successorName(rhs, on: roots).map(successors.contains) ?? false
-            }
+            guard !successors.isEmpty else { return false }
+            let scan = SwitchFinder.scan(body)
+            return scan.assignments.contains { _, rhs in SyntaxHelpers.successorName(rhs, on: roots).map(successors.contains) ?? false }
+                // (or names its next case by raw value: `guard let next = Step(rawValue: step.rawValue + 1)`)
+                || scan.calls.contains { SyntaxHelpers.successorName(ExprSyntax($0), on: roots).map(successors.contains) ?? false }
         }
         return type.methods.first { method, _ in
             names.contains(method.name.text) && method.body.map { tests && ValueTestFinder.tests($0, roots: roots) || steps($0) } == true

@@ -393,12 +393,31 @@ enum SyntaxHelpers {
     /// The member of a value named by `paths` an expression reads, or the method taking nothing it calls
     /// (`light.next` → `next`, `step.advanced()` → `advanced()`): the names `successors(of:)` keeps.
     static func successorName(_ expr: ExprSyntax, on paths: Set<String>) -> String? {
+        if let step = rawStep(expr), paths.contains(path(step.base) ?? "") { return step.name }
         let e = unwrap(expr)
         if let call = e.as(FunctionCallExprSyntax.self) {
             guard call.arguments.isEmpty, call.trailingClosure == nil else { return nil }
             return member(of: call.calledExpression, on: paths).map { $0 + "()" }
         }
         return member(of: e, on: paths)
+    }
+
+    /// `Step(rawValue: step.rawValue + 1)` (or `- 1`), alone or before `?? fallback`: the step's name as
+    /// `successors(of:)` keeps it (`rawValue+1`), the value stepped (`step`), and the fallback.
+    static func rawStep(_ expr: ExprSyntax) -> (name: String, base: ExprSyntax, fallback: ExprSyntax?)? {
+        var e = unwrapFolded(expr)
+        var fallback: ExprSyntax?
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
+            e = unwrap(infix.leftOperand)
+            fallback = infix.rightOperand
+        }
+        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+              argument.label?.text == "rawValue", let sum = unwrapFolded(argument.expression).as(InfixOperatorExprSyntax.self),
+              case let op = sum.operator.trimmedText, op == "+" || op == "-",
+              sum.rightOperand.as(IntegerLiteralExprSyntax.self)?.literal.text == "1",
+              let raw = unwrap(sum.leftOperand).as(MemberAccessExprSyntax.self), raw.declName.baseName.text == "rawValue",
+              let base = raw.base else { return nil }
+        return ("rawValue" + op + "1", base, fallback)
     }
 
     /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).

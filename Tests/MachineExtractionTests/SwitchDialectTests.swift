@@ -3107,4 +3107,23 @@ final class MethodMachineTests: XCTestCase {
         let scanner = try XCTUnwrap(machines.named("ScannerView.mode"))
         XCTAssertEqual(scanner.transitions, ["looking -onChange(of: code)-> matched", "matched -onChange(of: scenePhase)-> looking"])
     }
+
+    /// A step by raw value (`Page(rawValue: page.rawValue + 1)`, bound by `guard let`/`if let`, before
+    /// `?? fallback` or `!`) in an enum of `Int` raw values goes to the case one on or back, where there is
+    /// one: a wizard's pages.
+    func testAStepByRawValue() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Booklet {
+            enum Leaf: Int { case cover = 1, preface, story }
+            private(set) var leaf: Leaf = .cover
+            func turn() { guard let next = Leaf(rawValue: leaf.rawValue + 1) else { return }; leaf = next }
+            func turnBack() { if let previous = Leaf(rawValue: leaf.rawValue - 1) { leaf = previous } }
+            func flip() { leaf = Leaf(rawValue: leaf.rawValue + 1) ?? .cover }
+        }
+        """)
+        let booklet = try XCTUnwrap(machines.named("Booklet.leaf"))
+        XCTAssertEqual(booklet.transitions, ["cover -turn()-> preface", "preface -turn()-> story", "preface -turnBack()-> cover",
+                                             "story -turnBack()-> preface", "cover -flip()-> preface", "preface -flip()-> story",
+                                             "story -flip()-> cover"])
+    }
 }
