@@ -149,10 +149,10 @@ struct AllowedMoves {
     /// `subject`: `self`, or the property's name.
     func validated(_ method: FunctionDeclSyntax, subject: String) -> [(move: Move, node: Syntax)]? {
         let parameters = method.signature.parameterClause.parameters
-        guard parameters.count == 1, let p = parameters.first, selfNames.contains(p.type.trimmedText),
-              let body = method.body, let sw = Self.onlySwitch(body.statements) else { return nil }
+        guard parameters.count == 1, let p = parameters.first, selfNames.contains(p.type.trimmedText), let body = method.body else { return nil }
         let argument = (p.secondName ?? p.firstName).text
         let paths: Set<String> = subject == "self" ? ["self"] : [subject, "self." + subject]
+        guard let sw = Self.onlySwitch(body.statements) else { return checked(body, argument: argument, paths: paths) }
         var any = false
         let moves = firstMatch(sw, from: paths, to: argument) { sc in
             let sets = SwitchFinder.scan(sc).assignments.contains { paths.contains($0.lhs.trimmedText) && $0.rhs.trimmedText == argument }
@@ -160,6 +160,28 @@ struct AllowedMoves {
             return sets
         }
         return any ? moves : nil
+    }
+
+    /// A method setting the state to its argument after asking a predicate method of the type about it
+    /// (`guard canTransition(to: next) else { return false }; current = next`, with `func canTransition(to
+    /// next: Phase) -> Bool { switch (current, next) { case (.idle, .preparing): return true … } }`): the
+    /// moves the predicate allows.
+    func checked(_ body: CodeBlockSyntax, argument: String, paths: Set<String>) -> [(move: Move, node: Syntax)]? {
+        guard let first = body.statements.first?.item.as(GuardStmtSyntax.self), first.conditions.count == 1,
+              case .expression(let condition)? = first.conditions.first?.condition,
+              let call = SyntaxHelpers.unwrap(condition).as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+              call.arguments.first?.expression.trimmedText == argument,
+              let name = SyntaxHelpers.path(call.calledExpression), !name.contains("."),
+              SwitchFinder.scan(body).assignments.contains(where: { paths.contains($0.lhs.trimmedText) && $0.rhs.trimmedText == argument }),
+              let predicate = type.methods.first(where: { method, _ in
+                  method.name.text == name && method.signature.returnClause?.type.trimmedText == "Bool"
+                      && method.signature.parameterClause.parameters.count == 1
+                      && method.signature.parameterClause.parameters.allSatisfy { selfNames.contains($0.type.trimmedText) }
+              })?.0, let parameter = predicate.signature.parameterClause.parameters.first,
+              let sw = predicate.body.flatMap({ Self.onlySwitch($0.statements) }) else { return nil }
+        return firstMatch(sw, from: paths, to: (parameter.secondName ?? parameter.firstName).text) { sc in
+            SyntaxHelpers.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
+        }
     }
 
     /// The moves a `switch` over a (source, target) tuple allows: `from` names the source (wherever the

@@ -390,6 +390,9 @@ final class ReducerInterpreter {
     // MARK: Statements
 
     func execBlock(_ items: CodeBlockItemListSyntax, _ start: [Ctx]) -> Flow {
+        if let choice = Self.returnedChoice(items) {
+            valueTargets[choice.id] = .returned
+        }
         // names a block declares are its own
         let outerLocals = locals
         defer { locals = outerLocals }
@@ -598,63 +601,134 @@ final class ReducerInterpreter {
             }
             return Flow(next: ctxs)
         case .stmt(let stmt):
+            if let value = stmt.as(ExpressionStmtSyntax.self)?.expression, let target = valueAssigned(by: item) {
+                return give(value, to: target, ctxs)
+            }
             return execStmt(stmt, ctxs)
         case .expr(let expr):
+            if let target = valueAssigned(by: item) { return give(expr, to: target, ctxs) }
             return execExpr(expr, ctxs)
         }
     }
 
-    /// `label`: the statement's own label (`scan:`), which a `continue` in a loop's body may name.
-    func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx], label: String? = nil) -> Flow {
-        if let ret = stmt.as(ReturnStmtSyntax.self) {
-            // inside a function walked for a call used as a statement, `return` goes back to the caller
-            let returnedCall = ret.expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
-            // inside a helper walked for the value it returns (`state = next(state, event)`): the value is a target
-            if let frame = valueSinks.last, frame.depth == returnSinks.count, let value = ret.expression {
-                let element = SyntaxHelpers.unwrap(value).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil }
-                for ctx in ctxs { valueSinks[valueSinks.count - 1].results += targets(of: element ?? value, ctx) }
-                return Flow()
-            }
-            if !returnSinks.isEmpty {
-                // `return body(&self.state)`: the call runs before the function returns; the case returned
-                // (`return .close(channel)`, `return onClosed`, what the call returned) is kept for the caller
-                let after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
-                let value = ret.expression.map(SyntaxHelpers.unwrap)
-                let named = value.flatMap(SyntaxHelpers.spelledCase)
-                returnSinks[returnSinks.count - 1] += leaving(after.map { ctx in
-                    var c = ctx
-                    if let named {
-                        c.returned = named
-                    } else if let ref = value?.as(DeclReferenceExprSyntax.self) {
-                        c.returned = c.caseLocals[ref.baseName.text]
-                    } else if returnedCall == nil {
-                        c.returned = nil
-                    }
-                    return c
-                })
-                return Flow()
-            }
-            // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
-            if let call = returnedCall, let (callee, paths, inputs) = inoutCallee(call),
-               let body = callee.body, helperDepth < 4 {
-                helperDepth += 1
-                defer { helperDepth -= 1 }
-                return Flow(next: walkInout(call, callee, paths: paths, inputs: inputs, ctxs) { execBlock(body.statements, $0).next })
-            }
-            // `return state.start()`: a helper of the state returning TCA's effect type; its returns are this reducer's
-            if let call = returnedCall, let helper = helper(called: call), let body = helper.body, helperDepth < 4,
-               let returned = helper.signature.returnClause?.type.trimmedText,
-               ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(returned)) {
-                helperDepth += 1
-                defer { helperDepth -= 1 }
-                substitutions.append(arguments(of: call, boundTo: helper))
-                defer { substitutions.removeLast() }
-                return Flow(next: withHelperPaths { execBlock(body.statements, ctxs).next })
-            }
-            // `return self.transition(to: .idle)`: the helper runs before the method returns
-            for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) { finalize(ctx, returning: ret.expression) }
+    /// A branch's value given where its `switch` or `if` expression's goes.
+    func give(_ value: ExprSyntax, to target: ValueTarget, _ ctxs: [Ctx]) -> Flow {
+        // (a choice in a branch gives its own branches' values there)
+        if Self.isValueChoice(value) {
+            valueTargets[value.id] = target
+            defer { valueTargets[value.id] = nil }
+            return execExpr(value, ctxs)
+        }
+        switch target {
+        case .assigned(let lhs): return Flow(next: assign(lhs, value, written(ctxs, if: writesState(lhs))))
+        case .returned: return execReturn(value, ctxs)
+        }
+    }
+
+    /// Whether an expression is a `switch` or `if` whose every branch is one value (a choice in its turn,
+    /// `fatalError()`): an expression giving a value, not a statement (a branch that returns or assigns).
+    static func isValueChoice(_ expr: ExprSyntax) -> Bool {
+        func oneValue(_ items: CodeBlockItemListSyntax) -> Bool {
+            guard items.count == 1, let item = items.first?.item else { return false }
+            guard let value = item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression else { return false }
+            if value.is(SwitchExprSyntax.self) || value.is(IfExprSyntax.self) { return isValueChoice(value) }
+            // (an assignment is a statement there)
+            return !(value.as(SequenceExprSyntax.self)?.elements.contains { $0.is(AssignmentExprSyntax.self) } ?? false)
+        }
+        if let sw = expr.as(SwitchExprSyntax.self) {
+            return !sw.cases.isEmpty && SyntaxHelpers.cases(of: sw).allSatisfy { oneValue($0.statements) }
+        }
+        guard let choice = expr.as(IfExprSyntax.self), oneValue(choice.body.statements) else { return false }
+        switch choice.elseBody {
+        case .codeBlock(let block)?: return oneValue(block.statements)
+        case .ifExpr(let next)?: return isValueChoice(ExprSyntax(next))
+        case nil: return false
+        }
+    }
+
+    /// The `switch` or `if` expression a body is, when the body gives a value (a function returning one, a
+    /// getter): its branches' values are what it returns.
+    static func returnedChoice(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard items.count == 1, let item = items.first?.item else { return nil }
+        let value = item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression
+        guard let value, Self.isValueChoice(value) else { return nil }
+        let owner = items.parent?.parent
+        if let function = owner?.as(FunctionDeclSyntax.self) {
+            let returned = function.signature.returnClause?.type.trimmedText
+            return returned == nil || ["Void", "()", "Never"].contains(returned!) ? nil : value
+        }
+        if let accessor = owner?.as(AccessorDeclSyntax.self) { return accessor.accessorSpecifier.tokenKind == .keyword(.get) ? value : nil }
+        // (a getter written without `get`)
+        return items.parent?.is(AccessorBlockSyntax.self) == true ? value : nil
+    }
+
+    /// Where the value of a `switch` or `if` expression goes, by the expression: assigned (`light = switch
+    /// light { case .red: .green … }`), or returned (`var next: Light { switch self { case .red: .green … } }`).
+    enum ValueTarget { case assigned(ExprSyntax), returned }
+    var valueTargets: [SyntaxIdentifier: ValueTarget] = [:]
+
+    /// What a branch's last statement gives its value to, when it ends a branch of a `switch` or `if`
+    /// expression whose value goes somewhere (`valueTargets`).
+    func valueAssigned(by item: CodeBlockItemSyntax) -> ValueTarget? {
+        guard !valueTargets.isEmpty, let list = item.parent?.as(CodeBlockItemListSyntax.self), list.last?.id == item.id else { return nil }
+        let owner = list.parent?.as(SwitchCaseSyntax.self)?.parent?.parent ?? list.parent?.parent
+        return owner.flatMap { valueTargets[$0.id] }
+    }
+
+    /// `return value` (or a `switch` or `if` expression's value where it is a body's one expression).
+    func execReturn(_ expression: ExprSyntax?, _ ctxs: [Ctx]) -> Flow {
+        // inside a function walked for a call used as a statement, `return` goes back to the caller
+        let returnedCall = expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
+        // inside a helper walked for the value it returns (`state = next(state, event)`): the value is a target
+        if let frame = valueSinks.last, frame.depth == returnSinks.count, let value = expression {
+            let element = SyntaxHelpers.unwrap(value).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil }
+            for ctx in ctxs { valueSinks[valueSinks.count - 1].results += targets(of: element ?? value, ctx) }
             return Flow()
         }
+        if !returnSinks.isEmpty {
+            // `return body(&self.state)`: the call runs before the function returns; the case returned
+            // (`return .close(channel)`, `return onClosed`, what the call returned) is kept for the caller
+            let after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
+            let value = expression.map(SyntaxHelpers.unwrap)
+            let named = value.flatMap(SyntaxHelpers.spelledCase)
+            returnSinks[returnSinks.count - 1] += leaving(after.map { ctx in
+                var c = ctx
+                if let named {
+                    c.returned = named
+                } else if let ref = value?.as(DeclReferenceExprSyntax.self) {
+                    c.returned = c.caseLocals[ref.baseName.text]
+                } else if returnedCall == nil {
+                    c.returned = nil
+                }
+                return c
+            })
+            return Flow()
+        }
+        // `return reduceView(into: &state, action: a)`: the callee's returns are this reducer's
+        if let call = returnedCall, let (callee, paths, inputs) = inoutCallee(call),
+           let body = callee.body, helperDepth < 4 {
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            return Flow(next: walkInout(call, callee, paths: paths, inputs: inputs, ctxs) { execBlock(body.statements, $0).next })
+        }
+        // `return state.start()`: a helper of the state returning TCA's effect type; its returns are this reducer's
+        if let call = returnedCall, let helper = helper(called: call), let body = helper.body, helperDepth < 4,
+           let returned = helper.signature.returnClause?.type.trimmedText,
+           ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(returned)) {
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            substitutions.append(arguments(of: call, boundTo: helper))
+            defer { substitutions.removeLast() }
+            return Flow(next: withHelperPaths { execBlock(body.statements, ctxs).next })
+        }
+        // `return self.transition(to: .idle)`: the helper runs before the method returns
+        for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) { finalize(ctx, returning: expression) }
+        return Flow()
+    }
+
+    /// `label`: the statement's own label (`scan:`), which a `continue` in a loop's body may name.
+    func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx], label: String? = nil) -> Flow {
+        if let ret = stmt.as(ReturnStmtSyntax.self) { return execReturn(ret.expression, ctxs) }
         if stmt.is(ThrowStmtSyntax.self) {
             thrown(ctxs)
             return Flow()
@@ -786,6 +860,14 @@ final class ReducerInterpreter {
             return Flow(next: ctxs)
         }
         let folded = fold(expr)
+        // `light = switch light { case .red: .green … }`, `mode = if … { .a } else { .b }`: each branch's
+        // value assigned where the branch ends
+        if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self),
+           case let value = SyntaxHelpers.unwrap(infix.rightOperand), Self.isValueChoice(value) {
+            valueTargets[value.id] = .assigned(infix.leftOperand)
+            defer { valueTargets[value.id] = nil }
+            return execExpr(value, ctxs)
+        }
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
             return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes)))
@@ -1400,8 +1482,14 @@ final class ReducerInterpreter {
         if s.is(FunctionCallExprSyntax.self) { return ctx.returned }
         guard let ref = s.as(DeclReferenceExprSyntax.self), ctx.bound[ref.baseName.text] == nil else { return nil }
         if let held = ctx.caseLocals[ref.baseName.text] { return held }
-        guard let argument = substituted(ExprSyntax(ref)), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)) else { return nil }
-        return SyntaxHelpers.caseReference(argument, effects.index)?.name
+        guard let argument = substituted(ExprSyntax(ref)), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
+              let value = SyntaxHelpers.caseReference(argument, effects.index) else { return nil }
+        // (`T.x(…)` names a case only where `T` is an enum declaring it: `System.status()` is a call)
+        if let type = value.type {
+            guard let scope = effects.index.scope(of: argument), effects.index.enumInfo(type, in: scope)?.caseNames.contains(value.name) == true
+            else { return nil }
+        }
+        return value.name
     }
 
     /// The part of a case pattern that matches the input, when the subject is (or contains) the input.
@@ -1517,7 +1605,8 @@ final class ReducerInterpreter {
     }
 
     /// The paths after the calls of the state's mutating methods in a condition (`if self.readState.unpause()
-    /// { … }`, `guard let next = state.take() else { … }`), which change the state before it is read; and,
+    /// { … }`, `guard let next = state.take() else { … }`), which change the state before it is read, and
+    /// of the owner's methods returning `Bool` (`guard canTransition(to: next)`); and,
     /// for a condition that is one such call (or its negation), the value that makes it hold.
     func conditionCalls(_ conditions: ConditionElementListSyntax, _ ctxs: [Ctx]) -> ([Ctx], decided: Bool?) {
         var paths = ctxs
@@ -1535,13 +1624,28 @@ final class ReducerInterpreter {
                 negated = true
                 expr = SyntaxHelpers.unwrap(prefix.expression)
             }
-            guard let call = expr.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-                  let base = member.base, isState(SyntaxHelpers.path(base)), spec.enumMethods[member.declName.baseName.text] != nil else { continue }
+            guard let call = expr.as(FunctionCallExprSyntax.self) else { continue }
+            // (or a method of the owner returning `Bool` that reads the state: `guard canTransition(to: next)`)
+            let ownMethod = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
+                member.base.flatMap { isState(SyntaxHelpers.path($0)) ? spec.enumMethods[member.declName.baseName.text] : nil }
+            }
+            guard ownMethod != nil || helper(called: call).map(testsState) == true else { continue }
             paths = execCall(call, Self.unreturned(paths))
             if conditions.count == 1, case .expression = element.condition { decided = !negated }
         }
         return (paths, decided)
     }
+
+    /// Whether a helper returning `Bool` tests the state (`func canTransition(to next: Phase) -> Bool {
+    /// switch (current, next) { … } }`), asked once per helper.
+    func testsState(_ helper: FunctionDeclSyntax) -> Bool {
+        if let known = stateTesters[helper.id] { return known }
+        let tests = helper.signature.returnClause?.type.trimmedText == "Bool"
+            && helper.body.map { ValueTestFinder.tests($0, roots: spec.statePaths.union(spec.helperStatePaths)) } == true
+        stateTesters[helper.id] = tests
+        return tests
+    }
+    var stateTesters: [SyntaxIdentifier: Bool] = [:]
 
     /// `if case .success = result` (`result` bound from the input) or `guard case .view(.tapped) = action`:
     /// the branch fires on the narrower pattern.

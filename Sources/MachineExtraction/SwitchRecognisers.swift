@@ -1279,6 +1279,31 @@ struct SwitchMethodRecogniser: Recogniser {
         return tested ? type.methods.first { names.contains($0.0.name.text) } : nil
     }
 
+    /// Whether the methods assign at least `count` cases (a value only ever reset, `keepAliveState =
+    /// .unknown`, is a cache, no state).
+    static func assignsCases(_ writes: StateWrites, atLeast count: Int, context: ExtractionContext) -> Bool {
+        var names = Set<String>()
+        for (_, value) in writes.assigned {
+            for branch in SyntaxHelpers.branches(value) {
+                if let name = SyntaxHelpers.caseReference(branch, context.index)?.name { names.insert(name) }
+            }
+            if names.count >= count { return true }
+        }
+        return false
+    }
+
+    /// The first method among `names` (in declaration order) when another method of the type switches over
+    /// a value named by `roots` (`private func render() { switch state { case .loading: … } }`, called
+    /// from its `didSet`): a view controller's state, which its methods set and one method shows.
+    static func firstWriterWhenRendered(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
+        let rendered = type.methods.contains { method, _ in
+            !names.contains(method.name.text) && method.body.map { body in
+                SwitchFinder.scan(body).switches.contains { roots.contains(SyntaxHelpers.path($0.subject) ?? "") }
+            } == true
+        }
+        return rendered ? type.methods.first { names.contains($0.0.name.text) } : nil
+    }
+
     /// How each closure between a node and the method body around it runs, innermost first; nil when a
     /// nested function is in between (no walk follows it).
     static func closureRuns(around node: Syntax, in body: CodeBlockSyntax, context: ExtractionContext) -> [SyntaxHelpers.ClosureRun]? {
@@ -1319,12 +1344,15 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstStepping(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
-            return SwitchFinder.scan(body).switches.contains { sw in
+            let scan = SwitchFinder.scan(body)
+            return scan.switches.contains { sw in
                 // (alone or in a tuple: `switch (gear, next)`)
                 let subject = SyntaxHelpers.unwrap(sw.subject)
                 let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
                 return parts.contains { roots.contains(SyntaxHelpers.path($0) ?? "") }
-                    && SwitchFinder.scan(sw).assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+                    && (SwitchFinder.scan(sw).assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+                        // (or gives it its value: `light = switch light { case .red: .green … }`)
+                        || scan.assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") && SyntaxHelpers.unwrap($0.rhs).id == sw.id })
             }
         }
     }
@@ -1337,6 +1365,10 @@ struct SwitchMethodRecogniser: Recogniser {
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
+                return true
+            }
+            // (`mode = if mode == .a { .b } else { .a }`)
+            if let choice = SyntaxHelpers.unwrap(rhs).as(IfExprSyntax.self), ValueTestFinder.tests(choice.conditions, roots: roots) {
                 return true
             }
             // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`)
@@ -1703,6 +1735,7 @@ struct SwitchMethodRecogniser: Recogniser {
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
                     ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
                                     ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context) : nil)
+                    ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context)
                         ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)

@@ -3126,4 +3126,121 @@ final class MethodMachineTests: XCTestCase {
                                              "story -turnBack()-> preface", "cover -flip()-> preface", "preface -flip()-> story",
                                              "story -flip()-> cover"])
     }
+
+    /// A `switch` or `if` expression gives the state its value (`light = switch light { … }`), and a
+    /// getter or function that is one returns its branches' values (`var next: Step { switch self { case
+    /// .a: .b … } }`).
+    func testSwitchAndIfExpressions() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Crossing {
+            enum Signal { case stop, walk, hurry, off }
+            private(set) var signal: Signal = .stop
+            func tick() {
+                signal = switch signal {
+                case .stop: .walk
+                case .walk: .hurry
+                case .hurry: .stop
+                case .off: .off
+                }
+            }
+            func power(_ on: Bool) { signal = if on { .stop } else { .off } }
+        }
+        final class Intake {
+            enum Form {
+                case name, address, review
+                var next: Form {
+                    switch self {
+                    case .name: .address
+                    case .address, .review: .review
+                    }
+                }
+            }
+            private(set) var form: Form = .name
+            func proceed() { form = form.next }
+            func startOver() { form = .name }
+        }
+        """)
+        let crossing = try XCTUnwrap(machines.named("Crossing.signal"))
+        XCTAssertTrue(crossing.transitions.isSuperset(of: ["stop -tick()-> walk", "walk -tick()-> hurry", "hurry -tick()-> stop",
+                                                           "off -power()-> stop", "walk -power()-> off"]), "\(crossing.transitions)")
+        XCTAssertFalse(crossing.transitions.contains("stop -tick()-> hurry"))
+        let intake = try XCTUnwrap(machines.named("Intake.form"))
+        XCTAssertEqual(intake.transitions, ["name -proceed()-> address", "address -proceed()-> review", "address -startOver()-> name",
+                                            "review -startOver()-> name"])
+    }
+
+    /// A state a view controller's methods only set, and one of its methods switches over to show
+    /// (`render()` from `didSet`), is a machine of those methods, whatever its cases carry.
+    func testAStateSetByMethodsAndShownByOneIsAMachine() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class InboxScreen {
+            enum State { case loading, empty, listing([String]), broken(String) }
+            private var state: State = .loading { didSet { show() } }
+            func reload() { state = .loading }
+            func arrived(_ mail: [String]) { state = mail.isEmpty ? .empty : .listing(mail) }
+            func failed(_ why: String) { state = .broken(why) }
+            private func show() {
+                switch state {
+                case .loading: spin()
+                case .empty, .listing, .broken: stop()
+                }
+            }
+            private func spin() {}
+            private func stop() {}
+        }
+        """)
+        let inbox = try XCTUnwrap(machines.named("InboxScreen.state"))
+        XCTAssertTrue(inbox.transitions.isSuperset(of: ["empty -reload()-> loading", "loading -arrived()-> listing", "loading -failed()-> broken"]),
+                      "\(inbox.transitions)")
+    }
+
+    /// A method setting the state to its argument after asking a predicate method of the type (`guard
+    /// canTransition(to: next) else { return false }; current = next`) moves where the predicate allows.
+    func testAMoveCheckedByAPredicateMethod() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Brew { case idle, grinding, pouring, done }
+        final class BrewFlow {
+            private(set) var current: Brew = .idle
+            func canTransition(to next: Brew) -> Bool {
+                switch (current, next) {
+                case (.idle, .grinding), (.grinding, .pouring), (.pouring, .done): return true
+                case (.done, .idle): return true
+                default: return false
+                }
+            }
+            @discardableResult func transition(to next: Brew) -> Bool {
+                guard canTransition(to: next) else { return false }
+                current = next
+                return true
+            }
+        }
+        """)
+        let flow = try XCTUnwrap(machines.named("BrewFlow.current"))
+        XCTAssertEqual(flow.initial, "idle")
+        XCTAssertEqual(Set(flow.edges.filter { !$0.noop }.map { "\($0.from)->\($0.to)" }),
+                       ["idle->grinding", "grinding->pouring", "pouring->done", "done->idle"])
+    }
+
+    /// A helper mapping a value of an enum the code does not declare (`switch status { case .authorized:
+    /// … default: … }`) takes every case: a call's result (`Sys.status()`) is no case.
+    func testAHelperOverAnUndeclaredEnumTakesEveryCase() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class CameraGate {
+            enum Access { case unknown, asking, allowed, refused }
+            private(set) var access: Access = .unknown
+            func check() { access = Self.map(Permissions.status()) }
+            func ask() { guard access == .unknown else { return }; access = .asking }
+            private static func map(_ status: PermissionStatus) -> Access {
+                switch status {
+                case .authorized: return .allowed
+                case .denied, .restricted: return .refused
+                default: return .unknown
+                }
+            }
+        }
+        """)
+        let gate = try XCTUnwrap(machines.named("CameraGate.access"))
+        XCTAssertTrue(gate.transitions.isSuperset(of: ["unknown -check()-> allowed", "unknown -check()-> refused", "asking -check()-> unknown"]),
+                      "\(gate.transitions)")
+    }
 }
