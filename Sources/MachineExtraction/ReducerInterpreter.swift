@@ -621,7 +621,8 @@ final class ReducerInterpreter {
         }
         switch target {
         case .assigned(let lhs): return Flow(next: assign(lhs, value, written(ctxs, if: writesState(lhs))))
-        case .returned: return execReturn(value, ctxs)
+        // (a call of the owner's helper there is walked as a statement was: what it returns is its own)
+        case .returned: return helper(called: value) != nil ? execExpr(value, ctxs) : execReturn(value, ctxs)
         }
     }
 
@@ -779,7 +780,12 @@ final class ReducerInterpreter {
             }
             return flow
         }
-        if let loop = stmt.as(ForStmtSyntax.self) { return execLoop(loop.body, ctxs, label: label) }
+        if let loop = stmt.as(ForStmtSyntax.self) {
+            // (`for await line in lines`: the method waits again before each value)
+            let waits = loop.awaitKeyword == nil ? nil : loop.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })
+                .flatMap { spec.suspensions[$0.id] }.flatMap { $0.node.id == loop.id ? $0 : nil }
+            return execLoop(loop.body, ctxs, label: label, waits: waits)
+        }
         if let loop = stmt.as(WhileStmtSyntax.self) {
             return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true", label: label)
         }
@@ -793,7 +799,7 @@ final class ReducerInterpreter {
     /// on which the body wrote another state run it again (twice at most: `self.state = .drained;
     /// continue` in a `while true { switch self.state { … } }` goes on in the `.drained` case). An
     /// `endless` loop (`while true`) is left only by `break` (or `return`).
-    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false, label: String? = nil) -> Flow {
+    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false, label: String? = nil, waits: Suspension? = nil) -> Flow {
         var out = endless ? [] : ctxs
         var fallthroughs: [Ctx] = []
         var outer = Flow()
@@ -805,7 +811,9 @@ final class ReducerInterpreter {
         for pass in 0..<3 where !entering.isEmpty {
             if throwing { thrown(entering) }
             var f = execBlock(body.statements, entering)
-            let again = f.next + f.continues + (label.flatMap { f.repeats.removeValue(forKey: $0) } ?? [])
+            var again = f.next + f.continues + (label.flatMap { f.repeats.removeValue(forKey: $0) } ?? [])
+            // a path that changed the state ends where the loop waits for the next value, and goes on from there
+            if let waits { again = suspend(again, at: waits) }
             out += f.breaks + (endless ? [] : again)
             fallthroughs += f.fallthroughs
             outer.carry(f)
@@ -1045,6 +1053,11 @@ final class ReducerInterpreter {
             c[keyPath: part] = empty
             return c
         }
+    }
+
+    /// The helper of the state's owner an expression calls (`try self.clientSend(message)`), if it is a call.
+    func helper(called value: ExprSyntax) -> FunctionDeclSyntax? {
+        SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self).flatMap { helper(called: $0) }
     }
 
     /// The helper of the state's owner a call names: `reset()`, `self.reset()`, `state.reset()`.

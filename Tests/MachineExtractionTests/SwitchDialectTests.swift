@@ -3243,4 +3243,24 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertTrue(gate.transitions.isSuperset(of: ["unknown -check()-> allowed", "unknown -check()-> refused", "asking -check()-> unknown"]),
                       "\(gate.transitions)")
     }
+
+    /// A `for await` loop waits again before each value: a state its body sets is where the next value
+    /// (or the end of the sequence) comes.
+    func testAForAwaitLoopWaitsBeforeEachValue() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Ticker {
+            enum Phase { case idle, tuning, playing, ended }
+            private(set) var phase: Phase = .idle
+            func listen(_ frames: AsyncStream<Int>) async {
+                phase = .tuning
+                for await _ in frames { phase = .playing }
+                phase = .ended
+            }
+            func stop() { phase = .idle }
+        }
+        """)
+        let ticker = try XCTUnwrap(machines.named("Ticker.phase"))
+        XCTAssertTrue(ticker.transitions.isSuperset(of: ["idle -listen()-> tuning", "tuning -listen() on frames-> playing",
+                                                         "playing -listen() on frames-> ended"]), "\(ticker.transitions)")
+    }
 }
