@@ -567,7 +567,7 @@ final class ReducerInterpreter {
         var ctxs = ctxs
         if let s = spec.suspensions[item.id] {
             // (only where the statement is the wait itself, not a `switch` holding it in a case)
-            if let before = s.before, s.node.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })?.id == item.id {
+            if let before = s.before, Self.enclosingItem(of: s.node)?.id == item.id {
                 ranBeforeWaiting.remove(before.id)
                 ctxs = runAtOnce([before], ctxs)
                 ranBeforeWaiting.insert(before.id)
@@ -782,7 +782,7 @@ final class ReducerInterpreter {
         }
         if let loop = stmt.as(ForStmtSyntax.self) {
             // (`for await line in lines`: the method waits again before each value)
-            let waits = loop.awaitKeyword == nil ? nil : loop.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })
+            let waits = loop.awaitKeyword == nil ? nil : Self.enclosingItem(of: Syntax(loop))
                 .flatMap { spec.suspensions[$0.id] }.flatMap { $0.node.id == loop.id ? $0 : nil }
             return execLoop(loop.body, ctxs, label: label, waits: waits)
         }
@@ -934,6 +934,11 @@ final class ReducerInterpreter {
 
     /// Standard library functions that return `Never`: the path they are on does not happen.
     static let neverReturning: Set<String> = ["fatalError", "preconditionFailure"]
+    /// The statement a node is in (or is).
+    static func enclosingItem(of node: Syntax) -> Syntax? {
+        sequence(first: node, next: { $0.parent }).first { $0.is(CodeBlockItemSyntax.self) }
+    }
+
     /// Standard library functions that trap unless their condition holds.
     static let assertions: Set<String> = ["precondition", "assert"]
 

@@ -79,6 +79,7 @@ enum SyntaxHelpers {
         "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
         "AsyncStream", "AsyncThrowingStream",
     ]
+    /// Streams whose initializer runs its build closure (not an `unfolding:` one) before it returns.
     static let streams: Set<String> = ["AsyncStream", "AsyncThrowingStream"]
 
     /// The standard library's methods of sequences and collections, whose closures run before they return.
