@@ -179,12 +179,7 @@ enum SyntaxHelpers {
             let saysSelf = c.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) })
             if platform { return saysSelf || inView(c) }
             // (the declaration first: most closures are given to calls the code does not declare)
-            switch escapes(c, from: call, index: index!) {
-            case true?: return saysSelf || inView(c)
-            case nil: return saysSelf && !immediateClosures(of: call).contains { $0.id == c.id }
-                && !sequenceCallees.contains(DSLSupport.calleeName(call) ?? "") && saysSelfWhereRequired(c)
-            case false?: return false
-            }
+            return escapes(c, from: call, index: index!) == true && (saysSelf || inView(c))
         }.map { closure in
             let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
             return (closure, label ?? "callback")
@@ -244,10 +239,16 @@ enum SyntaxHelpers {
 
     /// Whether a closure is given to a parameter that every declaration the callee may name (by Swift's
     /// lookup, `SymbolIndex.functions(referencedBy:)`, or a property's type) marks as escaping (`@escaping`,
-    /// an optional function type: true) or not (a plain function type: false). Nil when they differ, or
-    /// the code does not declare the callee (`items.map { … }`).
+    /// an optional function type: true) or not (a plain function type: false). Where the code does not
+    /// declare the callee, true when the closure says `self` as only an escaping closure must
+    /// (`saysSelfWhereRequired`); nil when the declarations differ, or nothing says (`items.map { … }`).
     static func escapes(_ closure: ClosureExprSyntax, from call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool? {
-        index.escapeAnswer(closure) { declaredEscape(closure, from: call, index: index) }
+        index.escapeAnswer(closure) {
+            declaredEscape(closure, from: call, index: index)
+                // (a callee the code does not declare, but not one of the standard library's that run it now)
+                ?? (!immediateClosures(of: call).contains { $0.id == closure.id } && !sequenceCallees.contains(DSLSupport.calleeName(call) ?? "")
+                    && saysSelfWhereRequired(closure) ? true : nil)
+        }
     }
 
     static func declaredEscape(_ closure: ClosureExprSyntax, from call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool? {
