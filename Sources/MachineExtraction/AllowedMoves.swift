@@ -137,9 +137,7 @@ struct AllowedMoves {
         else if !isStatic, parameters.count == 1 { subjects = ["self", parameters[0].0] }
         else { return nil }
         guard let sw = Self.onlySwitch(body) else { return nil }
-        return firstMatch(sw, from: [subjects[0]], to: subjects[1]) { sc in
-            SyntaxHelpers.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
-        }
+        return firstMatch(sw, from: [subjects[0]], to: subjects[1], allows: Self.answers)
     }
 
     /// A method setting the state to its argument in the cases of a `switch` over both that allow it
@@ -179,9 +177,12 @@ struct AllowedMoves {
                       && method.signature.parameterClause.parameters.allSatisfy { selfNames.contains($0.type.trimmedText) }
               })?.0, let parameter = predicate.signature.parameterClause.parameters.first,
               let sw = predicate.body.flatMap({ Self.onlySwitch($0.statements) }) else { return nil }
-        return firstMatch(sw, from: paths, to: (parameter.secondName ?? parameter.firstName).text) { sc in
-            SyntaxHelpers.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
-        }
+        return firstMatch(sw, from: paths, to: (parameter.secondName ?? parameter.firstName).text, allows: Self.answers)
+    }
+
+    /// What a predicate's case answers (`case (.idle, .loading): true`, `return false`); nil for another value.
+    static func answers(_ sc: SwitchCaseSyntax) -> Bool? {
+        SyntaxHelpers.onlyValue(sc.statements)?.as(BooleanLiteralExprSyntax.self).map { $0.literal.tokenKind == .keyword(.true) }
     }
 
     /// The moves a `switch` over a (source, target) tuple allows: `from` names the source (wherever the

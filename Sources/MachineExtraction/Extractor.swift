@@ -534,6 +534,23 @@ final class ExtractionContext {
         info.map { info in cached(\.successors, info.key) { evaluateSuccessors(of: info) } } ?? [:]
     }
 
+    /// Each case's raw value in an enum of `Int` raw values, written or implicit (one more than the case
+    /// before); nil for another enum, or where one is not a literal or two are the same.
+    static func intRawValues(of info: EnumInfo) -> [String: Int]? {
+        guard info.inherited.first == "Int" else { return nil }
+        var raws: [String: Int] = [:]
+        var next = 0
+        for c in info.cases {
+            if let written = c.node.rawValue?.value {
+                guard let value = Int(written.trimmedDescription) else { return nil }
+                next = value
+            }
+            raws[c.name] = next
+            next &+= 1
+        }
+        return Set(raws.values).count == raws.count ? raws : nil
+    }
+
     func evaluateSuccessors(of info: EnumInfo) -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         if let type = index.types[info.key] {
@@ -549,19 +566,10 @@ final class ExtractionContext {
             }
             // `Step(rawValue: step.rawValue + 1)` in an enum of `Int` raw values: the case one on (or back),
             // where there is one (`rawValue+1`, `rawValue-1`)
-            if info.inherited.first == "Int" {
-                var raws: [String: Int] = [:]
-                var next = 0
-                for c in info.cases {
-                    if let v = c.node.rawValue?.value { next = Int(v.trimmedDescription) ?? Int.min }
-                    raws[c.name] = next
-                    next &+= 1
-                }
-                let byRaw = Dictionary(raws.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-                if !raws.values.contains(Int.min), byRaw.count == raws.count {
-                    result["rawValue+1"] = raws.compactMapValues { byRaw[$0 + 1] }
-                    result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
-                }
+            if let raws = Self.intRawValues(of: info) {
+                let byRaw = Dictionary(uniqueKeysWithValues: raws.map { ($0.value, $0.key) })
+                result["rawValue+1"] = raws.compactMapValues { byRaw[$0 + 1] }
+                result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
             }
             for (name, body, file, location) in bodies {
                 let spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],

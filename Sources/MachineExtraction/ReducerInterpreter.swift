@@ -1689,26 +1689,30 @@ final class ReducerInterpreter {
         return c
     }
 
-    /// The state's next case by raw value a condition binds (`guard let next = Step(rawValue: step.rawValue
-    /// + 1)`), by state.
-    func rawStep(_ value: ExprSyntax) -> [String: String]? {
-        guard !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(value), step.fallback == nil,
-              isState(SyntaxHelpers.path(step.base)), !isLocal(step.base) else { return nil }
-        return spec.enumSuccessors[step.name]
+    /// The state's next case by raw value an expression names (`Step(rawValue: step.rawValue + 1)`), by
+    /// state, and the fallback where there is none (`?? .first`).
+    func rawStep(_ value: ExprSyntax) -> (next: [String: String], fallback: ExprSyntax?)? {
+        guard !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(value), isState(SyntaxHelpers.path(step.base)),
+              !isLocal(step.base), let next = spec.enumSuccessors[step.name] else { return nil }
+        return (next, step.fallback)
     }
 
     /// The paths where a condition holds, each with the name it binds to the state's next case by raw value.
     func bindingSteps(_ conditions: ConditionElementListSyntax, _ ctx: Ctx) -> [Ctx] {
         conditions.reduce([ctx]) { paths, element in
             guard case .optionalBinding(let b) = element.condition, let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let value = b.initializer?.value, rawStep(value) != nil else { return paths }
-            return paths.flatMap { path in
-                targets(of: value, path).map { c, target in
-                    var n = c
-                    if case .state(let s) = target { n.values[name] = s } else { n.values[name] = nil }
-                    return n
-                }
-            }
+                  let value = b.initializer?.value, let step = rawStep(value), step.fallback == nil else { return paths }
+            return paths.flatMap { naming(name, successors(step.next, $0)) }
+        }
+    }
+
+    /// The paths of `results`, each with a local `name` holding the state it gives (none where it gives
+    /// no state).
+    func naming(_ name: String, _ results: [(Ctx, Target)]) -> [Ctx] {
+        results.map { c, target in
+            var n = c
+            if case .state(let s) = target { n.values[name] = s } else { n.values[name] = nil }
+            return n
         }
     }
 
@@ -1732,9 +1736,9 @@ final class ReducerInterpreter {
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
-                } else if let next = b.initializer.flatMap({ rawStep($0.value) }) {
+                } else if let step = b.initializer.flatMap({ rawStep($0.value) }), step.fallback == nil {
                     // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
-                    pred = pred.and(stateAtom(Set(next.keys), refutable: false, ctx))
+                    pred = pred.and(stateAtom(Set(step.next.keys), refutable: false, ctx))
                 } else if let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
                           spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
                     // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
@@ -2010,13 +2014,7 @@ final class ReducerInterpreter {
                 return c
             }
         }
-        return ctxs.flatMap { ctx in
-            targets(of: value, ctx).map { c, target in
-                var n = c
-                if case .state(let s) = target { n.values[name] = s } else { n.values[name] = nil }
-                return n
-            }
-        }
+        return ctxs.flatMap { naming(name, targets(of: value, $0)) }
     }
 
     /// The states an expression may denote on a path, forking on `?:`.
@@ -2036,12 +2034,11 @@ final class ReducerInterpreter {
         }
         if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
         // (`Step(rawValue: step.rawValue + 1) ?? .first`: the fallback where there is no next case)
-        if !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(expr), isState(SyntaxHelpers.path(step.base)),
-           !isLocal(step.base), let next = spec.enumSuccessors[step.name] {
-            guard let fallback = step.fallback, ctx.target == nil else { return successors(next, ctx) }
+        if let step = rawStep(expr) {
+            guard let fallback = step.fallback, ctx.target == nil else { return successors(step.next, ctx) }
             var rest = ctx
-            rest.pairs = ctx.pairs.subtracting(d.set(states: Set(next.keys)))
-            return successors(next, ctx) + (rest.pairs.isEmpty ? [] : targets(of: fallback, rest))
+            rest.pairs = ctx.pairs.subtracting(d.set(states: Set(step.next.keys)))
+            return successors(step.next, ctx) + (rest.pairs.isEmpty ? [] : targets(of: fallback, rest))
         }
         // (`light.next`, `step.advanced()`)
         if !spec.enumSuccessors.isEmpty, case let reading = expr.as(FunctionCallExprSyntax.self)?.calledExpression ?? expr,

@@ -495,7 +495,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 let writers = fieldWriters!.filter { $0.roots.contains(property.name) }
                 if let store = storeType(of: property, writers: writers, context: context),
                    !buildStore(type: type, property: property, typeText: store.text, writers: writers, context: context) {
-                    buildFields(type: type, property: property, of: store.type, writers: writers, facts: facts, context: context)
+                    buildFields(type: type, property: property, of: store.type, facts: facts, context: context)
                 }
                 continue
             }
@@ -607,21 +607,19 @@ struct SwitchMethodRecogniser: Recogniser {
     /// ViewState()` with `var phase: Phase = .editing`, then `viewState.phase = .validating`): each is read
     /// as a state of the holder, `CheckoutModel.viewState.phase`, starting as the holder's initializer or the
     /// field's default gives it. A method replacing the whole struct is a write not followed.
-    func buildFields(type: TypeInfo, property: Binding, of store: TypeInfo, writers: [(method: FunctionDeclSyntax, file: ParsedFile, roots: Set<String>)],
-                     facts: TypeFacts, context: ExtractionContext) {
+    func buildFields(type: TypeInfo, property: Binding, of store: TypeInfo, facts: TypeFacts, context: ExtractionContext) {
+        // the fields the methods assign (`viewState.phase = …`), and where they replace the whole struct
         var assigned = Set<String>()
         var replaced: [StateWrites.Unfollowed] = []
-        for (method, file, _) in writers {
+        for (method, file) in type.methods {
             guard let body = method.body else { continue }
             for (lhs, _) in SwitchFinder.scanAll(body).assignments {
                 guard let path = SyntaxHelpers.path(lhs) else { continue }
-                if path.hasPrefix(property.name + ".") { assigned.insert(String(path.dropFirst(property.name.count + 1).prefix { $0 != "." })) }
-            }
-        }
-        for (method, file) in type.methods {
-            guard let body = method.body else { continue }
-            for (lhs, _) in SwitchFinder.scanAll(body).assignments where SyntaxHelpers.path(lhs) == property.name {
-                replaced.append(.init(location: file.location(of: lhs), why: "'\(property.name)' replaced whole in \(method.name.text)()"))
+                if path == property.name {
+                    replaced.append(.init(location: file.location(of: lhs), why: "'\(property.name)' replaced whole in \(method.name.text)()"))
+                } else if path.hasPrefix(property.name + ".") {
+                    assigned.insert(String(path.dropFirst(property.name.count + 1).prefix { $0 != "." }))
+                }
             }
         }
         let made = (property.initializer ?? Self.initializerValue(of: property.name, in: type)).flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
@@ -1276,7 +1274,12 @@ struct SwitchMethodRecogniser: Recogniser {
             guard property.isComputed, let accessors = property.node.as(PatternBindingSyntax.self)?.accessorBlock else { return false }
             return ValueTestFinder.tests(accessors, roots: roots)
         }
-        return tested ? type.methods.first { names.contains($0.0.name.text) } : nil
+        return tested ? firstWriter(among: names, of: type) : nil
+    }
+
+    /// The first method among `names`, in declaration order.
+    static func firstWriter(among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { names.contains($0.0.name.text) }
     }
 
     /// Whether the methods assign at least `count` cases (a value only ever reset, `keepAliveState =
@@ -1301,7 +1304,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 SwitchFinder.scan(body).switches.contains { roots.contains(SyntaxHelpers.path($0.subject) ?? "") }
             } == true
         }
-        return rendered ? type.methods.first { names.contains($0.0.name.text) } : nil
+        return rendered ? firstWriter(among: names, of: type) : nil
     }
 
     /// How each closure between a node and the method body around it runs, innermost first; nil when a
@@ -1648,7 +1651,9 @@ struct SwitchMethodRecogniser: Recogniser {
 
     func build(type: TypeInfo, property: Binding, stateEnum: EnumInfo, kind: StateKind, facts: TypeFacts, context: ExtractionContext,
                wrapper: StateWrapper? = nil, field: Field? = nil) {
-        let path = field.map { property.name + "." + $0.name } ?? wrapper?.path ?? property.name
+        // (a field is named by its path: `viewState.phase`; a box read through its value, `phase.value`)
+        let name = field.map { property.name + "." + $0.name } ?? property.name
+        let path = field == nil ? wrapper?.path ?? name : name
         let statePaths: Set<String> = [path]
         var rules: [Rule] = []
         var leftOut: [SourceLocation?] = []
@@ -1729,7 +1734,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let steppedByItself = named && enumMethods.values.contains { m in
                 m.body.map { SwitchFinder.scan($0).switches.contains { SyntaxHelpers.path($0.subject) == "self" } } == true
             }
-            let tester = !writes.accessors.isEmpty || steppedByItself ? type.methods.first { writes.writers.contains($0.0.name.text) } : named
+            let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)
                 ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
@@ -1770,7 +1775,6 @@ struct SwitchMethodRecogniser: Recogniser {
         let start = field.map(\.start) ?? wrapper?.initial
         let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
             : startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
-        let name = field.map { property.name + "." + $0.name } ?? property.name
         var machine = Machine(name: "\(type.name).\(name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))

@@ -77,7 +77,6 @@ enum SyntaxHelpers {
     static let immediateCallees: Set<String> = [
         "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
         "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
-        "AsyncStream", "AsyncThrowingStream",
     ]
     /// Streams whose initializer runs its build closure (not an `unfolding:` one) before it returns.
     static let streams: Set<String> = ["AsyncStream", "AsyncThrowingStream"]
@@ -101,7 +100,7 @@ enum SyntaxHelpers {
     static func immediateClosures(of call: FunctionCallExprSyntax, index: SymbolIndex? = nil) -> [ClosureExprSyntax] {
         // (the callee's last name first: this is asked of every call a walk runs)
         guard let callee = DSLSupport.calleeName(call),
-              immediateCallees.contains(callee) || continuations.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else {
+              immediateCallees.contains(callee) || continuations.contains(callee) || streams.contains(callee) || callee == "run" && call.calledExpression.trimmedText == "MainActor.run" else {
             guard let index, call.trailingClosure != nil || call.arguments.contains(where: { $0.expression.is(ClosureExprSyntax.self) }) else { return [] }
             let closures = (call.trailingClosure.map { [$0] } ?? []) + call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
             return closures.filter { escapes($0, from: call, index: index) == false }
