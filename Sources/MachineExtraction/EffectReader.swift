@@ -43,6 +43,10 @@ struct EffectReader {
         // (`nil`, and the `true`, `false`, number or text a method returns: `return false` after a guard)
         if expr.is(NilLiteralExprSyntax.self) || expr.is(BooleanLiteralExprSyntax.self) || expr.is(IntegerLiteralExprSyntax.self)
             || expr.is(FloatLiteralExprSyntax.self) || expr.is(StringLiteralExprSyntax.self) { return Result() }
+        // (no commands: `default: return []`)
+        if expr.as(ArrayExprSyntax.self)?.elements.isEmpty == true || expr.as(DictionaryExprSyntax.self)?.content.is(TokenSyntax.self) == true {
+            return Result()
+        }
         if let member = expr.as(MemberAccessExprSyntax.self), Self.emptyNames.contains(member.declName.baseName.text) {
             return Result()
         }
@@ -176,9 +180,18 @@ struct EffectReader {
             let helperName = helper.name.text
             var inner = Result()
             for e in returned { inner.add(read(e, depth: depth + 2)) }
+            // an id the helper is given (`tickEffect(id: .tick)`, its body `Effect(…, id: id)`): the argument's
+            let given = Dictionary(zip(helper.signature.parameterClause.parameters, call.arguments).map { p, a in
+                ("\((p.secondName ?? p.firstName).text) (runtime value)", cancelID(a.expression))
+            }, uniquingKeysWith: { a, _ in a })
+            inner.cancels = inner.cancels.map { given[$0] ?? $0 }
             if var e = inner.effect {
                 e.label = helperName
                 if e.emits.isEmpty { e.emits = effect.emits }
+                if let id = e.id, let argument = given[id] {
+                    e.id = argument
+                    for i in e.parts.indices where e.parts[i].id == id { e.parts[i].id = argument }
+                }
                 inner.effect = e
             }
             return inner.effect == nil && inner.cancels.isEmpty ? r : inner
@@ -380,7 +393,37 @@ struct EffectReader {
               let strategy = index.properties(named: "flattenStrategy", of: type).first else { return nil }
         let finder = CaseReturnFinder(caseName: caseName, index: index)
         finder.walk(strategy.node)
-        return finder.result
+        if let result = finder.result { return result }
+        // no `switch`: `.merge`, `self == .heater ? .latest : .merge`, `if self == .heater { return .latest }; return .merge`
+        return ExtractionContext.getter(of: strategy).flatMap { Self.caseValue($0, for: caseName, index: index) }
+    }
+
+    /// The case statements give for the enum case `caseName` standing for `self`: their one value, the
+    /// branch of a ternary over `self == .x` (`!=`) it takes, or the first `if self == .x { return … }`
+    /// that holds, else the `return` after them.
+    static func caseValue(_ items: CodeBlockItemListSyntax, for caseName: String, index: SymbolIndex) -> String? {
+        func holds(_ condition: ExprSyntax) -> Bool? {
+            guard let test = SyntaxHelpers.unwrapFolded(condition).as(InfixOperatorExprSyntax.self),
+                  case let op = test.operator.trimmedText, op == "==" || op == "!=",
+                  [test.leftOperand, test.rightOperand].contains(where: { $0.trimmedText == "self" }),
+                  let tested = [test.leftOperand, test.rightOperand].first(where: { $0.trimmedText != "self" })
+                      .flatMap({ SyntaxHelpers.caseReference($0, index)?.name }) else { return nil }
+            return (tested == caseName) == (op == "==")
+        }
+        func value(_ expr: ExprSyntax) -> String? {
+            let e = SyntaxHelpers.unwrapFolded(expr)
+            guard let choice = e.as(TernaryExprSyntax.self) else { return SyntaxHelpers.caseReference(e, index)?.name }
+            return holds(choice.condition).flatMap { value($0 ? choice.thenExpression : choice.elseExpression) }
+        }
+        if let only = SyntaxHelpers.onlyValue(items) { return value(only) }
+        for item in items {
+            if let ret = item.item.as(ReturnStmtSyntax.self) { return ret.expression.flatMap(value) }
+            guard let choice = item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) ?? item.item.as(IfExprSyntax.self),
+                  choice.elseBody == nil, choice.conditions.count == 1, case .expression(let condition) = choice.conditions.first!.condition,
+                  let taken = holds(condition) else { return nil }
+            if taken { return caseValue(choice.body.statements, for: caseName, index: index) }
+        }
+        return nil
     }
 
     // MARK: Emitted inputs

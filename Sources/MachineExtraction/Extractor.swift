@@ -330,8 +330,36 @@ final class ExtractionContext {
         /// Per protocol or base class (by key), its conforming types when they construct one another
         /// (the states of a state pattern), else empty.
         var patternStates: [String: [TypeInfo]] = [:]
+        var storeBindings: [String: Set<String>] = [:]
     }
     let caches: Caches
+
+    /// The names of fields a view binds through a TCA store, in the files of a module importing SwiftUI:
+    /// `$store.mode`, `viewStore.$mode`, `\.$mode` (found once per module, when first asked).
+    func storeBindings(in module: String) -> Set<String> {
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if let found = caches.storeBindings[module] { return found }
+        var names = Set<String>()
+        // (the text's bytes, not its tokens: `$store.` name, `.$`name)
+        let store = Array("$store.".utf8), dot = UInt8(ascii: "."), dollar = UInt8(ascii: "$")
+        func isName(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "_") }
+        for file in files where file.module == module && file.imports.contains("SwiftUI") {
+            let text = file.tree.syntaxTextBytes
+            var i = 0
+            while i + 2 < text.count {
+                var start: Int?
+                if text[i] == dot, text[i + 1] == dollar { start = i + 2 }
+                else if text[i] == dollar, text.count - i >= store.count, text[i..<(i + store.count)].elementsEqual(store) { start = i + store.count }
+                guard var end = start, end < text.count, isName(text[end]), !(text[end] >= 0x30 && text[end] <= 0x39) else { i += 1; continue }
+                while end < text.count, isName(text[end]) { end += 1 }
+                names.insert(String(decoding: text[start!..<end], as: UTF8.self))
+                i = end
+            }
+        }
+        caches.storeBindings[module] = names
+        return names
+    }
 
     func warn(_ message: String, at location: SourceLocation?, severity: Severity = .warning) {
         diagnostics.append(Diagnostic(severity: severity, message: message, location: location))
@@ -517,6 +545,28 @@ final class ExtractionContext {
         return result
     }
 
+    /// The `Bool` computed properties and methods taking nothing of a type keeping a state (named by
+    /// `statePaths`), each evaluated for every state: those that say something of it (`var isBusy: Bool {
+    /// state == .saving }`, `func canSave() -> Bool { switch state { … } }`).
+    func ownerPredicates(of type: TypeInfo, statePaths: Set<String>, states: [String]) -> [String: (yes: Set<String>, maybe: Set<String>)] {
+        var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
+        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
+            if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
+        }
+        for (method, file) in type.methods where method.signature.parameterClause.parameters.isEmpty
+            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" }) {
+            if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
+        }
+        var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+        for (name, body, file) in bodies where result[name] == nil {
+            let evaluator = PredicateEvaluator(values: states, subjects: statePaths, file: file, index: index)
+            let verdict = evaluator.block(body, Set(states)).result
+            guard verdict.maybe.count < states.count else { continue }
+            result[name] = (verdict.yes, verdict.maybe)
+        }
+        return result
+    }
+
     /// The body of a computed property's getter.
     static func getter(of property: Binding) -> CodeBlockItemListSyntax? {
         guard let binding = property.node.as(PatternBindingSyntax.self), let accessor = binding.accessorBlock else { return nil }
@@ -611,14 +661,29 @@ final class ExtractionContext {
     /// arguments mention, in file order.
     var constructions: [String: [FunctionCallExprSyntax]] { facts.constructions }
     /// Functions of the project that some call passes an `&` argument, resolved where each call is
-    /// written (reducers split into functions that take `&state`).
+    /// written (reducers split into functions that take `&state`): the argument a parameter of the
+    /// function or closure the call is in, as a reducer's state is (a stored property handed over,
+    /// `apply(&model, action)` in a store's method, leaves the function a reducer of its own).
     lazy var inoutCalledFunctions: Set<SyntaxIdentifier> = {
         var result = Set<SyntaxIdentifier>()
-        for call in facts.inoutCalls {
+        for call in facts.inoutCalls where Self.passesParameterInout(call) {
             for f in index.functions(referencedBy: call.calledExpression) { result.insert(f.id) }
         }
         return result
     }()
+
+    static func passesParameterInout(_ call: FunctionCallExprSyntax) -> Bool {
+        let roots = call.arguments.compactMap { $0.expression.as(InOutExprSyntax.self).flatMap { SyntaxHelpers.root($0.expression) } }
+        guard !roots.isEmpty else { return false }
+        for node in sequence(first: Syntax(call), next: { $0.parent }) {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                if !Set(SyntaxHelpers.closureParameterNames(closure)).isDisjoint(with: roots) { return true }
+            } else if let function = node.as(FunctionDeclSyntax.self) {
+                return function.signature.parameterClause.parameters.contains { roots.contains(($0.secondName ?? $0.firstName).text) }
+            }
+        }
+        return false
+    }
     /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
     /// by the last component of the called type's name.
     var stateInitialisers: [String: [FunctionCallExprSyntax]] { facts.stateInitialisers }
@@ -759,6 +824,19 @@ final class ExtractionContext {
         var result: [String: FunctionDeclSyntax] = [:]
         for (m, _) in type.methods where m.modifiers.contains(where: { $0.name.text == "mutating" }) { result[m.name.text] = m }
         return result
+    }
+
+    /// The ways an enum builds a value from data: its static functions returning a value, by name, and
+    /// its initializers (`static func from(_ r: Receipt) -> Status`, `init(receipt:) { self = … }`).
+    func factories(of info: EnumInfo?) -> EnumFactories? {
+        guard let info, let type = index.types[info.key] else { return nil }
+        var functions: [String: [FunctionDeclSyntax]] = [:]
+        for (m, _) in type.methods where m.signature.returnClause != nil && m.modifiers.contains(where: { $0.name.text == "static" }) {
+            functions[m.name.text, default: []].append(m)
+        }
+        let initializers = type.initializers + type.extensionInitializers
+        guard !functions.isEmpty || !initializers.isEmpty else { return nil }
+        return EnumFactories(name: info.name, functions: functions, initializers: initializers)
     }
 
     func initialArgument(_ call: FunctionCallExprSyntax) -> ExprSyntax? {

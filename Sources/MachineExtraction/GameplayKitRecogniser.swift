@@ -412,8 +412,14 @@ struct GameplayKitRecogniser: Recogniser {
         }
         var stateLocations: [String: SourceLocation] = [:]
         for s in states { stateLocations[s] = classes[s]?.type.location }
-        let machine = Machine(name: name, dialect: .gameplaykit, location: location, states: states, inputs: [],
+        var machine = Machine(name: name, dialect: .gameplaykit, location: location, states: states, inputs: [],
                               initial: initial, rules: rules, order: .resolved, stateLocations: stateLocations)
+        // a state whose `isValidNextState` is `false` whatever it is asked is an end its author chose
+        machine.terminal = states.filter { s in
+            guard let (method, _, owner) = method("isValidNextState", of: s, classes: classes), owner == s,
+                  let body = method.body?.statements, let value = SyntaxHelpers.onlyValue(body) else { return false }
+            return SyntaxHelpers.unwrap(value).as(BooleanLiteralExprSyntax.self)?.literal.text == "false"
+        }
         context.add(machine, stateEnum: nil)
     }
 

@@ -15,9 +15,32 @@ struct OperatorTableRecogniser: Recogniser {
     func finder(for file: ParsedFile) -> SyntaxVisitor? { TableFinder() }
 
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        var tables: [(table: ArrayExprSyntax, file: ParsedFile)] = []
+        var sums: [(sum: SequenceExprSyntax, operands: [ExprSyntax], file: ParsedFile)] = []
         for (file, finder) in self.found(found, in: context, as: TableFinder.self) {
-            for table in finder.tables { build(table, file: file, context: context) }
+            tables += finder.tables.map { ($0, file) }
+            sums += finder.sums.map { ($0.0, $0.1, file) }
         }
+        // tables kept apart and joined (`static let all = starting + pausing + stopping`): one machine, of the
+        // join, for all their rows (the names resolved where the join is written)
+        var tableByBinding: [SyntaxIdentifier: Int] = [:]
+        for (i, t) in tables.enumerated() {
+            if let binding = t.table.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+                tableByBinding[binding.id] = i
+            }
+        }
+        var joined = Set<Int>()
+        var joins: [(sum: SequenceExprSyntax, parts: [Int], file: ParsedFile)] = []
+        if !tableByBinding.isEmpty {
+            for sum in sums {
+                let parts = sum.operands.compactMap { context.index.binding(referencedBy: $0).flatMap { tableByBinding[$0.node.id] } }
+                guard parts.count == sum.operands.count, Set(parts).count == parts.count else { continue }
+                joins.append((sum.sum, parts, sum.file))
+                joined.formUnion(parts)
+            }
+        }
+        for (i, t) in tables.enumerated() where !joined.contains(i) { build([t], at: Syntax(t.table), file: t.file, context: context) }
+        for join in joins { build(join.parts.map { tables[$0] }, at: Syntax(join.sum), file: join.file, context: context) }
     }
 
     /// Splits `a | b => c | d` (unfolded: custom operators have no known precedence) into a row.
@@ -40,7 +63,24 @@ struct OperatorTableRecogniser: Recogniser {
 
     final class TableFinder: SyntaxVisitor {
         var tables: [ArrayExprSyntax] = []
+        /// Sums of names (`starting + pausing`), with the names: tables joined, when they name tables.
+        var sums: [(SequenceExprSyntax, [ExprSyntax])] = []
         init() { super.init(viewMode: .sourceAccurate) }
+        override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+            let elements = Array(node.elements)
+            guard elements.count >= 3, elements.count % 2 == 1 else { return .visitChildren }
+            var operands: [ExprSyntax] = []
+            for (i, e) in elements.enumerated() {
+                if i % 2 == 1 {
+                    guard e.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return .visitChildren }
+                } else {
+                    guard e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self) else { return .visitChildren }
+                    operands.append(e)
+                }
+            }
+            sums.append((node, operands))
+            return .visitChildren
+        }
         override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
             if node.elements.contains(where: { OperatorTableRecogniser.row($0.expression) != nil }) {
                 tables.append(node)
@@ -50,38 +90,42 @@ struct OperatorTableRecogniser: Recogniser {
         }
     }
 
-    func build(_ table: ArrayExprSyntax, file: ParsedFile, context: ExtractionContext) {
-        let rows = table.elements.compactMap { Self.row($0.expression) }
-        let skipped = table.elements.filter { Self.row($0.expression) == nil }
-        for element in skipped {
-            context.warn("not a transition row (`input | from => to`): \(element.expression.compactText.prefix(60)); left out of the machine",
-                         at: file.location(of: element))
+    /// One machine of the rows of `parts` (one table, or the tables a sum joins), found at `anchor` in `file`.
+    func build(_ parts: [(table: ArrayExprSyntax, file: ParsedFile)], at anchor: Syntax, file: ParsedFile, context: ExtractionContext) {
+        var rows: [(row: Row, file: ParsedFile)] = []
+        for (table, file) in parts {
+            for element in table.elements {
+                if let row = Self.row(element.expression) { rows.append((row, file)); continue }
+                context.warn("not a transition row (`input | from => to`): \(element.expression.compactText.prefix(60)); left out of the machine",
+                             at: file.location(of: element))
+            }
         }
+        let table = parts[0].table
         // Names used on each side
         var stateNames: [String] = []
         var inputNames: [String] = []
-        for row in rows {
+        for (row, _) in rows {
             if let r = SyntaxHelpers.caseReference(row.input, context.index) { inputNames.append(r.name) }
             if let r = SyntaxHelpers.caseReference(row.from, context.index) { stateNames.append(r.name) }
             if let r = SyntaxHelpers.caseReference(row.to, context.index) { stateNames.append(r.name) }
             stateNames += predicateCaseNames(row.from, context: context)
         }
-        let bindingName = SyntaxHelpers.enclosingBindingName(table)
+        let bindingName = SyntaxHelpers.enclosingBindingName(anchor)
         var typeText: String?
-        if let name = bindingName, let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
+        if let name = SyntaxHelpers.enclosingBindingName(table), let binding = context.index.binding(named: name, at: table) { typeText = binding.typeText }
         // a local `let rows: [Mapping] = [ … ]`
         if typeText == nil { typeText = DSLSupport.annotatedType(of: table) }
         let written = context.resolve(typeText, at: table)
         let hints = written?.enums ?? []
-        let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: file.location(of: table))
-        let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: file.location(of: table))
+        let stateEnum = context.enumDeclaring(Set(stateNames), among: hints, role: "state", at: parts[0].file.location(of: table))
+        let inputEnum = context.enumDeclaring(Set(inputNames), among: hints, excluding: stateEnum, role: "input", at: parts[0].file.location(of: table))
         let states = context.caseList(stateEnum, used: stateNames)
         let inputs = context.caseList(inputEnum, used: inputNames)
         let domain = Domain(states: states, inputs: inputs)
         let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: table, mappingType: written)
 
         var rules: [Rule] = []
-        for row in rows {
+        for (row, file) in rows {
             let location = file.location(of: row.node)
             var catchAll = false
             let rowInputs: [String]
@@ -119,7 +163,7 @@ struct OperatorTableRecogniser: Recogniser {
                               guardText: guardText, catchAll: catchAll))
         }
         guard !rules.isEmpty else { return }
-        let built = context.construction(referencing: bindingName, around: Syntax(table))
+        let built = context.construction(referencing: bindingName, around: anchor)
         // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
         if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), SyntaxHelpers.caseReference(strategy, context.index, accepting: { $0 == "latest" }) != nil {
             for i in rules.indices {
@@ -136,12 +180,12 @@ struct OperatorTableRecogniser: Recogniser {
         let order: RuleOrder = (built?.call.arguments.contains { a in
             DSLSupport.calls(in: a.expression).contains { call in call.arguments.contains { SyntaxHelpers.caseReference($0.expression, context.index, accepting: { $0 == "all" }) != nil } }
         } ?? false) ? .allMatch : .firstMatch
-        let name = built?.binding ?? bindingName ?? "table@\(file.location(of: table).line)"
+        let name = built?.binding ?? bindingName ?? "table@\(file.location(of: anchor).line)"
         let machine = Machine(
-            name: name, dialect: .operatorTable, location: file.location(of: table), states: states, inputs: inputs,
+            name: name, dialect: .operatorTable, location: file.location(of: anchor), states: states, inputs: inputs,
             initial: context.initialState(built?.initial, states: states), rules: rules, order: order,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        context.add(machine, stateEnum: stateEnum, at: built?.call ?? Syntax(table))
+        context.add(machine, stateEnum: stateEnum, at: built?.call ?? anchor)
     }
 
     func isAny(_ expr: ExprSyntax) -> Bool {

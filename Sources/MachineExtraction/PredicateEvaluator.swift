@@ -53,6 +53,9 @@ final class PredicateEvaluator {
     var special: ((FunctionCallExprSyntax) -> Verdict?)?
     /// Computed `Bool` properties of the subject's type (`state.isActive`), by name.
     var property: ((String) -> Verdict?)?
+    /// `Bool` properties and methods taking nothing of the type the subject is kept in, by name: `isBusy`,
+    /// `self.isBusy`, `canSave()` (`var isBusy: Bool { state == .saving }`).
+    var ownProperty: ((String) -> Verdict?)?
     /// Source texts of the parts it could not read.
     var unknownTexts: [String] = []
     /// Where each value is first named (for rule locations).
@@ -77,6 +80,7 @@ final class PredicateEvaluator {
         e.typeTest = typeTest
         e.special = special
         e.property = property
+        e.ownProperty = ownProperty
         e.origin = origin
         e.depth = depth + 1
         return e
@@ -209,6 +213,13 @@ final class PredicateEvaluator {
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, isSubject(base),
            let verdict = property?(member.declName.baseName.text) {
             return verdict
+        }
+        // `isBusy`, `self.isBusy`, `canSave()`: one of the owner's
+        if let ownProperty {
+            let reference = e.as(FunctionCallExprSyntax.self).flatMap { $0.arguments.isEmpty && $0.trailingClosure == nil ? $0.calledExpression : nil } ?? e
+            let name = reference.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? reference.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedText == "self" ? $0.declName.baseName.text : nil }
+            if let name, !subjects.contains(name), let verdict = ownProperty(name) { return verdict }
         }
         return unknown(e)
     }

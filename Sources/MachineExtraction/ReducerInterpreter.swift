@@ -8,6 +8,14 @@ enum StateKind {
     case optional
 }
 
+/// How an enum builds a value from data (`ExtractionContext.factories(of:)`).
+struct EnumFactories {
+    /// The enum's name, as a call of its initializer writes it (`Status(receipt: r)`).
+    var name: String
+    var functions: [String: [FunctionDeclSyntax]]
+    var initializers: [InitializerDeclSyntax]
+}
+
 /// How a reducer body refers to its state and input, and what its `return` means.
 struct ReducerSpec {
     var domain: Domain
@@ -30,9 +38,14 @@ struct ReducerSpec {
     var payloadTargets: [String: [String]] = [:]
     /// Mutating methods of the state's own enum (`state.mode.advance()`), by name.
     var enumMethods: [String: FunctionDeclSyntax] = [:]
+    /// The state's enum's static functions returning a value and its initializers (`status = .from(receipt)`,
+    /// `Status(receipt: r)`).
+    var enumFactories: EnumFactories?
     /// Computed `Bool` properties of the state's enum (`var canPause: Bool { … }`), by name, with the
     /// states for which each is surely true and those for which it depends on data.
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// `Bool` properties and methods of the state's owner that test it (`var isBusy: Bool { state == .saving }`).
+    var ownerPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
     /// The state enum's relations over two values, by method (`canMove(to:)`: the moves it allows).
     var enumRelations: [String: Set<AllowedMoves.Move>] = [:]
     /// Computed properties of the state's enum that give the next case (`state.light.next`), by name:
@@ -66,6 +79,9 @@ struct ReducerSpec {
     /// Calls that run their closure at once with the state held in a lock for it to change
     /// (`state.withLock { state in … }`, `lifecycle.withLockedValue { $0 = .stopped }`).
     var accessors: Set<String> = []
+    /// The observers of the owner's other stored properties, by property: setting one runs its body
+    /// (`email = text` runs `email`'s `didSet`, which validates it).
+    var observers: [String: CodeBlockSyntax] = [:]
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -878,7 +894,16 @@ final class ReducerInterpreter {
         }
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
-            return Flow(next: assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes)))
+            let next = assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes))
+            // a property observed with `didSet`: its observer runs, as a helper would
+            guard !writes, let path = SyntaxHelpers.path(infix.leftOperand), let observer = spec.observers[path], helperDepth < 4 else {
+                return Flow(next: next)
+            }
+            helperDepth += 1
+            defer { helperDepth -= 1 }
+            returnSinks.append([])
+            let observed = withHelperPaths { execBlock(observer.statements, Self.localsCleared(next)).next }
+            return Flow(next: rejoined(Self.localsCleared(observed + returnSinks.removeLast())))
         }
         // `state.count += 1`
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
@@ -890,12 +915,15 @@ final class ReducerInterpreter {
         // `fatalError()` (an `assert` in a debug build only, but its author says the state is never other)
         if let call = folded.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
            Self.assertions.contains(callee.baseName.text), let condition = call.arguments.first, condition.label == nil {
-            // (what it cannot decide is no guard: `assert(check())`)
-            return Flow(next: ctxs.compactMap { ctx in
+            // (what it cannot decide is no guard: `assert(check())`; nor is an `assert` that fails on every path,
+            // which a release build does not check: the walk missed the write that makes it hold, `assert(!isAppending)`
+            // after a closure it does not follow)
+            let held = ctxs.compactMap { ctx -> Ctx? in
                 var c = ctx
                 c.pairs = ctx.pairs.intersection(eval(condition.expression, ctx).possible)
                 return c.pairs.isEmpty ? nil : c
-            })
+            }
+            return Flow(next: held.isEmpty && callee.baseName.text == "assert" ? ctxs : held)
         }
         if let call = folded.as(FunctionCallExprSyntax.self) {
             let next = execCall(call, ctxs)
@@ -920,6 +948,9 @@ final class ReducerInterpreter {
     /// Records work started to run later, from the states of `ctxs`.
     func launch(_ closure: ClosureExprSyntax, kind: String, _ ctxs: [Ctx]) {
         var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure), kind: kind)
+        // a subscription delivering again and again (`player.observe(\.status) { … }`, `$query.sink { … }`)
+        // arrives in whatever state the machine is by then
+        if SyntaxHelpers.deliversRepeatedly(closure, kind: kind) { launch.states.formUnion(d.states) }
         for ctx in ctxs {
             let pairs = d.pairs(ctx.pairs)
             switch ctx.target {
@@ -953,20 +984,28 @@ final class ReducerInterpreter {
         }
     }
 
-    /// The paths after work a case's payload starts (`state = .running(Task { await self.work() })`), which
-    /// runs later from the state set.
+    /// The paths after work a case's payload starts (`state = .running(Task { await self.work() })`, or a
+    /// helper of the owner that schedules it: `state = .closing(self.scheduleTimeout())`), which runs later
+    /// from the state set.
     func startedInPayload(_ value: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self) else { return ctxs }
         return call.arguments.reduce(ctxs) { paths, argument in
             guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
-                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty else { return paths }
+                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helper(called: inner) != nil else { return paths }
             return execCall(inner, paths)
         }
     }
 
-    func execCall(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
+    func execCall(_ call: FunctionCallExprSyntax, _ raw: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
+        // an argument that starts work runs first, as Swift evaluates arguments before the call
+        // (`observers.append(center.addObserver(forName: n, …) { … })`)
+        let ctxs = call.arguments.reduce(raw) { paths, argument in
+            guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
+                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty else { return paths }
+            return execCall(inner, paths)
+        }
         if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
             return setting(call.arguments.first!.expression, ctxs)
         }
@@ -1001,6 +1040,12 @@ final class ReducerInterpreter {
         if let (function, paths, inputs) = inoutCallee(call), let body = function.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
+            // a parameter given a value written there stands for it (`step(&state, .switchOn)`); one given a
+            // name is passed what the name is bound to (`passedBindings`)
+            substitutions.append(passedOn(arguments(of: call, boundTo: function)).filter { name, argument in
+                !paths.contains(name) && !inputs.contains(name) && !argument.is(InOutExprSyntax.self) && !argument.is(DeclReferenceExprSyntax.self)
+            })
+            defer { substitutions.removeLast() }
             return rejoined(Self.localsCleared(walkInout(call, function, paths: paths, inputs: inputs, Self.localsCleared(ctxs)) { entering in
                 returnSinks.append([])
                 let next = execBlock(body.statements, entering).next
@@ -1012,6 +1057,9 @@ final class ReducerInterpreter {
            let method = spec.enumMethods[member.declName.baseName.text], let body = method.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
+            // its parameters stand for the arguments (`state.handle(.switchOn)` takes `switchOn`'s rows)
+            substitutions.append(passedOn(arguments(of: call, boundTo: method)))
+            defer { substitutions.removeLast() }
             // its `return` goes back to the caller
             returnSinks.append([])
             let next = withPaths(["self"], inputs: []) { execBlock(body.statements, Self.localsCleared(ctxs)).next }
@@ -1081,8 +1129,18 @@ final class ReducerInterpreter {
     /// The call's arguments by the names of the helper's parameters they stand for (`transition(to:
     /// .loading)`); a trailing closure is the argument of the parameter after the written ones.
     func arguments(of call: FunctionCallExprSyntax, boundTo helper: FunctionDeclSyntax) -> [String: ExprSyntax] {
+        arguments(of: call, boundTo: helper.signature)
+    }
+
+    /// Arguments naming a parameter of the function being walked that stands for a value written where it
+    /// was called (`handle(knock)` in a helper given `.timeout` for `knock`): that value.
+    func passedOn(_ bound: [String: ExprSyntax]) -> [String: ExprSyntax] {
+        bound.mapValues { e in substituted(e).flatMap { $0.is(DeclReferenceExprSyntax.self) ? nil : $0 } ?? e }
+    }
+
+    func arguments(of call: FunctionCallExprSyntax, boundTo signature: FunctionSignatureSyntax) -> [String: ExprSyntax] {
         var bound: [String: ExprSyntax] = [:]
-        let parameters = Array(helper.signature.parameterClause.parameters)
+        let parameters = Array(signature.parameterClause.parameters)
         func label(_ p: FunctionParameterSyntax) -> String? { p.firstName.text == "_" ? nil : p.firstName.text }
         // as Swift matches them: in order, a parameter with a default value left out when its label is not written
         var next = 0
@@ -1106,8 +1164,11 @@ final class ReducerInterpreter {
     func returnedTargets(of call: FunctionCallExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)]? {
         // a helper of the state's owner, else the one function of the project the callee names where it is
         // written (`reduce(state.phase, action)`) taking as many arguments
+        // (or a static function of the state's enum the call names as an implicit member: `.from(receipt)`)
         let named = helper(called: call) ?? {
-            let found = effects.index.functions(referencedBy: call.calledExpression).filter {
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+            let candidates = member?.base == nil ? member.flatMap { spec.enumFactories?.functions[$0.declName.baseName.text] } : nil
+            let found = (candidates ?? effects.index.functions(referencedBy: call.calledExpression)).filter {
                 $0.signature.parameterClause.parameters.count == call.arguments.count + (call.trailingClosure == nil ? 0 : 1)
             }
             return found.count == 1 ? found[0] : nil
@@ -1125,13 +1186,56 @@ final class ReducerInterpreter {
         defer { substitutions.removeLast() }
         valueSinks.append((returnSinks.count, []))
         // (a method of the state's owner names the state as its helpers do: `mode` for `state.mode`)
-        _ = withPaths(paths.union(spec.helperStatePaths), inputs: inputs) { execBlock(body.statements, [ctx]).next }
+        _ = withPaths(paths.union(spec.helperStatePaths), inputs: inputs) {
+            // (a body of one expression returns it: `static func from(_ ok: Bool) -> Status { ok ? .on : .off }`)
+            if body.statements.count == 1, let only = body.statements.first?.item.as(ExprSyntax.self), !Self.isValueChoice(only),
+               SyntaxHelpers.assignment(only) == nil {
+                return execReturn(only, [ctx]).next
+            }
+            return execBlock(body.statements, [ctx]).next
+        }
         // a value the helper computes at run time is named by the call the reducer wrote
         let results = valueSinks.removeLast().results.map { c, t -> (Ctx, Target) in
             if case .unknown = t { return (c, .unknown(text(call))) }
             return (c, t)
         }
+        // (an optional's value the helper computes is named by the call: `Berth.upper()` is the state `upper`)
+        if spec.stateKind == .optional, results.allSatisfy({ if case .unknown = $0.1 { true } else { false } }) { return nil }
         return results.isEmpty ? nil : results
+    }
+
+    /// The targets an initializer of the state's enum gives (`Status(receipt: r)`, `.init(receipt: r)`): its
+    /// body is walked with `self` standing for the state and its parameters for the arguments; what it
+    /// assigns `self` on each path is that path's target. Nil when the call names no one initializer.
+    func constructedTargets(of call: FunctionCallExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)]? {
+        guard let made = spec.enumFactories, !made.initializers.isEmpty, helperDepth < 4 else { return nil }
+        let callee = call.calledExpression
+        let member = callee.as(MemberAccessExprSyntax.self)
+        let viaInit = member.map { $0.declName.baseName.text == "init" && ($0.base == nil || $0.base!.trimmedText == made.name) } ?? false
+        guard viaInit || callee.as(DeclReferenceExprSyntax.self)?.baseName.text == made.name else { return nil }
+        let labels = call.arguments.map { $0.label?.text }
+        let found = made.initializers.filter { i in
+            // as Swift matches them: the labels written in order, a parameter left out only when it has a default
+            var rest = labels[...]
+            for p in i.signature.parameterClause.parameters {
+                let label = p.firstName.text == "_" ? nil : p.firstName.text
+                if let next = rest.first, next == label { rest.removeFirst() } else if p.defaultValue == nil { return false }
+            }
+            return rest.isEmpty && call.trailingClosure == nil
+        }
+        guard found.count == 1, let initializer = found.first, let body = initializer.body else { return nil }
+        helperDepth += 1
+        defer { helperDepth -= 1 }
+        substitutions.append(arguments(of: call, boundTo: initializer.signature))
+        defer { substitutions.removeLast() }
+        var start = ctx
+        start.target = nil
+        returnSinks.append([])
+        let next = withPaths(["self"], inputs: []) { execBlock(body.statements, Self.localsCleared([start])).next }
+        let ends = Self.localsCleared(next + returnSinks.removeLast())
+        // (a failable one's `return nil` gives no value: `Status(code: c) ?? .unknown` takes the fallback there)
+        let failable = initializer.optionalMark != nil
+        return ends.isEmpty ? nil : ends.map { c in (c, c.target ?? (failable ? .failure : .unknown(text(call)))) }
     }
 
     /// Helpers walked for the value they return, innermost last: the `returnSinks` depth they were
@@ -1345,6 +1449,9 @@ final class ReducerInterpreter {
         // the guards the cases of a switch over data add, and whether a case that matched added none
         var caseGuards: [String] = []
         var unguardedCase = false
+        // the pairs each payload case of an input matched so far (`.response(.success)`, `.response(.failure)`):
+        // together, the cases of `Result`, `Bool` or `Optional` leave none of them for later cases
+        var payloadCases: [String: [String: PairSet]] = [:]
         for sc in SyntaxHelpers.cases(of: sw) {
             var pred = Pred.never(d)
             var catchAll = false
@@ -1376,10 +1483,13 @@ final class ReducerInterpreter {
                         if case .input = subject, label.caseItems.count == 1 { bindingPaths = PatternReader.read(item.pattern, effects.index).bindings }
                     }
                     if !p.maybe.isEmpty { patternTexts.append(text(item.pattern)) }
+                    // (where the pattern's payload case matches, the pairs it surely takes: its `where` holds there)
+                    var sure = p.possible
                     if let w = item.whereClause {
                         let pw = eval(w.condition, ctx)
                         if !pw.maybe.isEmpty { whereTexts.append(text(w.condition)) }
                         p = p.and(pw)
+                        sure = sure.intersection(pw.yes)
                     }
                     if let tree, let root = tree.name {
                         if tree.narrows { narrowings.append(Narrowing(pattern: tree, pairs: p.possible)) } else { broad.insert(root) }
@@ -1387,6 +1497,9 @@ final class ReducerInterpreter {
                     }
                     pred = pred.or(p)
                     if boundSubject == nil, inputIsWild(atom, subject) { catchAll = true }
+                    if let tree, let (root, payload) = Self.payloadCase(tree) {
+                        payloadCases[root, default: [:]][payload] = (payloadCases[root]?[payload] ?? d.none).union(sure)
+                    }
                 }
             }
             let matched = pred.possible.intersection(remaining)
@@ -1419,6 +1532,11 @@ final class ReducerInterpreter {
                 caseCtx.slot = index
             }
             remaining = remaining.subtracting(pred.yes)
+            for (root, cases) in payloadCases {
+                guard let family = Self.payloadFamilies.first(where: { $0.cases.isSubset(of: Set(cases.keys)) }),
+                      let type = payloadType(of: root), family.type(type) else { continue }
+                remaining = remaining.subtracting(family.cases.map { cases[$0]! }.reduce(d.set(inputs: [root])) { $0.intersection($1) })
+            }
             let starts = (matched.isEmpty ? [] : [caseCtx]) + pending
             let f = execBlock(sc.statements, starts)
             flow.next += f.next + f.breaks
@@ -1428,6 +1546,33 @@ final class ReducerInterpreter {
         }
         flow.next = merged(joiningAlike(flow.next, caseGuards, unguarded: unguardedCase))
         return flow
+    }
+
+    /// The payload types whose every value the code names in patterns, by their written type: `Result` (TCA's
+    /// `TaskResult`), `Bool`, optionals.
+    static let payloadFamilies: [(cases: Set<String>, type: @Sendable (String) -> Bool)] = [
+        (["success", "failure"], { SymbolIndex.bareTypeName($0).hasSuffix("Result") }),
+        (["true", "false"], { $0 == "Bool" }),
+        (["some", "none"], { SyntaxHelpers.optionalWrapped($0) != nil }),
+    ]
+
+    /// The written type of the one payload of an input's case (`case response(Result<Int, Error>)`).
+    func payloadType(of input: String) -> String? {
+        guard let key = effects.inputKey, let info = effects.index.types[key]?.enumInfo,
+              let parameters = info.cases.first(where: { $0.name == input })?.node.parameterClause?.parameters, parameters.count == 1 else { return nil }
+        return parameters.first!.type.trimmedText
+    }
+
+    /// An input's case with one payload that is a case matching all of its own (`.response(.success)`,
+    /// `.response(.failure(let e))`, `.answer(true)`): the input's name and the payload case.
+    static func payloadCase(_ tree: InputPattern) -> (String, String)? {
+        guard case .member(let root, let arguments) = tree, arguments.count == 1 else { return nil }
+        switch arguments[0].value {
+        case .member(let payload, let inner) where inner.allSatisfy({ $0.value == .any }): return (root, payload)
+        case .literal(let value) where value == "true" || value == "false": return (root, value)
+        case .literal("nil"): return (root, "none")
+        default: return nil
+        }
     }
 
     /// Paths that went on past an `if` or a `switch` over data alike from each of its branches, but for
@@ -1834,8 +1979,9 @@ final class ReducerInterpreter {
     func stateVerdict(_ expr: ExprSyntax) -> Verdict? {
         verdicts.value(for: expr) {
             let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
-            let properties = spec.enumPredicates
+            let properties = spec.enumPredicates, own = spec.ownerPredicates
             evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+            if !own.isEmpty { evaluator.ownProperty = { name in own[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } } }
             let verdict = evaluator.eval(expr)
             return verdict != .unknown(evaluator.all) ? verdict : nil
         }
@@ -2046,7 +2192,12 @@ final class ReducerInterpreter {
            let name = SyntaxHelpers.successorName(expr, on: [SyntaxHelpers.path(base)!]), let next = spec.enumSuccessors[name] {
             return successors(next, ctx)
         }
-        if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) { return returned }
+        if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) ?? constructedTargets(of: call, ctx) { return returned }
+        // `Status(code: c) ?? .unknown`: the fallback on the paths where a failable initializer of the enum gives nil
+        if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??",
+           let call = SyntaxHelpers.unwrap(infix.leftOperand).as(FunctionCallExprSyntax.self), let made = constructedTargets(of: call, ctx) {
+            return made.flatMap { c, t in t == .failure ? targets(of: infix.rightOperand, c) : [(c, t)] }
+        }
         if spec.stateKind != .optional, expr.is(NilLiteralExprSyntax.self) {
             return [(ctx, spec.nilIsFailure ? .failure : (ctx.target ?? .stay))]
         }

@@ -66,6 +66,9 @@ struct ReducerRecogniser: Recogniser {
         private enum Found {
             case candidate(Candidate)
             case reducer(ClosureExprSyntax, params: [String], generics: [String], owners: [String])
+            /// A call of a type named otherwise, given a closure of two parameters or more (`LampReducer {
+            /// state, action, _ in … }`): a reducer when the name is a typealias of one, which the index says.
+            case aliased(FunctionCallExprSyntax, name: String)
         }
 
         init(file: ParsedFile) {
@@ -76,8 +79,9 @@ struct ReducerRecogniser: Recogniser {
         func candidates(index: SymbolIndex) -> [Candidate] {
             let imports = index.imports(of: file)
             var candidates: [Candidate] = []
-            for f in found {
+            for f in found.flatMap({ expanded($0, index: index) }) {
                 switch f {
+                case .aliased: break
                 case .candidate(let c): candidates.append(c)
                 case .reducer(let closure, let params, let args, let owners):
                     var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
@@ -97,6 +101,16 @@ struct ReducerRecogniser: Recogniser {
                 }
             }
             return candidates
+        }
+
+        /// An aliased call as the reducer it builds, when its name is a typealias (of no parameters) of a
+        /// reducer type: `typealias LampReducer = Reducer<LampState, LampAction, Void>`.
+        private func expanded(_ f: Found, index: SymbolIndex) -> [Found] {
+            guard case .aliased(let call, let name) = f else { return [f] }
+            guard let scope = index.scope(of: call), case let (declared, generic) = index.lookup(name, in: scope), !generic,
+                  declared.count == 1, case .alias(let alias) = declared[0], alias.parameters.isEmpty,
+                  case let target = alias.target.trimmedText, Self.reducerNames.contains(SymbolIndex.bareTypeName(target)) else { return [] }
+            return reducers(call, callee: SymbolIndex.bareTypeName(target), generics: Self.genericArguments(inType: target))
         }
 
         static func genericArguments(_ expr: ExprSyntax) -> [String] {
@@ -168,37 +182,51 @@ struct ReducerRecogniser: Recogniser {
             if let m = node.calledExpression.as(MemberAccessExprSyntax.self), m.base == nil, m.declName.baseName.text == "init" {
                 implicitType = Self.enclosingTypeAnnotation(node).map(SymbolIndex.bareTypeName)
             }
-            guard let lead = implicitType ?? Self.leadingName(node.calledExpression), Self.reducerNames.contains(lead) else { return .visitChildren }
+            guard let lead = implicitType ?? Self.leadingName(node.calledExpression) else { return .visitChildren }
+            guard Self.reducerNames.contains(lead) else {
+                if lead.first?.isUppercase == true, lead == node.calledExpression.trimmedText,
+                   SyntaxHelpers.closures(of: node).contains(where: { SyntaxHelpers.closureParameterNames($0).count >= 2 }) {
+                    found.append(.aliased(node, name: lead))
+                }
+                return .visitChildren
+            }
             let calleeText = implicitType ?? SymbolIndex.bareTypeName(node.calledExpression.trimmedText)
             let callee = calleeText.hasSuffix(".init") ? String(calleeText.dropLast(5)) : calleeText
+            found += reducers(node, callee: callee, generics: Self.genericArguments(node.calledExpression))
+            return .visitChildren
+        }
+
+        /// The reducer a call of a reducer type builds (`callee`: `Reduce`, `Reducer`, …; `generics`: the
+        /// type arguments it is written with).
+        private func reducers(_ node: FunctionCallExprSyntax, callee: String, generics: [String]) -> [Found] {
             let closures = SyntaxHelpers.closures(of: node)
-            let generics = Self.genericArguments(node.calledExpression)
             let annotated = Self.genericArguments(inType: Self.enclosingTypeAnnotation(node))
             let owners = SyntaxHelpers.enclosingTypeNames(node)
+            func candidate(_ closure: ClosureExprSyntax, dialect: Dialect, stateType: String?, actionType: String?) -> [Found] {
+                Self.candidate(closure, file: file, dialect: dialect, state: 0, action: 1, stateType: stateType, actionType: actionType,
+                               owners: owners).map { [.candidate($0)] } ?? []
+            }
             switch callee {
             case "Reduce":
                 // `Reduce<State, Action>`, the body's `some Reducer<State, Action>`, or the store's it is built in
                 let stored = generics.count == 2 || annotated.count == 2 ? [] : Self.storeGenerics(around: node)
                 let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : stored.count == 2 ? stored : []
-                if let closure = closures.first {
-                    add(closure, dialect: .tca, state: 0, action: 1, stateType: args.first, actionType: args.last, owners: owners)
-                }
+                guard let closure = closures.first else { return [] }
+                return candidate(closure, dialect: .tca, stateType: args.first, actionType: args.last)
             case "Reducer", "AnyReducer":
-                guard let closure = closures.first else { break }
+                guard let closure = closures.first else { return [] }
                 let params = SyntaxHelpers.closureParameterNames(closure)
-                guard params.count >= 2 else { break }
+                guard params.count >= 2 else { return [] }
                 let args = !generics.isEmpty ? generics : !annotated.isEmpty ? annotated : Self.constructionGenerics(around: node)
-                found.append(.reducer(closure, params: params, generics: args, owners: owners))
+                return [.reducer(closure, params: params, generics: args, owners: owners)]
             case "AnyProcessorReducer":
                 let reduce = node.arguments.first { $0.label?.text == "reduce" }?.expression.as(ClosureExprSyntax.self) ?? closures.last
-                guard let closure = reduce else { break }
+                guard let closure = reduce else { return [] }
                 let args = generics.isEmpty ? annotated : generics
-                add(closure, dialect: .combineProcessor, state: 0, action: 1, stateType: args.first,
-                    actionType: args.count > 2 ? args[2] : nil, owners: owners)
+                return candidate(closure, dialect: .combineProcessor, stateType: args.first, actionType: args.count > 2 ? args[2] : nil)
             default:
-                break
+                return []
             }
-            return .visitChildren
         }
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -308,14 +336,6 @@ struct ReducerRecogniser: Recogniser {
                 return (name, type)
             }
             return nil
-        }
-
-        func add(_ closure: ClosureExprSyntax, dialect: Dialect, state: Int, action: Int,
-                 stateType: String? = nil, actionType: String? = nil, owners: [String]) {
-            if let c = Self.candidate(closure, file: file, dialect: dialect, state: state, action: action,
-                                      stateType: stateType, actionType: actionType, owners: owners) {
-                found.append(.candidate(c))
-            }
         }
 
         static func candidate(_ closure: ClosureExprSyntax, file: ParsedFile, dialect: Dialect, state: Int, action: Int,
@@ -431,7 +451,7 @@ struct ReducerRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
-                                   enumMethods: context.mutatingMethods(of: stateEnum),
+                                   enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum),
                                    openInputs: actionEnum == nil, returnsNext: c.returnsNext)
             let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
@@ -781,7 +801,7 @@ struct ReducerRecogniser: Recogniser {
         let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: Set([c.actionParam] + c.actionAliases),
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
-                               enumMethods: context.mutatingMethods(of: t.fieldEnum),
+                               enumMethods: context.mutatingMethods(of: t.fieldEnum), enumFactories: context.factories(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
                                valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
@@ -802,6 +822,13 @@ struct ReducerRecogniser: Recogniser {
                         implicit.append(Outcome(pairs: [Pair(from: state, input: input)], target: .state("nil"), pattern: pattern))
                     }
                 }
+            }
+        }
+        // a field the view binds (`BindingReducer()`, the field bindable): the user sets it to any value
+        if t.suffix.isEmpty, t.kind != .optional, let input = bindingInput(c, field: field, stateType: stateType, inputs: inputs, context: context) {
+            let pattern = InputPattern.member(input, [.init(.literal("\\.\(field.name)"))])
+            for from in states {
+                for to in states where to != from { implicit.append(Outcome(pairs: [Pair(from: from, input: input)], target: .state(to), pattern: pattern)) }
             }
         }
         if !implicit.isEmpty { rules.append(Rule(location: location, outcomes: implicit, implicit: true)) }
@@ -1073,14 +1100,7 @@ struct ReducerRecogniser: Recogniser {
     /// (the child's actions arrive only while it is there).
     func ifLets(_ c: Candidate, field: String) -> [IfLetFinder.Scope] {
         guard c.dialect == .tca || c.dialect == .tcaLegacy else { return [] }
-        if c.ifLetCalls.calls == nil {
-            var owner: Syntax? = c.node
-            while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
-            let finder = IfLetFinder()
-            if let scope = owner { finder.walk(scope) }
-            c.ifLetCalls.calls = finder.calls
-        }
-        return c.ifLetCalls.calls!.compactMap { call in
+        return around(c).calls.compactMap { call in
             let (first, action) = call
             guard first == "\\.$\(field)" || first == "\\.\(field)" || first == "\\State.$\(field)",
                   // `\.alert`, `/Action.alert`
@@ -1089,9 +1109,36 @@ struct ReducerRecogniser: Recogniser {
         }
     }
 
-    /// The `.ifLet(first, action: …)` calls around a candidate, found once for all its fields.
+    /// The `.ifLet(first, action: …)` calls and `BindingReducer()` around a TCA reducer (in the `body` or
+    /// function it is written in), found once for all its fields.
+    func around(_ c: Candidate) -> IfLetFinder {
+        if let found = c.ifLetCalls.finder { return found }
+        var owner: Syntax? = c.node
+        while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
+        let finder = IfLetFinder()
+        if let scope = owner { finder.walk(scope) }
+        c.ifLetCalls.finder = finder
+        return finder
+    }
+
+    /// The action a view's bindings send (`case binding(BindingAction<State>)`) when `BindingReducer()` runs
+    /// before the reducer and the field is bound: bindable (any field of an `@ObservableState` state, or one
+    /// marked `@BindingState`, `@BindableState`) and bound by a view (`$store.mode`, `viewStore.$mode`).
+    func bindingInput(_ c: Candidate, field: Binding, stateType: TypeInfo, inputs: [String], context: ExtractionContext) -> String? {
+        guard inputs.contains("binding"), c.dialect == .tca || c.dialect == .tcaLegacy, around(c).bindingReducer,
+              context.storeBindings(in: c.file.module).contains(field.name) else { return nil }
+        func marked(_ attributes: AttributeListSyntax?, _ names: Set<String>) -> Bool {
+            attributes?.contains { $0.as(AttributeSyntax.self).map { names.contains($0.attributeName.trimmedText) } ?? false } ?? false
+        }
+        let declaration = field.node.parent?.parent?.as(VariableDeclSyntax.self)
+        let observable = marked(stateType.node.as(StructDeclSyntax.self)?.attributes, ["ObservableState"])
+        guard declaration?.bindingSpecifier.tokenKind == .keyword(.var),
+              observable || marked(declaration?.attributes, ["BindingState", "BindableState"]) else { return nil }
+        return "binding"
+    }
+
     final class IfLetCalls {
-        var calls: [(first: String, action: String)]?
+        var finder: IfLetFinder?
     }
 
     final class IfLetFinder: SyntaxVisitor {
@@ -1100,8 +1147,11 @@ struct ReducerRecogniser: Recogniser {
             var presentation: Bool
         }
         var calls: [(first: String, action: String)] = []
+        /// `BindingReducer()` runs before the reducer: the view's bindings set the state's fields.
+        var bindingReducer = false
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "BindingReducer" { bindingReducer = true }
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
                   let first = node.arguments.first?.expression.trimmedText,
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedText else { return .visitChildren }

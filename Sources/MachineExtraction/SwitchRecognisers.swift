@@ -314,7 +314,8 @@ struct MappingFunctionRecogniser: Recogniser {
             let inputPosition = 1 - statePosition
             let stateEnum = enums[statePosition]
             let inputEnum = enums[inputPosition].flatMap { $0.key == stateEnum?.key ? nil : $0 }
-            let states = context.caseList(stateEnum, used: names[statePosition] + returned)
+            // (in the inout form, what the closure returns is its effect: `.empty`, `.cancel(.tick)` are no states)
+            let states = context.caseList(stateEnum, used: names[statePosition] + (inoutForm ? [] : returned))
             let inputs = context.caseList(inputEnum, used: names[inputPosition])
             guard !states.isEmpty, !inputs.isEmpty else { continue }
             // a closure returning cases of some other type (a comparator's `.orderedAscending`) is no mapping
@@ -424,19 +425,31 @@ struct MappingFunctionRecogniser: Recogniser {
         // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
         let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
         var spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: [inputPath],
-                               returnsState: !inoutForm, nilIsFailure: failureOnNil)
+                               returnsState: !inoutForm, nilIsFailure: failureOnNil, enumFactories: context.factories(of: stateEnum))
         spec.returnsNext = returnsNext
         let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
         let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
         let rules = interpreter.run(c.body, at: file.location(of: c.node))
         let built = context.construction(referencing: c.name, around: c.node)
+        let start = built?.initial.map { Self.fieldStart($0, statePath: statePath, context: context) } ?? Self.declaredStart(of: stateEnum, context: context)
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
             location: file.location(of: c.node), states: states, inputs: inputs,
-            initial: context.initialState(built?.initial ?? Self.declaredStart(of: stateEnum, context: context), states: states),
+            initial: context.initialState(start, states: states),
             rules: rules, order: .resolved,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
+    }
+
+    /// The value a field of a struct state starts with, when the machine is given the struct built
+    /// (`Harvester(state: Kettle(), …)` with the mapping setting `st.phase`): the argument of the field's
+    /// label, else the field's default; otherwise `value` itself.
+    static func fieldStart(_ value: ExprSyntax, statePath: String, context: ExtractionContext) -> ExprSyntax {
+        let parts = statePath.split(separator: ".")
+        guard parts.count == 2, let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self),
+              call.calledExpression.is(DeclReferenceExprSyntax.self), let type = context.index.typeExpression(call.calledExpression, at: call),
+              let field = type.properties.first(where: { !$0.isStatic && !$0.isComputed && $0.name == parts[1] }) else { return value }
+        return SyntaxHelpers.argument(call, String(parts[1])) ?? field.initializer ?? value
     }
 
     /// The value a state starts with where no construction gives one: what the type declaring its enum
@@ -712,7 +725,7 @@ struct SwitchMethodRecogniser: Recogniser {
         for (owner, property) in holders(of: stateEnum, context: context) {
             let writes = StateWrites(property: property.name, enumMethods: [], type: owner, index: context.index)
             let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
-                                   helperStatePaths: [property.name])
+                                   helperStatePaths: [property.name], enumFactories: context.factories(of: stateEnum))
             let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
             starts.append(startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context))
             let held = self.methodInputs(own, of: owner, like: spec, context: context, qualified: true)
@@ -757,11 +770,14 @@ struct SwitchMethodRecogniser: Recogniser {
     /// outside the type and other types hold it too (a vocabulary shared by many classes, each using some
     /// of it); then the cases the type names, in its declaration or its methods. A case it never names
     /// is no state of its machine, rather than a state reported unreachable in each of them.
-    func scopedStates(_ stateEnum: EnumInfo, of type: TypeInfo, facts: TypeFacts, context: ExtractionContext) -> [String] {
+    func scopedStates(_ stateEnum: EnumInfo, of type: TypeInfo, property: String, facts: TypeFacts, context: ExtractionContext) -> [String] {
         let all = stateEnum.caseNames
         guard !stateEnum.qualifiedName.hasPrefix(type.qualifiedName + "."),
               Set(holders(of: stateEnum, context: context).map(\.0.key)).count > 1 else { return all }
-        let used = all.filter(facts.identifiers.contains)
+        // (a case named only in the patterns of a `switch` over the property is one the type reads, as Swift's
+        // exhaustive `switch` makes it, not one it has: `switch state { case .idle, .loaded, .empty: false … }`)
+        let outside = facts.identifiers(outsidePatternsOver: property)
+        let used = all.filter { facts.identifiers.contains($0) && outside.contains($0) }
         return used.isEmpty ? all : used
     }
 
@@ -780,6 +796,30 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             return named
         }()
+
+        /// The names it uses outside the patterns of the `switch`es over `property` (asked for shared enums
+        /// only, once per property).
+        func identifiers(outsidePatternsOver property: String) -> Set<String> {
+            if let known = outsidePatterns[property] { return known }
+            final class Names: SyntaxVisitor {
+                let property: String
+                var named = Set<String>()
+                init(_ property: String) { self.property = property; super.init(viewMode: .sourceAccurate) }
+                override func visit(_ node: SwitchCaseLabelSyntax) -> SyntaxVisitorContinueKind {
+                    let subject = node.parent?.parent?.parent?.as(SwitchExprSyntax.self)?.subject
+                    return subject.flatMap(SyntaxHelpers.path)?.split(separator: ".").last.map(String.init) == property ? .skipChildren : .visitChildren
+                }
+                override func visit(_ node: TokenSyntax) -> SyntaxVisitorContinueKind {
+                    if case .identifier(let text) = node.tokenKind { named.insert(text.withoutBackticks) }
+                    return .skipChildren
+                }
+            }
+            let names = Names(property)
+            for node in [type.node] + type.methods.compactMap({ $0.0.body.map(Syntax.init) }) { names.walk(node) }
+            outsidePatterns[property] = names.named
+            return names.named
+        }
+        private var outsidePatterns: [String: Set<String>] = [:]
 
         /// The `switch`es of its methods, by the path of their subject.
         lazy var switches: [String: [SwitchExprSyntax]] = {
@@ -930,9 +970,29 @@ struct SwitchMethodRecogniser: Recogniser {
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
         if property.isComputed { return Self.storedStart(of: property, in: type, states: states) }
+        // (an initializer setting it to what it is given starts it where its caller says)
+        if Self.startGiven(of: property.name, in: type) != nil { return nil }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
         if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
         return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
+    }
+
+    /// An initializer of the type that sets the property to one of its parameters (`init(restored: Status)
+    /// { status = restored }`): its name.
+    static func startGiven(of property: String, in type: TypeInfo) -> String? {
+        for initializer in type.initializers + type.extensionInitializers {
+            let parameters = Set(initializer.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            let given = initializer.body?.statements.contains { item in
+                guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property,
+                      let name = rhs[0].as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+                return parameters.contains(name)
+            } ?? false
+            if given {
+                let labels = initializer.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
+                return "init(\(labels))"
+            }
+        }
+        return nil
     }
 
     /// For a value made by the state enum's own initializer (`State()`, `State.init()`), the case that
@@ -992,8 +1052,9 @@ struct SwitchMethodRecogniser: Recogniser {
                     let labels = [property, "initial" + property.prefix(1).uppercased() + property.dropFirst()]
                     return call.arguments.first { $0.label.map { labels.contains($0.text) } == true }?.expression
                 }
-                guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property else { return nil }
-                return rhs[0]
+                guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), SyntaxHelpers.path(lhs) == property else { return nil }
+                // (`auth = token == nil ? .signedOut : .signedIn`: the value, its operators folded)
+                return rhs.count == 1 ? rhs[0] : item.item.as(ExprSyntax.self).flatMap { SyntaxHelpers.fold($0).as(InfixOperatorExprSyntax.self)?.rightOperand }
             }.first
             // (one handing over to another, `self.init(…)`, and not setting it after, starts where that one does)
             if assigned == nil, initializer.body?.statements.contains(where: { SyntaxHelpers.delegatesToSelfInit($0.item) }) == true { continue }
@@ -1193,8 +1254,12 @@ struct SwitchMethodRecogniser: Recogniser {
         while !pending.isEmpty {
             let (launch, file, template, depth) = pending.removeFirst()
             guard walkedClosures.insert(launch.closure.id).inserted else { continue }
-            let starter = launch.inputs.count == 1 ? launch.inputs.first!
-                : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) } ?? "Task"
+            var starter = launch.inputs.count == 1 ? launch.inputs.first!
+                : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) }
+                    ?? Self.observerName(around: launch.closure) ?? "Task"
+            // (a subscription made in `init` is named by what it subscribes to: `didEnterBackgroundNotification
+            // sink`, `$query sink`, `loginTap onNext`, not `init() sink 2`)
+            if starter == "init()", let subscribed = SyntaxHelpers.subscribed(by: launch.closure) { starter = subscribed }
             var name = starter + " " + launch.kind
             var k = 1
             while result.inputs.contains(name) { k += 1; name = starter + " \(launch.kind) \(k)" }
@@ -1219,6 +1284,15 @@ struct SwitchMethodRecogniser: Recogniser {
             result.inputs += [name] + arrived(resumed, in: walked)
         }
         return result
+    }
+
+    /// The property observer a node is written in, named as `StateWrites` names it (`digits.didSet`).
+    static func observerName(around node: some SyntaxProtocol) -> String? {
+        let ancestors = sequence(first: Syntax(node), next: { $0.parent })
+        guard let accessor = ancestors.first(where: { $0.is(AccessorDeclSyntax.self) })?.as(AccessorDeclSyntax.self),
+              let binding = ancestors.first(where: { $0.is(PatternBindingSyntax.self) })?.as(PatternBindingSyntax.self),
+              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+        return "\(name).\(accessor.accessorSpecifier.text)"
     }
 
     /// Words that name a state: a property or enum named with one (`state`, `connectionState`, `Phase`,
@@ -1662,6 +1736,7 @@ struct SwitchMethodRecogniser: Recogniser {
         var inputNames: [String] = []
         // written directly (`p = …`, `p.advance()` of a mutating method of its enum) or through another method
         let enumMethods = context.mutatingMethods(of: stateEnum)
+        let enumFactories = context.factories(of: stateEnum)
         let successors = context.successors(of: stateEnum)
         let named = Self.namedAsState(field?.name ?? property.name) || Self.namedAsState(stateEnum.name)
         let rebuild = field == nil ? Self.rebuild(of: type, property: property.name) : nil
@@ -1669,7 +1744,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                  setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
                                  accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
         guard !writes.direct.isEmpty else { return }
-        let cases = scopedStates(stateEnum, of: type, facts: facts, context: context)
+        let cases = scopedStates(stateEnum, of: type, property: field?.name ?? property.name, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
         let states = kind == .optional ? ["nil"] + cases : cases
         // (a case name written twice, as broken code may, is one state)
@@ -1701,11 +1776,13 @@ struct SwitchMethodRecogniser: Recogniser {
             let helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
             var spec = ReducerSpec(domain: domain, stateKind: kind, statePaths: statePaths, inputPaths: [paramName],
                                    helpers: helpers, helperStatePaths: statePaths, enumMethods: enumMethods,
+                                   enumFactories: enumFactories,
                                    enumPredicates: context.predicates(of: stateEnum), enumRelations: context.relations(of: stateEnum),
                                    enumSuccessors: successors, unobservable: unobservable,
                                    valueStates: valueStates, rebuild: rebuild)
             spec.setters = writes.setters
             spec.accessors = writes.accessors
+            spec.observers = writes.observers.mapValues(\.body)
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -1751,12 +1828,14 @@ struct SwitchMethodRecogniser: Recogniser {
         guard let location else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
         // walked like the event methods. Writes the walk cannot reach (in closures) make the machine partial.
-        let template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
+        var template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: kind,
                                    statePaths: statePaths, inputPaths: [], helperStatePaths: statePaths,
-                                   enumMethods: enumMethods, enumPredicates: context.predicates(of: stateEnum),
+                                   enumMethods: enumMethods, enumFactories: enumFactories, enumPredicates: context.predicates(of: stateEnum),
                                    enumRelations: context.relations(of: stateEnum), enumSuccessors: successors,
                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                    setters: writes.setters, accessors: writes.accessors)
+        template.observers = writes.observers.mapValues(\.body)
+        if kind == .enumeration { template.ownerPredicates = context.ownerPredicates(of: type, statePaths: statePaths, states: states) }
         var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
         let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)
         walked.rules += initWork.rules
@@ -1775,6 +1854,17 @@ struct SwitchMethodRecogniser: Recogniser {
         let start = field.map(\.start) ?? wrapper?.initial
         let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
             : startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
+        if initial == nil, field == nil, wrapper == nil, let given = Self.startGiven(of: property.name, in: type) {
+            context.warn("\(type.name).\(name) starts as \(given) is given; no initial state, so no state is checked for reachability",
+                         at: property.location, severity: .note)
+        }
+        // (`auth = token == nil ? .signedOut : .signedIn` in `init`: said, not guessed)
+        if initial == nil, field == nil, wrapper == nil,
+           let choice = (property.initializer ?? Self.initializerValue(of: property.name, in: type)).flatMap({ SyntaxHelpers.unwrapFolded($0).as(TernaryExprSyntax.self) }),
+           let a = context.initialState(choice.thenExpression, states: states), let b = context.initialState(choice.elseExpression, states: states) {
+            context.warn("\(type.name).\(name) starts as \(a) or \(b) depending on `\(choice.condition.compactText)`; no initial state, so no state is checked for reachability",
+                         at: property.location, severity: .note)
+        }
         var machine = Machine(name: "\(type.name).\(name)", dialect: .switchMethod, location: location,
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
@@ -1818,6 +1908,8 @@ struct StateWrites {
     /// The assignments of the property outside closures, with the value assigned (`.modifying` in
     /// `self.state = .modifying`).
     var assigned: [(node: Syntax, value: ExprSyntax)] = []
+    /// The observers of the type's other stored properties (`observers(of:except:)`).
+    var observers: [String: Observer] = [:]
 
     /// `setters`: calls that set the property to their argument (`phase.accept`, for a state held in a box).
     init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [],
@@ -1826,9 +1918,28 @@ struct StateWrites {
         self.accessors = accessors
         var callees: [String: Set<String>] = [:]
         var calledUnfollowed = Set<String>()
+        observers = Self.observers(of: type, except: property)
+        func finder() -> WriteFinder {
+            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
+            finder.observed = Set(observers.keys)
+            return finder
+        }
+        // another property's observer that writes it is called by every method setting that property
+        // (`var email = "" { didSet { validationState = … } }`)
+        for (name, observer) in observers.sorted(by: { $0.key < $1.key }) {
+            let finder = finder()
+            finder.walk(observer.body)
+            if !finder.writes.isEmpty { direct.insert(Self.observerName(name)) }
+            assigned += finder.values
+            callees[Self.observerName(name), default: []].formUnion(finder.calledOutsideClosures)
+            calledUnfollowed.formUnion(finder.calledInClosures)
+            for w in finder.closureWrites {
+                unfollowed.append(Unfollowed(location: observer.file.location(of: w), why: "inside a closure in \(name)'s \(observer.kind)"))
+            }
+        }
         for (method, file) in type.methods {
             guard let body = method.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
+            let finder = finder()
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
             assigned += finder.values
@@ -1844,7 +1955,7 @@ struct StateWrites {
         // (only for a property some method writes: one none writes is no machine)
         for initializer in direct.isEmpty ? [] : type.initializers {
             guard let body = initializer.body else { continue }
-            let finder = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
+            let finder = finder()
             finder.walk(body)
             // (work it starts, `{ [weak self] _ in … }`, is walked: `initializerWork`)
             for w in finder.closureWrites {
@@ -1873,6 +1984,29 @@ struct StateWrites {
         }
     }
 
+    /// The name a walk of writes gives another property's observer, as if it were a method the property's
+    /// setters call (no method can have it).
+    static func observerName(_ property: String) -> String { "\(property).didSet" }
+
+    /// An observer of a stored property: its body, its kind (`didSet`, `willSet`) and its file.
+    struct Observer {
+        var body: CodeBlockSyntax
+        var kind: String
+        var file: ParsedFile
+    }
+
+    /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
+    /// else `willSet`).
+    static func observers(of type: TypeInfo, except property: String) -> [String: Observer] {
+        var result: [String: Observer] = [:]
+        for b in type.properties where !b.isStatic && !b.isComputed && b.name != property {
+            guard case .accessors(let list)? = b.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { continue }
+            let observer = list.first { $0.accessorSpecifier.text == "didSet" } ?? list.first { $0.accessorSpecifier.text == "willSet" }
+            if let observer, let body = observer.body { result[b.name] = Observer(body: body, kind: observer.accessorSpecifier.text, file: b.file) }
+        }
+        return result
+    }
+
     final class WriteFinder: SyntaxVisitor {
         let property: String
         let enumMethods: Set<String>
@@ -1896,6 +2030,9 @@ struct StateWrites {
         var aliases: [String] = []
         let index: SymbolIndex?
 
+        /// Other properties of the type with an observer (`didSet`): setting one runs it, as a call would.
+        var observed: Set<String> = []
+
         init(property: String, enumMethods: Set<String>, rebuild: SelfRebuild?, setters: Set<String>, accessors: Set<String>, index: SymbolIndex?) {
             self.accessors = accessors
             self.index = index
@@ -1911,6 +2048,17 @@ struct StateWrites {
             if isProperty(lhs) { return rhs }
             guard let rebuild, SyntaxHelpers.path(lhs) == "self" else { return nil }
             return rebuild.state(in: rhs)
+        }
+
+        /// A write of an observed property calls its observer (`StateWrites.observerName`).
+        func called(_ name: String) {
+            if closureDepth == 0 { calledOutsideClosures.insert(name) } else { calledInClosures.insert(name) }
+        }
+
+        func setsObserved(_ lhs: ExprSyntax) {
+            if !observed.isEmpty, let path = SyntaxHelpers.path(lhs), observed.contains(path), !isProperty(lhs) {
+                called(StateWrites.observerName(path))
+            }
         }
 
         func found(_ node: some SyntaxProtocol) {
@@ -1961,6 +2109,7 @@ struct StateWrites {
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             if let (lhs, rhs) = SyntaxHelpers.assignment(node) {
+                setsObserved(lhs)
                 let value = rhs.count == 1 ? assigned(lhs, rhs[0]) : nil
                 if value != nil || isProperty(lhs) {
                     found(node)
@@ -1970,6 +2119,7 @@ struct StateWrites {
             return .visitChildren
         }
         override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.operator.is(AssignmentExprSyntax.self) { setsObserved(node.leftOperand) }
             if node.operator.is(AssignmentExprSyntax.self), let value = assigned(node.leftOperand, node.rightOperand) {
                 found(node)
                 if closureDepth == 0 { values.append((Syntax(node), value)) }
@@ -1989,11 +2139,9 @@ struct StateWrites {
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
                 // (`self?.handle(result)` in a completion handler the walk follows too)
-                if SyntaxHelpers.isSelf(base) {
-                    if closureDepth == 0 { calledOutsideClosures.insert(member.declName.baseName.text) } else { calledInClosures.insert(member.declName.baseName.text) }
-                }
+                if SyntaxHelpers.isSelf(base) { called(member.declName.baseName.text) }
             } else if let ref = callee.as(DeclReferenceExprSyntax.self) {
-                if closureDepth == 0 { calledOutsideClosures.insert(ref.baseName.text) } else { calledInClosures.insert(ref.baseName.text) }
+                called(ref.baseName.text)
             }
             return .visitChildren
         }

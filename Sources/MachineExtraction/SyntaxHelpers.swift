@@ -227,7 +227,35 @@ enum SyntaxHelpers {
         guard !inside.selfMembers.isEmpty else { return false }
         let around = Names(viewMode: .sourceAccurate)
         around.walk(function)
-        return !inside.selfMembers.intersection(around.bare).subtracting(around.declared).isEmpty
+        if !inside.selfMembers.intersection(around.bare).subtracting(around.declared).isEmpty { return true }
+        // (a method that names the members only in the closure, which sets one of them, `self.recState = …`,
+        // with no capture list: the type's other methods say how its author writes them, `recState =
+        // .recording` bare, and never `self.recState` where no closure requires it)
+        // (written, or rebuilt with its operators folded)
+        final class SelfSets: SyntaxVisitor {
+            var set = Set<String>()
+            func assigned(_ lhs: ExprSyntax?) {
+                if let member = lhs?.as(MemberAccessExprSyntax.self), member.base?.trimmedText == "self" { set.insert(member.declName.baseName.text) }
+            }
+            override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+                assigned(SyntaxHelpers.assignment(node)?.lhs)
+                return .visitChildren
+            }
+            override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+                if node.operator.is(AssignmentExprSyntax.self) { assigned(node.leftOperand) }
+                return .visitChildren
+            }
+        }
+        let sets = SelfSets(viewMode: .sourceAccurate)
+        sets.walk(closure.statements)
+        let set = sets.set
+        guard closure.signature?.capture == nil, !set.isEmpty, inside.selfMembers.isDisjoint(with: around.declared) else { return false }
+        let type = Names(viewMode: .sourceAccurate)
+        for member in group.asProtocol(DeclGroupSyntax.self)?.memberBlock.members ?? [] {
+            if let body = member.decl.as(FunctionDeclSyntax.self)?.body ?? member.decl.as(InitializerDeclSyntax.self)?.body { type.walk(body) }
+        }
+        let bareOnly = set.intersection(type.bare).subtracting(type.declared)
+        return !bareOnly.isEmpty && bareOnly.isDisjoint(with: type.selfMembers)
     }
 
     /// Whether a node is written in the declaration of a struct that is a SwiftUI view (`struct …: View`).
@@ -344,6 +372,70 @@ enum SyntaxHelpers {
     }
 
     /// The call a closure is given to: as its trailing closure, an argument or an additional trailing closure.
+    /// What the call a closure is given to subscribes to, by the start of its chain: the notification of
+    /// `center.publisher(for: .didEnterBackgroundNotification).sink { … }` and `addObserver(forName:…)`,
+    /// the publisher or property of `$query.debounce(…).sink { … }` (`$query`) and
+    /// `input.loginTap.subscribe(onNext: { … })` (`loginTap`).
+    static func subscribed(by closure: ClosureExprSyntax) -> String? {
+        guard let subscription = call(taking: closure), let method = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+              subscriptionMethods.contains(method) else { return nil }
+        if method == "addObserver" {
+            return argument(subscription, "forName").flatMap {
+                path($0).map { String($0.split(separator: ".").last!) } ?? unwrap($0).as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            }
+        }
+        switch subscriptionRoot(subscription) {
+        case .notification(let name)?:
+            return path(name).map { String($0.split(separator: ".").last!) } ?? unwrap(name).as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        case .value(let root)?: return root.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? root.as(DeclReferenceExprSyntax.self)?.baseName.text
+        case nil: return nil
+        }
+    }
+
+    /// Whether a subscription delivers again and again, in whatever state the machine is by then: KVO
+    /// (`observe(\.status)`), notifications, RxSwift's `onNext` and RxCocoa's `bind`/`drive`, a `@Published`
+    /// projection (`$query.sink`), a timer (`Timer.publish(…)`); not a request's one answer
+    /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
+    static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
+        guard let subscription = call(taking: closure), let method = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+              subscriptionMethods.contains(method) else { return false }
+        if ["observe", "addObserver", "bind", "drive"].contains(method) || kind == "onNext" { return true }
+        switch subscriptionRoot(subscription) {
+        case .notification?: return true
+        case .value(let root)?:
+            let name = root.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? root.as(DeclReferenceExprSyntax.self)?.baseName.text ?? ""
+            return name.hasPrefix("$") || root.trimmedText.hasPrefix("Timer")
+        case nil: return false
+        }
+    }
+
+    enum SubscriptionRoot {
+        case notification(ExprSyntax)
+        case value(ExprSyntax)
+    }
+
+    /// The start of a subscription's chain: the notification name of `publisher(for:)` / `notifications(named:)`,
+    /// else the value the operators are applied to (`$query`, `input.loginTap`, `Timer`).
+    static func subscriptionRoot(_ subscription: FunctionCallExprSyntax) -> SubscriptionRoot? {
+        var base = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        while let b = base.map(unwrap) {
+            if let c = b.as(FunctionCallExprSyntax.self) {
+                let member = c.calledExpression.as(MemberAccessExprSyntax.self)
+                if ["publisher", "notifications"].contains(member?.declName.baseName.text ?? ""), let name = c.arguments.first?.expression {
+                    return .notification(name)
+                }
+                base = member?.base
+                continue
+            }
+            return b.is(MemberAccessExprSyntax.self) || b.is(DeclReferenceExprSyntax.self) ? .value(b) : nil
+        }
+        return nil
+    }
+
+    /// Methods that subscribe a closure to values delivered again and again (Combine, RxSwift, KVO,
+    /// notifications).
+    static let subscriptionMethods: Set<String> = ["sink", "subscribe", "bind", "drive", "observe", "addObserver"]
+
     static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
         var node = closure.parent
         if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }

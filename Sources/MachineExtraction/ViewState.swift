@@ -79,7 +79,8 @@ struct ViewState {
         let template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: optional ? .optional : .enumeration,
                                    statePaths: statePaths, inputPaths: [],
                                    helpers: ReducerSpec.helperTable(type.methods.map(\.0)), helperStatePaths: statePaths,
-                                   enumMethods: context.mutatingMethods(of: stateEnum), enumPredicates: context.predicates(of: stateEnum),
+                                   enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
+                                   enumPredicates: context.predicates(of: stateEnum),
                                    enumSuccessors: context.successors(of: stateEnum),
                                    valueStates: optional ? Dictionary(stateEnum.caseNames.map { ($0, InputPattern.member($0)) }, uniquingKeysWith: { a, _ in a }) : [:])
         // (the view's state outlives a call: while an action waits, others may change it)
@@ -155,7 +156,7 @@ struct ViewState {
                 actions.contains(node.id) ? .skipChildren : .visitChildren
             }
             override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if let (action, name) = view.action(of: node) {
+                for (action, name) in view.action(of: node).map({ [$0] }) ?? view.callbacks(of: node) {
                     found.append((node, action, name))
                     if let closure = action.closure { actions.insert(closure.id) }
                 }
@@ -216,6 +217,32 @@ struct ViewState {
         let label = argument != nil ? call.trailingClosure.map(Syntax.init)
             : call.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
         return (action, title ?? label.flatMap(Self.firstString) ?? "Button")
+    }
+
+    /// The closures a call hands a child view that set the state themselves (`IntroPage(onStart: { step =
+    /// .scan })`, `ScanPage { step = .done }`): the child calls them back, each an input named by the
+    /// child and the argument's label (`IntroPage.onStart`). (A closure building views sets nothing: a
+    /// view builder takes no assignment.)
+    func callbacks(of call: FunctionCallExprSyntax) -> [(Action, String)] {
+        // (a view built in the view's code, not work a method starts: `Task { phase = .done }`)
+        guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, callee.first?.isUppercase == true,
+              SyntaxHelpers.laterClosures(of: call, index: context.index).isEmpty,
+              SyntaxHelpers.enclosingFunction(call) == nil else { return [] }
+        func setsState(_ closure: ClosureExprSyntax) -> Bool {
+            closure.statements.contains { item in
+                SyntaxHelpers.assignment(item.item).map { ["\(property.name)", "self.\(property.name)"].contains($0.lhs.trimmedText) } ?? false
+            }
+        }
+        var result: [(Action, String)] = []
+        for argument in call.arguments {
+            guard let closure = argument.expression.as(ClosureExprSyntax.self), setsState(closure) else { continue }
+            result.append((.closure(closure), callee + (argument.label.map { ".\($0.text)" } ?? "")))
+        }
+        if let closure = call.trailingClosure, setsState(closure) { result.append((.closure(closure), callee)) }
+        for extra in call.additionalTrailingClosures where setsState(extra.closure) {
+            result.append((.closure(extra.closure), "\(callee).\(extra.label.text)"))
+        }
+        return result
     }
 
     /// The name of a presentation modifier given a binding of the (optional) state, `item: $sheet`.

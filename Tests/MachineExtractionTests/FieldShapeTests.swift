@@ -384,7 +384,7 @@ final class PartialMachineTests: XCTestCase {
                 }
             }
             func close() {
-                loop.execute { self.link = .closing }
+                let action = { self.link = .closing }; pending.append(action)
             }
         }
         """)

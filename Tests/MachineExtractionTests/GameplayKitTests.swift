@@ -144,7 +144,9 @@ final class GameplayKitTests: XCTestCase {
         XCTAssertEqual(m.initial, "A")
         // `is Base.Type` admits every subclass of Base
         XCTAssertEqual(m.moves, ["A -*-> B"])
-        XCTAssertEqual(m.findingSet, ["dead_end_state B"])
+        // (B refuses every next state: an end its author chose)
+        XCTAssertEqual(m.terminal, ["B"])
+        XCTAssertEqual(m.findingSet, [])
         XCTAssertEqual(result.diagnosticLines, [
             "note 9: no `GKStateMachine(states:)` in the given files; the machine is taken to hold every GKState subclass",
         ])
@@ -186,5 +188,24 @@ final class GameplayKitTests: XCTestCase {
         XCTAssertEqual(m.initial, "Idle")
         XCTAssertTrue(result.diagnosticLines.contains("warning 5: cannot tell which GKState class `Broken::` is; it is left out of the machine"),
                       result.diagnosticLines.joined(separator: "\n"))
+    }
+
+    /// A state whose `isValidNextState` says `false` to everything is an end its author chose: terminal,
+    /// no dead end.
+    func testAStateRefusingEveryNextStateIsTerminal() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import GameplayKit
+        class Waiting: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { c is Racing.Type } }
+        class Racing: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { c is Won.Type || c is Lost.Type } }
+        class Won: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { false } }
+        class Lost: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { return false } }
+        final class Race {
+            let machine = GKStateMachine(states: [Waiting(), Racing(), Won(), Lost()])
+            func start() { machine.enter(Waiting.self) }
+        }
+        """)
+        let race = try XCTUnwrap(machines.first)
+        XCTAssertEqual(Set(race.terminal), ["Won", "Lost"])
+        XCTAssertFalse(race.findingKeys.contains { $0.hasPrefix("dead_end_state") }, "\(race.findings)")
     }
 }

@@ -2416,7 +2416,7 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertNil(lantern.initial)
         XCTAssertEqual(lantern.transitions, ["unlit -kindle()-> lit", "lit -douse()-> spent", "lit -douse()-> unlit"])
         XCTAssertEqual(lantern.selfLoops, ["lit -kindle()-> lit", "spent -kindle()-> spent", "unlit -douse()-> unlit", "spent -douse()-> spent"])
-        XCTAssertEqual(diagnostics.map(\.message), [])
+        XCTAssertEqual(diagnostics.map(\.message), ["Machine.stage starts as init(stage:) is given; no initial state, so no state is checked for reachability"])
     }
 
     /// A tuple assignment: element by element from a tuple of values; from a call the walk does not
@@ -3262,5 +3262,262 @@ final class MethodMachineTests: XCTestCase {
         let ticker = try XCTUnwrap(machines.named("Ticker.phase"))
         XCTAssertTrue(ticker.transitions.isSuperset(of: ["idle -listen()-> tuning", "tuning -listen() on frames-> playing",
                                                          "playing -listen() on frames-> ended"]), "\(ticker.transitions)")
+    }
+
+    /// A state made by its enum from data: a static function called as an implicit member
+    /// (`.from(ok)`, one expression), an initializer assigning `self`, a failable one with `??`.
+    func testAStateMadeByItsEnumsFactories() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Grade { case pending, pass, fail, review
+            static func from(_ score: Int) -> Grade { score > 50 ? .pass : .fail }
+            init(verdict: Verdict) {
+                switch verdict {
+                case .accepted: self = .pass
+                default: self = .review
+                }
+            }
+            init?(code: Int) {
+                guard code > 0 else { return nil }
+                self = .fail
+            }
+        }
+        final class Exam {
+            private(set) var gradeState: Grade = .pending
+            func score(_ n: Int) { gradeState = .from(n) }
+            func judge(_ v: Verdict) { gradeState = Grade(verdict: v) }
+            func imported(_ c: Int) { gradeState = .init(code: c) ?? .pending }
+            func retake() { guard gradeState != .pending else { return }; gradeState = .pending }
+        }
+        """)
+        let exam = try XCTUnwrap(machines.named("Exam.gradeState"))
+        XCTAssertTrue(exam.transitions.isSuperset(of: ["pending -score()-> pass", "pending -score()-> fail",
+                                                       "pending -judge()-> pass", "pending -judge()-> review",
+                                                       "pass -imported()-> fail", "pass -imported()-> pending"]), "\(exam.transitions)")
+        XCTAssertFalse(exam.transitions.contains("pending -score()-> review"), "\(exam.transitions)")
+    }
+
+    /// Setting another stored property runs its `didSet`, which may set the state: the method setting
+    /// that property is the input.
+    func testAnObserverOfAnotherPropertySetsTheState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class PinEntry {
+            enum CheckState { case empty, short, checking, ok }
+            private(set) var checkState: CheckState = .empty
+            private var digits = "" {
+                didSet {
+                    if digits.isEmpty { checkState = .empty } else if digits.count < 4 { checkState = .short } else {
+                        checkState = .checking
+                        Verifier.check(digits) { good in self.checkState = good ? .ok : .short }
+                    }
+                }
+            }
+            func typed(_ text: String) { digits = text }
+            func clear() { guard checkState != .empty else { return }; digits = "" }
+        }
+        """)
+        let pin = try XCTUnwrap(machines.named("PinEntry.checkState"))
+        XCTAssertTrue(pin.transitions.isSuperset(of: ["empty -typed()-> short", "empty -typed()-> checking",
+                                                      "checking -digits.didSet callback-> ok", "short -clear()-> empty"]), "\(pin.transitions)")
+    }
+
+    /// A mutating method of the state's enum called with an event (`lamp.handle(.press)`), or a static
+    /// helper given the state `inout` and an event: only that event's rows run.
+    func testAnEventHandedToTheEnumsOwnStep() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Knock { case press, timeout }
+        enum Lamp {
+            case dark, lit, dimmed
+            mutating func handle(_ knock: Knock) {
+                switch (self, knock) {
+                case (.dark, .press): self = .lit
+                case (.lit, .press): self = .dimmed
+                case (.lit, .timeout), (.dimmed, .timeout): self = .dark
+                default: break
+                }
+            }
+            static func step(_ lamp: inout Lamp, _ knock: Knock) { lamp.handle(knock) }
+        }
+        final class Porch {
+            private(set) var lamp: Lamp = .dark
+            func tapped() { lamp.handle(.press) }
+            func waited() { Lamp.step(&lamp, .timeout) }
+            func unplug() { if lamp != .dark { lamp = .dark } }
+        }
+        """)
+        let porch = try XCTUnwrap(machines.named("Porch.lamp"))
+        XCTAssertEqual(Set(porch.transitions.filter { !$0.contains("unplug") }),
+                       ["dark -tapped()-> lit", "lit -tapped()-> dimmed", "lit -waited()-> dark", "dimmed -waited()-> dark"])
+    }
+
+    /// `default: return []` returns no command: an unhandled event is no change, not an effect.
+    func testAnEmptyArrayReturnedIsNoEffect() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        struct Pump {
+            enum Phase { case idle, pumping }
+            enum Signal { case start, stop, noise }
+            enum Command { case valveOpen, valveClose }
+            private(set) var phase: Phase = .idle
+            mutating func send(_ signal: Signal) -> [Command] {
+                switch (phase, signal) {
+                case (.idle, .start): phase = .pumping; return [.valveOpen]
+                case (.pumping, .stop): phase = .idle; return [.valveClose]
+                default: return []
+                }
+            }
+        }
+        """)
+        let pump = try XCTUnwrap(machines.named("Pump.phase"))
+        XCTAssertTrue(pump.edges.filter { $0.from == $0.to }.allSatisfy(\.noop), "\(pump.edges)")
+        XCTAssertEqual(pump.transitions, ["idle -start-> pumping", "pumping -stop-> idle"])
+    }
+
+    /// A completion handler writing `self.x` in a method that names `x` nowhere else: the type's other
+    /// methods say `x` bare (and never `self.x` where nothing requires it), so the closure is one that
+    /// must say `self`: it escapes, and runs later.
+    func testACompletionHandlerWritingTheStateAlone() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class MicGate {
+            enum Access { case unknown, refused, open, live }
+            private(set) var access: Access = .unknown
+            func ask() {
+                Permissions.requestMicrophone { granted in
+                    self.access = granted ? .open : .refused
+                }
+            }
+            func goLive() { guard access == .open else { return }; access = .live }
+            func hangUp() { guard access == .live else { return }; access = .open }
+        }
+        """)
+        let gate = try XCTUnwrap(machines.named("MicGate.access"))
+        XCTAssertTrue(gate.transitions.isSuperset(of: ["unknown -ask() callback-> open", "unknown -ask() callback-> refused",
+                                                       "open -goLive()-> live"]), "\(gate.transitions)")
+        XCTAssertFalse(gate.findingKeys.contains { $0.hasPrefix("unreachable_state") }, "\(gate.findings)")
+    }
+
+    /// A free reducer taking a struct `inout`, called by a store with its stored property (`apply(&model,
+    /// action)`): the reducer is a machine of its own (it is no part of another reducer).
+    func testAFreeInoutReducerCalledByAStore() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        enum Sign { case out, checking, inside }
+        enum Door { case knock, welcome, leave }
+        struct Hall { var sign: Sign = .out }
+        func apply(_ hall: inout Hall, _ door: Door) {
+            switch door {
+            case .knock: guard hall.sign == .out else { return }; hall.sign = .checking
+            case .welcome: guard hall.sign == .checking else { return }; hall.sign = .inside
+            case .leave: hall.sign = .out
+            }
+        }
+        final class HallStore {
+            private(set) var hall = Hall()
+            func dispatch(_ door: Door) { apply(&hall, door) }
+        }
+        """)
+        let hall = try XCTUnwrap(machines.named("Hall.sign"))
+        XCTAssertEqual(hall.initial, "out")
+        XCTAssertTrue(hall.transitions.isSuperset(of: ["out -knock-> checking", "checking -welcome-> inside", "inside -leave-> out"]),
+                      "\(hall.transitions)")
+    }
+
+    /// A view hands its child views closures that set its `@State` (`WelcomeCard(onNext: { stage = .form
+    /// })`, a trailing closure): each is an input named by the child and the label, arriving where the
+    /// view shows that child. (A closure building views sets nothing.)
+    func testClosuresHandedToChildViewsSetTheState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import SwiftUI
+        struct SignupFlow: View {
+            enum Stage { case welcome, form, sent }
+            @State private var stage: Stage = .welcome
+            var body: some View {
+                VStack {
+                    switch stage {
+                    case .welcome: WelcomeCard(onNext: { stage = .form })
+                    case .form: FormCard(onSend: { stage = .sent }, onBack: { stage = .welcome })
+                    case .sent:
+                        DoneCard { stage = .welcome }
+                        Button("Resend") { resend() }
+                    }
+                }
+            }
+            private func resend() { stage = .form; Task { stage = .sent } }
+        }
+        """)
+        let flow = try XCTUnwrap(machines.named("SignupFlow.stage"))
+        // (the `Task` a method starts is work, no child view: `Resend task`)
+        XCTAssertEqual(flow.transitions, ["welcome -WelcomeCard.onNext-> form", "form -FormCard.onSend-> sent",
+                                          "form -FormCard.onBack-> welcome", "sent -DoneCard-> welcome",
+                                          "sent -Resend-> form", "form -Resend task-> sent"])
+    }
+
+    /// A guard through the owner's own `Bool` property or method that tests the state (`guard !isBusy`,
+    /// `guard canSave()`) restricts the paths as the test it stands for.
+    func testAGuardThroughTheOwnersPredicate() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Sketch {
+            enum Mode { case blank, drawn, exporting, exported }
+            private(set) var mode: Mode = .blank
+            var isBusy: Bool { mode == .exporting }
+            func canExport() -> Bool {
+                switch mode {
+                case .drawn, .exported: return true
+                default: return false
+                }
+            }
+            func draw() { guard !isBusy else { return }; mode = .drawn }
+            func export() { guard canExport() else { return }; mode = .exporting }
+            func finished() { if mode == .exporting { mode = .exported } }
+        }
+        """)
+        let sketch = try XCTUnwrap(machines.named("Sketch.mode"))
+        XCTAssertEqual(sketch.transitions, ["blank -draw()-> drawn", "exported -draw()-> drawn", "drawn -export()-> exporting",
+                                            "exported -export()-> exporting", "exporting -finished()-> exported"])
+    }
+
+    /// An observer registered in a method (`player.observe(…) { … }`, `publisher.sink { … }`) delivers
+    /// again and again: its callback arrives in every state, not only the one it was registered in. Made in
+    /// `init`, a subscription's input is named by what it subscribes to.
+    func testASubscriptionDeliversInEveryState() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import Combine
+        final class Tuner {
+            enum Signal { case off, searching, locked, lost }
+            private(set) var signal: Signal = .off
+            private var watch: AnyCancellable?
+            private var bag = Set<AnyCancellable>()
+            init(center: NotificationCenter) {
+                center.publisher(for: .antennaUnplugged).sink { [weak self] _ in self?.signal = .off }.store(in: &bag)
+            }
+            func scan(_ radio: Radio) {
+                signal = .searching
+                watch = radio.$strength.sink { [weak self] level in self?.signal = level > 3 ? .locked : .lost }
+            }
+        }
+        """)
+        let tuner = try XCTUnwrap(machines.named("Tuner.signal"))
+        XCTAssertTrue(tuner.transitions.isSuperset(of: ["searching -scan() sink-> locked", "locked -scan() sink-> lost",
+                                                        "lost -scan() sink-> locked", "locked -antennaUnplugged sink-> off"]),
+                      "\(tuner.transitions)")
+    }
+
+    /// Work started in an argument (`tokens.append(center.addObserver(forName: n, …) { … })`) runs as the
+    /// argument is evaluated: its callback is an input (it was lost, its state quietly transient).
+    func testWorkStartedInAnArgument() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        final class Dock {
+            enum Link { case off, on, dropped }
+            private(set) var link: Link = .off
+            private var tokens: [NSObjectProtocol] = []
+            func connect() {
+                guard link == .off else { return }
+                link = .on
+                tokens.append(NotificationCenter.default.addObserver(forName: .dockLost, object: nil, queue: .main) { [weak self] _ in
+                    self?.link = .dropped
+                })
+            }
+            func reset() { link = .off }
+        }
+        """)
+        let dock = try XCTUnwrap(machines.named("Dock.link"))
+        XCTAssertTrue(dock.transitions.contains("on -connect() callback-> dropped"), "\(dock.transitions)")
     }
 }
