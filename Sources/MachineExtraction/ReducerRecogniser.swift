@@ -449,11 +449,16 @@ struct ReducerRecogniser: Recogniser {
         let stateResolved = context.resolve(stateText, at: c.node)
         if let stateEnum = stateResolved?.enumInfo {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
+            // (a child's actions arrive only in the case `.ifCaseLet` scopes it to)
+            var arrivals: [String: Arrival] = [:]
+            for scoped in c.dialect == .tca ? around(c).caseLets : [] where stateEnum.caseNames.contains(scoped.state) && inputs.contains(scoped.action) {
+                arrivals[scoped.action] = Arrival(states: [scoped.state], presented: nil)
+            }
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum),
-                                   openInputs: actionEnum == nil, returnsNext: c.returnsNext)
+                                   arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
             let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
             let rules = interpreter.run(c.body, at: location)
             let built = context.construction(referencing: c.bindingName, around: c.node)
@@ -462,7 +467,9 @@ struct ReducerRecogniser: Recogniser {
             // a reducer declared in a namespace type is qualified by it (`Stopwatch.reducer`)
             let memberName = c.bindingName.map { name in c.ownerTypes.last.map { "\($0).\(name)" } ?? name }
             let name = built?.binding ?? featureName ?? memberName ?? c.ownerTypes.last ?? "reducer@\(location.line)"
+            // (a TCA feature whose `State` is an enum starts where the program's stores start it)
             let initial = context.initialState(built?.initial, states: stateEnum.caseNames)
+                ?? (c.dialect == .tca ? enumFeatureStart(stateEnum, states: stateEnum.caseNames, at: location, context: context) : nil)
             context.add(Machine(name: name, dialect: c.dialect, location: location, states: stateEnum.caseNames, inputs: inputs,
                                 initial: initial, rules: rules, order: .resolved,
                                 stateLocations: context.locations(stateEnum), inputLocations: context.locations(actionEnum)),
@@ -603,11 +610,19 @@ struct ReducerRecogniser: Recogniser {
         let featureIsTest = ExtractionContext.isTestOrPreview(feature.decl, index: index)
         var starts: [String] = []
         for argument in context.facts.initialStateArguments {
-            guard let ref = SyntaxHelpers.caseReference(argument, index, accepting: states.contains), let typeText = ref.type,
+            guard let ref = SyntaxHelpers.caseReference(argument, index, accepting: states.contains),
                   featureIsTest || !ExtractionContext.isTestOrPreview(argument, index: index) else { continue }
-            let parts = typeText.split(separator: ".")
-            let base = parts.last == "State" && parts.count > 1 ? parts.dropLast().joined(separator: ".") : typeText
-            guard index.enumInfo(base, in: index.scope(of: argument))?.key == feature.key else { continue }
+            let scope = index.scope(of: argument)
+            // `Feature.State.x` (`Feature.x` of a `@Reducer enum`), or `.x` given to a store built with the
+            // feature's reducer (`Store(initialState: .launching) { Root() }`): its `State`
+            var named: [String] = []
+            if let typeText = ref.type {
+                let parts = typeText.split(separator: ".")
+                named = [typeText] + (parts.last == "State" && parts.count > 1 ? [parts.dropLast().joined(separator: ".")] : [])
+            } else if let call = argument.parent?.parent?.parent?.as(FunctionCallExprSyntax.self), let reducer = Self.storeReducer(of: call) {
+                named = [reducer + ".State"]
+            }
+            guard named.contains(where: { index.enumInfo($0, in: scope)?.key == feature.key }) else { continue }
             starts.append(ref.name)
         }
         let known = starts.uniqued()
@@ -616,6 +631,16 @@ struct ReducerRecogniser: Recogniser {
                          at: location, severity: .note)
         }
         return known.count == 1 ? known[0] : nil
+    }
+
+    /// The type of the reducer a store is built with: the one call of its trailing closure or `reducer:`
+    /// argument (`Store(initialState: …) { Root() }`, `reducer: { Root() }`, `reducer: Root()`).
+    static func storeReducer(of store: FunctionCallExprSyntax) -> String? {
+        let given = store.trailingClosure.map(ExprSyntax.init) ?? SyntaxHelpers.argument(store, "reducer")
+        let built = given.flatMap { g in g.as(ClosureExprSyntax.self).flatMap { SyntaxHelpers.onlyValue($0.statements) } ?? g }
+        guard let call = built.flatMap({ SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }),
+              let callee = call.calledExpression.as(DeclReferenceExprSyntax.self) else { return nil }
+        return callee.baseName.text
     }
 
     /// A stored optional field of some type that holds the enum's `State` (`@Presents var destination: Destination.State?`).
@@ -1147,15 +1172,23 @@ struct ReducerRecogniser: Recogniser {
             var presentation: Bool
         }
         var calls: [(first: String, action: String)] = []
+        /// `.ifCaseLet(\.loggedOut, action: \.loggedOut)`: the case of an enum state and the action whose
+        /// child runs only in it (the last component of each).
+        var caseLets: [(state: String, action: String)] = []
         /// `BindingReducer()` runs before the reducer: the view's bindings set the state's fields.
         var bindingReducer = false
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "BindingReducer" { bindingReducer = true }
-            guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "ifLet",
+            guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), ["ifLet", "ifCaseLet"].contains(member.declName.baseName.text),
                   let first = node.arguments.first?.expression.trimmedText,
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedText else { return .visitChildren }
-            calls.append((first, action))
+            if member.declName.baseName.text == "ifLet" {
+                calls.append((first, action))
+            } else {
+                func last(_ text: String) -> String { String(text.split(whereSeparator: { $0 == "." || $0 == "/" || $0 == "\\" }).last ?? "") }
+                caseLets.append((last(first), last(action)))
+            }
             return .visitChildren
         }
     }

@@ -178,4 +178,42 @@ final class LibrarySpellingTests: XCTestCase {
             XCTAssertEqual(started.cancels, ["lamp"], getter)
         }
     }
+
+    /// A `@Reducer struct` whose `State` is an enum starts where the program's store starts it, however the
+    /// case is written (`Store(initialState: .booting) { Shell() }`), and a child's actions arrive only in
+    /// the case `.ifCaseLet` scopes it to.
+    func testAnEnumStateFeatureStartsWhereItsStoreDoes() throws {
+        let (machines, _) = try Fixture.analyze(source: """
+        import ComposableArchitecture
+        @Reducer struct Intro {
+            @ObservableState struct State: Equatable {}
+            enum Action { case done }
+            var body: some ReducerOf<Self> { Reduce { _, _ in .none } }
+        }
+        @Reducer
+        struct Shell {
+            @ObservableState
+            enum State: Equatable { case booting, intro(Intro.State), main }
+            enum Action { case booted(Bool), intro(Intro.Action), reset }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case let .booted(fresh):
+                        guard case .booting = state else { return .none }
+                        state = fresh ? .intro(Intro.State()) : .main
+                        return .none
+                    case .intro(.done): state = .main; return .none
+                    case .intro: return .none
+                    case .reset: state = .intro(Intro.State()); return .none
+                    }
+                }
+                .ifCaseLet(\.intro, action: \.intro) { Intro() }
+            }
+        }
+        let shellStore = Store(initialState: .booting) { Shell() }
+        """)
+        let shell = try XCTUnwrap(machines.named("Shell"))
+        XCTAssertEqual(shell.initial, "booting")
+        XCTAssertEqual(Set(shell.transitions.filter { $0.contains("intro(") }), ["intro -intro(.done)-> main"])
+    }
 }
