@@ -211,6 +211,8 @@ public struct Analyzer: Sendable {
     }
 
     func deadEnds(_ machine: Machine, _ graph: Graph) -> [Finding] {
+        // (a machine of one state has nowhere else to go: no dead end is news there)
+        guard machine.states.count > 1 else { return [] }
         // with no initial state, a state some transition enters counts as reachable (no witness then)
         let entered = machine.initial == nil ? Set(machine.edges.filter { $0.from != $0.to }.map(\.to)) : []
         return machine.states.compactMap { state in

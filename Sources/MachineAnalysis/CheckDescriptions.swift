@@ -90,7 +90,7 @@ extension Check {
             CheckDescription(
                 check: self, name: "Dead-end state",
                 summary: "A reachable state that no input leads out of.",
-                rationale: "A machine that enters a dead end stays there for good. That is right for final states (done, cancelled): mark those `// machine-viz: terminal` or list them under `terminal:` in `.machine-viz.yml`. Otherwise a rule that leaves the state is missing. The finding is located at the enum case and carries a witness: the shortest input sequence that gets there. When the code gives no initial state, a state that some transition enters counts as reachable (the finding then has no witness).",
+                rationale: "A machine that enters a dead end stays there for good. That is right for final states (done, cancelled): mark those `// machine-viz: terminal` or list them under `terminal:` in `.machine-viz.yml`. Otherwise a rule that leaves the state is missing. The finding is located at the enum case and carries a witness: the shortest input sequence that gets there. When the code gives no initial state, a state that some transition enters counts as reachable (the finding then has no witness). A machine of one state has no dead end: it has nowhere else to go.",
                 subject: "the state",
                 triggeringExamples: [
                     """

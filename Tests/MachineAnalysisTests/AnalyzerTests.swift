@@ -20,6 +20,14 @@ final class AnalyzerTests: XCTestCase {
 
     func keys(_ m: Machine) -> Set<String> { Set(m.findings.map { "\($0.check) \($0.subject)" }) }
 
+    /// A machine of one state has nowhere else to go: its state is no dead end.
+    func testAMachineOfOneStateHasNoDeadEnd() {
+        let one = machine(["only"], ["poke"], initial: "only", order: .resolved, [row(["only"], ["poke"], .stay)])
+        XCTAssertFalse(keys(one).contains("dead_end_state only"))
+        let two = machine(["on", "off"], ["poke"], initial: "on", order: .resolved, [row(["on"], ["poke"], .state("off"))])
+        XCTAssertTrue(keys(two).contains("dead_end_state off"))
+    }
+
     /// `.response(.success)` and `.response(.failure)` in one rule: one edge per (from, trigger, to),
     /// each with its own target, and no data-dependent target between them.
     func testNestedPatternsKeepTheirOwnTargets() {

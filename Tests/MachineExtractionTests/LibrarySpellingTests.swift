@@ -207,13 +207,14 @@ final class LibrarySpellingTests: XCTestCase {
                     case .reset: state = .intro(Intro.State()); return .none
                     }
                 }
-                .ifCaseLet(\.intro, action: \.intro) { Intro() }
+                .ifCaseLet(\\.intro, action: \\.intro) { Intro() }
             }
         }
         let shellStore = Store(initialState: .booting) { Shell() }
         """)
         let shell = try XCTUnwrap(machines.named("Shell"))
         XCTAssertEqual(shell.initial, "booting")
-        XCTAssertEqual(Set(shell.transitions.filter { $0.contains("intro(") }), ["intro -intro(.done)-> main"])
+        XCTAssertEqual(Set(shell.edges.filter { $0.input == "intro" && !$0.noop }.map { "\($0.from) -\($0.trigger)-> \($0.to)" }),
+                       ["intro -intro(.done)-> main"])
     }
 }
