@@ -536,32 +536,35 @@ final class ExtractionContext {
     func evaluatePredicates(of info: EnumInfo) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         guard let type = index.types[info.key] else { return [:] }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
-        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
-            guard let body = Self.getter(of: property) else { continue }
-            let evaluator = predicateEvaluator(values: info.caseNames, subjects: ["self"], file: property.file)
-            let verdict = evaluator.block(body, Set(info.caseNames)).result
-            result[property.name] = (verdict.yes, verdict.maybe)
+        for (name, verdict) in boolVerdicts(of: type, values: info.caseNames, subjects: ["self"], methods: false) {
+            result[name] = (verdict.yes, verdict.maybe)
         }
         return result
+    }
+
+    /// What each `Bool` computed property of a type (with `methods`, each method taking nothing that returns
+    /// one too) says of a subject (named by `subjects`) taking `values`, in declaration order.
+    func boolVerdicts(of type: TypeInfo, values: [String], subjects: Set<String>, methods: Bool) -> [(name: String, verdict: Verdict)] {
+        var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
+        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
+            if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
+        }
+        for (method, file) in methods ? type.methods : [] where method.signature.parameterClause.parameters.isEmpty
+            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" }) {
+            if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
+        }
+        return bodies.map { name, body, file in
+            (name, predicateEvaluator(values: values, subjects: subjects, file: file).block(body, Set(values)).result)
+        }
     }
 
     /// The `Bool` computed properties and methods taking nothing of a type keeping a state (named by
     /// `statePaths`), each evaluated for every state: those that say something of it (`var isBusy: Bool {
     /// state == .saving }`, `func canSave() -> Bool { switch state { … } }`).
     func ownerPredicates(of type: TypeInfo, statePaths: Set<String>, states: [String]) -> [String: (yes: Set<String>, maybe: Set<String>)] {
-        var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
-        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
-            if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
-        }
-        for (method, file) in type.methods where method.signature.parameterClause.parameters.isEmpty
-            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" }) {
-            if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
-        }
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
-        for (name, body, file) in bodies where result[name] == nil {
-            let evaluator = PredicateEvaluator(values: states, subjects: statePaths, file: file, index: index)
-            let verdict = evaluator.block(body, Set(states)).result
-            guard verdict.maybe.count < states.count else { continue }
+        for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true)
+        where result[name] == nil && verdict.maybe.count < states.count {
             result[name] = (verdict.yes, verdict.maybe)
         }
         return result

@@ -989,9 +989,16 @@ final class ReducerInterpreter {
     /// from the state set.
     func startedInPayload(_ value: ExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
         guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self) else { return ctxs }
-        return call.arguments.reduce(ctxs) { paths, argument in
+        return argumentWork(of: call, ctxs, helpers: true)
+    }
+
+    /// The paths after the calls among a call's arguments that start work (`center.addObserver(forName: n, …)
+    /// { … }` in `observers.append(…)`), and, with `helpers`, that call the owner's helpers: Swift evaluates
+    /// arguments before the call.
+    func argumentWork(of call: FunctionCallExprSyntax, _ ctxs: [Ctx], helpers: Bool = false) -> [Ctx] {
+        call.arguments.reduce(ctxs) { paths, argument in
             guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
-                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helper(called: inner) != nil else { return paths }
+                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helpers && helper(called: inner) != nil else { return paths }
             return execCall(inner, paths)
         }
     }
@@ -999,13 +1006,7 @@ final class ReducerInterpreter {
     func execCall(_ call: FunctionCallExprSyntax, _ raw: [Ctx]) -> [Ctx] {
         let callee = call.calledExpression
         if let ref = callee.as(DeclReferenceExprSyntax.self), Self.neverReturning.contains(ref.baseName.text) { return [] }
-        // an argument that starts work runs first, as Swift evaluates arguments before the call
-        // (`observers.append(center.addObserver(forName: n, …) { … })`)
-        let ctxs = call.arguments.reduce(raw) { paths, argument in
-            guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
-                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty else { return paths }
-            return execCall(inner, paths)
-        }
+        let ctxs = argumentWork(of: call, raw)
         if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
             return setting(call.arguments.first!.expression, ctxs)
         }
@@ -1188,6 +1189,7 @@ final class ReducerInterpreter {
         // (a method of the state's owner names the state as its helpers do: `mode` for `state.mode`)
         _ = withPaths(paths.union(spec.helperStatePaths), inputs: inputs) {
             // (a body of one expression returns it: `static func from(_ ok: Bool) -> Status { ok ? .on : .off }`)
+            // (an expression item, not a `switch` or `if` statement's, nor a `return`, which the block's walk reads)
             if body.statements.count == 1, let only = body.statements.first?.item.as(ExprSyntax.self), !Self.isValueChoice(only),
                SyntaxHelpers.assignment(only) == nil {
                 return execReturn(only, [ctx]).next
@@ -1455,6 +1457,7 @@ final class ReducerInterpreter {
         for sc in SyntaxHelpers.cases(of: sw) {
             var pred = Pred.never(d)
             var catchAll = false
+            var touched = Set<String>()
             var patternTexts: [String] = []
             var whereTexts: [String] = []
             var narrowings: [Narrowing] = []
@@ -1499,6 +1502,7 @@ final class ReducerInterpreter {
                     if boundSubject == nil, inputIsWild(atom, subject) { catchAll = true }
                     if let tree, let (root, payload) = Self.payloadCase(tree) {
                         payloadCases[root, default: [:]][payload] = (payloadCases[root]?[payload] ?? d.none).union(sure)
+                        touched.insert(root)
                     }
                 }
             }
@@ -1532,10 +1536,10 @@ final class ReducerInterpreter {
                 caseCtx.slot = index
             }
             remaining = remaining.subtracting(pred.yes)
-            for (root, cases) in payloadCases {
-                guard let family = Self.payloadFamilies.first(where: { $0.cases.isSubset(of: Set(cases.keys)) }),
-                      let type = payloadType(of: root), family.type(type) else { continue }
-                remaining = remaining.subtracting(family.cases.map { cases[$0]! }.reduce(d.set(inputs: [root])) { $0.intersection($1) })
+            for root in touched.sorted() {
+                guard let cases = payloadCases[root], let family = payloadType(of: root).flatMap(Self.payloadFamily(ofType:)),
+                      family.isSubset(of: Set(cases.keys)) else { continue }
+                remaining = remaining.subtracting(family.map { cases[$0]! }.reduce(d.set(inputs: [root])) { $0.intersection($1) })
             }
             let starts = (matched.isEmpty ? [] : [caseCtx]) + pending
             let f = execBlock(sc.statements, starts)
@@ -1548,13 +1552,13 @@ final class ReducerInterpreter {
         return flow
     }
 
-    /// The payload types whose every value the code names in patterns, by their written type: `Result` (TCA's
-    /// `TaskResult`), `Bool`, optionals.
-    static let payloadFamilies: [(cases: Set<String>, type: @Sendable (String) -> Bool)] = [
-        (["success", "failure"], { SymbolIndex.bareTypeName($0).hasSuffix("Result") }),
-        (["true", "false"], { $0 == "Bool" }),
-        (["some", "none"], { SyntaxHelpers.optionalWrapped($0) != nil }),
-    ]
+    /// Every value of a payload type whose values the code names in patterns, by its written type: `Result`
+    /// (TCA's `TaskResult`), `Bool`, an optional.
+    static func payloadFamily(ofType type: String) -> Set<String>? {
+        if SymbolIndex.bareTypeName(type).hasSuffix("Result") { return ["success", "failure"] }
+        if type == "Bool" { return ["true", "false"] }
+        return SyntaxHelpers.optionalWrapped(type) != nil ? ["some", "none"] : nil
+    }
 
     /// The written type of the one payload of an input's case (`case response(Result<Int, Error>)`).
     func payloadType(of input: String) -> String? {

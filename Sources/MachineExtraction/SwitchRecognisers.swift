@@ -1259,7 +1259,7 @@ struct SwitchMethodRecogniser: Recogniser {
                     ?? Self.observerName(around: launch.closure) ?? "Task"
             // (a subscription made in `init` is named by what it subscribes to: `didEnterBackgroundNotification
             // sink`, `$query sink`, `loginTap onNext`, not `init() sink 2`)
-            if starter == "init()", let subscribed = SyntaxHelpers.subscribed(by: launch.closure) { starter = subscribed }
+            if starter == "init()", let subscribed = SyntaxHelpers.subscription(of: launch.closure)?.source { starter = subscribed }
             var name = starter + " " + launch.kind
             var k = 1
             while result.inputs.contains(name) { k += 1; name = starter + " \(launch.kind) \(k)" }
@@ -1286,7 +1286,7 @@ struct SwitchMethodRecogniser: Recogniser {
         return result
     }
 
-    /// The property observer a node is written in, named as `StateWrites` names it (`digits.didSet`).
+    /// The property observer a node is written in, by the property and the observer (`digits.didSet`).
     static func observerName(around node: some SyntaxProtocol) -> String? {
         let ancestors = sequence(first: Syntax(node), next: { $0.parent })
         guard let accessor = ancestors.first(where: { $0.is(AccessorDeclSyntax.self) })?.as(AccessorDeclSyntax.self),
@@ -1929,9 +1929,9 @@ struct StateWrites {
         for (name, observer) in observers.sorted(by: { $0.key < $1.key }) {
             let finder = finder()
             finder.walk(observer.body)
-            if !finder.writes.isEmpty { direct.insert(Self.observerName(name)) }
+            if !finder.writes.isEmpty { direct.insert(Self.observerCallee(name)) }
             assigned += finder.values
-            callees[Self.observerName(name), default: []].formUnion(finder.calledOutsideClosures)
+            callees[Self.observerCallee(name), default: []].formUnion(finder.calledOutsideClosures)
             calledUnfollowed.formUnion(finder.calledInClosures)
             for w in finder.closureWrites {
                 unfollowed.append(Unfollowed(location: observer.file.location(of: w), why: "inside a closure in \(name)'s \(observer.kind)"))
@@ -1986,7 +1986,7 @@ struct StateWrites {
 
     /// The name a walk of writes gives another property's observer, as if it were a method the property's
     /// setters call (no method can have it).
-    static func observerName(_ property: String) -> String { "\(property).didSet" }
+    static func observerCallee(_ property: String) -> String { "\(property).didSet" }
 
     /// An observer of a stored property: its body, its kind (`didSet`, `willSet`) and its file.
     struct Observer {
@@ -2050,14 +2050,14 @@ struct StateWrites {
             return rebuild.state(in: rhs)
         }
 
-        /// A write of an observed property calls its observer (`StateWrites.observerName`).
+        /// A write of an observed property calls its observer (`StateWrites.observerCallee`).
         func called(_ name: String) {
             if closureDepth == 0 { calledOutsideClosures.insert(name) } else { calledInClosures.insert(name) }
         }
 
         func setsObserved(_ lhs: ExprSyntax) {
             if !observed.isEmpty, let path = SyntaxHelpers.path(lhs), observed.contains(path), !isProperty(lhs) {
-                called(StateWrites.observerName(path))
+                called(StateWrites.observerCallee(path))
             }
         }
 

@@ -188,7 +188,9 @@ enum SyntaxHelpers {
     /// Whether a closure in a class or actor says `self.x` where the function around it says `x` alone
     /// (`phase = .searching`, then `backend.find(q) { hits in self.phase = … }`): Swift asks for `self`
     /// in an escaping closure only, so its author writes it there because the closure escapes, to a
-    /// callee the code does not declare.
+    /// callee the code does not declare. Where the function names `x` only in the closure, which sets it
+    /// (`self.recState = …`) with no capture list, the type's other methods say how its author writes it:
+    /// `recState = .recording` bare, and never `self.recState` where no closure requires it.
     static func saysSelfWhereRequired(_ closure: ClosureExprSyntax) -> Bool {
         let ancestors = sequence(first: Syntax(closure), next: { $0.parent })
         guard let group = ancestors.first(where: { $0.isProtocol(DeclGroupSyntax.self) }), group.is(ClassDeclSyntax.self) || group.is(ActorDeclSyntax.self),
@@ -196,10 +198,23 @@ enum SyntaxHelpers {
         else { return false }
         final class Names: SyntaxVisitor {
             var selfMembers: Set<String> = []
+            /// The members set through `self` (written, or rebuilt with its operators folded).
+            var setThroughSelf: Set<String> = []
             var bare: Set<String> = []
             var declared: Set<String> = []
             var inClosures = false
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { inClosures ? .visitChildren : .skipChildren }
+            func assigned(_ lhs: ExprSyntax?) {
+                if let member = lhs?.as(MemberAccessExprSyntax.self), member.base?.trimmedText == "self" { setThroughSelf.insert(member.declName.baseName.text) }
+            }
+            override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+                assigned(SyntaxHelpers.assignment(node)?.lhs)
+                return .visitChildren
+            }
+            override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+                if node.operator.is(AssignmentExprSyntax.self) { assigned(node.leftOperand) }
+                return .visitChildren
+            }
             override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
                 if let base = node.base?.as(DeclReferenceExprSyntax.self), base.baseName.tokenKind == .keyword(.self) {
                     selfMembers.insert(node.declName.baseName.text)
@@ -228,27 +243,7 @@ enum SyntaxHelpers {
         let around = Names(viewMode: .sourceAccurate)
         around.walk(function)
         if !inside.selfMembers.intersection(around.bare).subtracting(around.declared).isEmpty { return true }
-        // (a method that names the members only in the closure, which sets one of them, `self.recState = …`,
-        // with no capture list: the type's other methods say how its author writes them, `recState =
-        // .recording` bare, and never `self.recState` where no closure requires it)
-        // (written, or rebuilt with its operators folded)
-        final class SelfSets: SyntaxVisitor {
-            var set = Set<String>()
-            func assigned(_ lhs: ExprSyntax?) {
-                if let member = lhs?.as(MemberAccessExprSyntax.self), member.base?.trimmedText == "self" { set.insert(member.declName.baseName.text) }
-            }
-            override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-                assigned(SyntaxHelpers.assignment(node)?.lhs)
-                return .visitChildren
-            }
-            override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
-                if node.operator.is(AssignmentExprSyntax.self) { assigned(node.leftOperand) }
-                return .visitChildren
-            }
-        }
-        let sets = SelfSets(viewMode: .sourceAccurate)
-        sets.walk(closure.statements)
-        let set = sets.set
+        let set = inside.setThroughSelf
         guard closure.signature?.capture == nil, !set.isEmpty, inside.selfMembers.isDisjoint(with: around.declared) else { return false }
         let type = Names(viewMode: .sourceAccurate)
         for member in group.asProtocol(DeclGroupSyntax.self)?.memberBlock.members ?? [] {
@@ -371,25 +366,37 @@ enum SyntaxHelpers {
         body.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace && $0.parent?.is(ClosureExprSyntax.self) == true }
     }
 
-    /// The call a closure is given to: as its trailing closure, an argument or an additional trailing closure.
-    /// What the call a closure is given to subscribes to, by the start of its chain: the notification of
-    /// `center.publisher(for: .didEnterBackgroundNotification).sink { … }` and `addObserver(forName:…)`,
-    /// the publisher or property of `$query.debounce(…).sink { … }` (`$query`) and
-    /// `input.loginTap.subscribe(onNext: { … })` (`loginTap`).
-    static func subscribed(by closure: ClosureExprSyntax) -> String? {
-        guard let subscription = call(taking: closure), let method = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+    /// A subscription a closure is given to: its method, and the start of its chain by its last name (the
+    /// notification of `center.publisher(for: .didEnterBackgroundNotification).sink { … }` and
+    /// `addObserver(forName: …)`; the value the operators apply to, `$query` of `$query.debounce(…).sink { … }`,
+    /// `loginTap` of `input.loginTap.subscribe(onNext: { … })`, `Timer` of `Timer.publish(…)…`).
+    struct Subscription {
+        var method: String
+        var source: String?
+        /// The source delivers again and again: a notification, a `@Published` projection, a timer.
+        var repeating: Bool
+    }
+
+    static func subscription(of closure: ClosureExprSyntax) -> Subscription? {
+        guard let call = call(taking: closure), let method = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
               subscriptionMethods.contains(method) else { return nil }
-        if method == "addObserver" {
-            return argument(subscription, "forName").flatMap {
-                path($0).map { String($0.split(separator: ".").last!) } ?? unwrap($0).as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        func lastName(_ e: ExprSyntax) -> String? {
+            path(e).map { String($0.split(separator: ".").last!) } ?? unwrap(e).as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        }
+        if method == "addObserver" { return Subscription(method: method, source: argument(call, "forName").flatMap(lastName), repeating: true) }
+        var base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        while let b = base.map(unwrap) {
+            guard let c = b.as(FunctionCallExprSyntax.self) else {
+                guard b.is(MemberAccessExprSyntax.self) || b.is(DeclReferenceExprSyntax.self), let name = lastName(b) else { break }
+                return Subscription(method: method, source: name, repeating: name.hasPrefix("$") || b.trimmedText.hasPrefix("Timer"))
             }
+            let member = c.calledExpression.as(MemberAccessExprSyntax.self)
+            if ["publisher", "notifications"].contains(member?.declName.baseName.text ?? ""), let name = c.arguments.first?.expression {
+                return Subscription(method: method, source: lastName(name), repeating: true)
+            }
+            base = member?.base
         }
-        switch subscriptionRoot(subscription) {
-        case .notification(let name)?:
-            return path(name).map { String($0.split(separator: ".").last!) } ?? unwrap(name).as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        case .value(let root)?: return root.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? root.as(DeclReferenceExprSyntax.self)?.baseName.text
-        case nil: return nil
-        }
+        return Subscription(method: method, source: nil, repeating: false)
     }
 
     /// Whether a subscription delivers again and again, in whatever state the machine is by then: KVO
@@ -397,45 +404,15 @@ enum SyntaxHelpers {
     /// projection (`$query.sink`), a timer (`Timer.publish(…)`); not a request's one answer
     /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
     static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
-        guard let subscription = call(taking: closure), let method = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
-              subscriptionMethods.contains(method) else { return false }
-        if ["observe", "addObserver", "bind", "drive"].contains(method) || kind == "onNext" { return true }
-        switch subscriptionRoot(subscription) {
-        case .notification?: return true
-        case .value(let root)?:
-            let name = root.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? root.as(DeclReferenceExprSyntax.self)?.baseName.text ?? ""
-            return name.hasPrefix("$") || root.trimmedText.hasPrefix("Timer")
-        case nil: return false
-        }
-    }
-
-    enum SubscriptionRoot {
-        case notification(ExprSyntax)
-        case value(ExprSyntax)
-    }
-
-    /// The start of a subscription's chain: the notification name of `publisher(for:)` / `notifications(named:)`,
-    /// else the value the operators are applied to (`$query`, `input.loginTap`, `Timer`).
-    static func subscriptionRoot(_ subscription: FunctionCallExprSyntax) -> SubscriptionRoot? {
-        var base = subscription.calledExpression.as(MemberAccessExprSyntax.self)?.base
-        while let b = base.map(unwrap) {
-            if let c = b.as(FunctionCallExprSyntax.self) {
-                let member = c.calledExpression.as(MemberAccessExprSyntax.self)
-                if ["publisher", "notifications"].contains(member?.declName.baseName.text ?? ""), let name = c.arguments.first?.expression {
-                    return .notification(name)
-                }
-                base = member?.base
-                continue
-            }
-            return b.is(MemberAccessExprSyntax.self) || b.is(DeclReferenceExprSyntax.self) ? .value(b) : nil
-        }
-        return nil
+        guard let s = subscription(of: closure) else { return false }
+        return ["observe", "addObserver", "bind", "drive"].contains(s.method) || kind == "onNext" || s.repeating
     }
 
     /// Methods that subscribe a closure to values delivered again and again (Combine, RxSwift, KVO,
     /// notifications).
     static let subscriptionMethods: Set<String> = ["sink", "subscribe", "bind", "drive", "observe", "addObserver"]
 
+    /// The call a closure is given to: as its trailing closure, an argument or an additional trailing closure.
     static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
         var node = closure.parent
         if node?.is(LabeledExprSyntax.self) == true || node?.is(MultipleTrailingClosureElementSyntax.self) == true { node = node?.parent?.parent }
