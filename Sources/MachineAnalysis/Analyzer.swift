@@ -166,6 +166,15 @@ public struct Analyzer: Sendable {
                 result.edges.append(edge)
             }
         }
+        // what the branches behind each edge require, start and cancel (the JSON document's edges say it)
+        let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in result.edges.indices {
+            guard let rule = rules[result.edges[i].rule] else { continue }
+            let branches = rule.branches(behind: result.edges[i])
+            result.edges[i].guardText = branches.guardText
+            result.edges[i].effect = branches.effect
+            result.edges[i].cancels = branches.cancels.isEmpty ? nil : branches.cancels
+        }
         return result
     }
 

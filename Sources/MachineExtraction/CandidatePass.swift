@@ -74,7 +74,10 @@ enum CandidatePass {
             for entry in entries {
                 if let table, SyntaxHelpers.isWithin(entry.node, table) { continue }
                 switch entry {
-                case .found(let f):
+                case .found(var f):
+                    // (a feature's machines are its State's fields, wherever its `body` is written)
+                    if f.shape == "@Reducer", case let name = f.name,
+                       let t = context.index.type(name, in: context.index.scope(of: f.node)), t.name == name { f.typeKey = t.key }
                     found.append(f)
                 case .construction(let call, let type):
                     guard machineTypes.contains(type) else { continue }
@@ -279,7 +282,10 @@ enum CandidatePass {
                 inside(entry.line) || (insideNamed(entry.line) && ownName(entry.machine))
             }.map(\.machine))
             for l in Set(built[f.node.id] ?? []) { covering.formUnion(machinesAt[l] ?? []) }
-            if let key = f.typeKey { covering.formUnion(machinesOf[Substring(key)] ?? []) }
+            if let key = f.typeKey {
+                covering.formUnion(machinesOf[Substring(key)] ?? [])
+                if f.shape == "@Reducer" { covering.formUnion(machinesOf[Substring(key + ".State")] ?? []) }
+            }
             if !covering.isEmpty {
                 result.append(Candidate(shape: f.shape, name: f.name, location: location, outcome: .machine,
                                         machines: covering.sorted().map { machines[$0].id }.uniqued()))

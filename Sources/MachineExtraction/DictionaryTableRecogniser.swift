@@ -72,11 +72,11 @@ struct DictionaryTableRecogniser: Recogniser {
             if let first = node.elements.first, ArrayTable.row(first.expression) != nil { rowArrays.append(node) }
             return .visitChildren
         }
-        /// Calls on a receiver with three or four arguments and no closure (`m.add(from: .a, on: .e, to: .b)`),
-        /// or one (`m.add(transition: t)`, a row given whole).
+        /// Calls on a receiver with three or four arguments (`m.add(from: .a, on: .e, to: .b)`, three and a
+        /// trailing closure), or one (`m.add(transition: t)`, a row given whole).
         var rowCalls: [FunctionCallExprSyntax] = []
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.trailingClosure == nil, (1...4).contains(node.arguments.count) && node.arguments.count != 2,
+            if node.trailingClosure == nil ? (1...4).contains(node.arguments.count) && node.arguments.count != 2 : node.arguments.count == 3,
                node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil,
                node.parent?.is(CodeBlockItemSyntax.self) == true { rowCalls.append(node) }
             return .visitChildren
@@ -494,12 +494,15 @@ struct ArrayTable {
         "with": .event,
     ]
 
-    /// A key's or a row's parts: a call's arguments (`Key(state: .a, event: .e)`, without a trailing
-    /// closure) or a tuple's elements, with their labels.
+    /// A key's or a row's parts: a call's arguments (`Key(state: .a, event: .e)`; three and a trailing
+    /// closure, the effect, last) or a tuple's elements, with their labels.
     static func parts(_ expr: ExprSyntax) -> [(label: String?, expr: ExprSyntax)] {
         let e = SyntaxHelpers.unwrap(expr)
-        if let call = e.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
-            return call.arguments.map { ($0.label?.text, $0.expression) }
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            // (a row's trailing closure is its effect: `fsm.on(.record, from: .stopped, to: .recording) { … }`)
+            guard let closure = call.trailingClosure else { return call.arguments.map { ($0.label?.text, $0.expression) } }
+            guard call.arguments.count == 3, call.additionalTrailingClosures.isEmpty else { return [] }
+            return call.arguments.map { ($0.label?.text, $0.expression) } + [(nil, ExprSyntax(closure))]
         }
         if let tuple = e.as(TupleExprSyntax.self) { return tuple.elements.map { ($0.label?.text, $0.expression) } }
         return []

@@ -89,9 +89,23 @@ struct EffectReader {
         // (an action enum's own `.cancel(requestContinuation:…)` is none: only `id:` / `ids:` or no label)
         if name == "cancel", baseIsType, call.arguments.allSatisfy({ $0.label.map { ["id", "ids"].contains($0.text) } ?? true }) {
             var r = Result()
-            let ids = call.arguments.map { cancelID($0.expression) }
+            // (`.cancel(ids: [PollID.self, UploadID.self])`: each of them)
+            let ids = call.arguments.flatMap { argument in
+                SyntaxHelpers.unwrap(argument.expression).as(ArrayExprSyntax.self).map { $0.elements.map { cancelID($0.expression) } }
+                    ?? [cancelID(argument.expression)]
+            }
             r.cancels = ids.isEmpty ? ["*"] : ids
             return r
+        }
+        // `CancelID.allCases.map { .cancel(id: $0) }`: each case of the id enum cancelled
+        if name == "map", let base = base?.as(MemberAccessExprSyntax.self), base.declName.baseName.text == "allCases",
+           let type = base.base, let anchor = index.anchor(call, else: origin),
+           let cases = index.enumInfo(type.trimmedText, in: index.scope(of: anchor))?.caseNames,
+           let closure = SyntaxHelpers.closures(of: call).first, closure.statements.count == 1,
+           let body = closure.statements.first?.item.as(ExprSyntax.self) ?? closure.statements.first?.item.as(ReturnStmtSyntax.self)?.expression {
+            let each = read(body, depth: depth + 1)
+            guard each.effect == nil, each.cancels.count == 1, each.cancels[0].hasPrefix("$0 ") else { return each }
+            return Result(cancels: cases.map { cancelID(ExprSyntax(MemberAccessExprSyntax(base: type, name: .identifier($0)))) })
         }
         // x.cancellable(id:cancelInFlight:)
         if name == "cancellable", let base {
@@ -114,6 +128,12 @@ struct EffectReader {
                 } else {
                     r.add(read(arg.expression, depth: depth + 1))
                 }
+            }
+            // `.concatenate(a, b)`: one after the other, as one effect sending what each sends (unless a
+            // part has an id or a queue of its own, which the parts keep)
+            if ["concatenate", "concat"].contains(name), let e = r.effect, e.parts.count > 1,
+               e.parts.allSatisfy({ $0.id == nil && $0.queue == nil }) {
+                r.effect!.parts = []
             }
             return r
         }

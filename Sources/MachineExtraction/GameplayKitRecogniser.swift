@@ -8,7 +8,8 @@ import SwiftSyntax
 /// - Allowed transitions come from each class's `isValidNextState(_:)` (or an ancestor's in the given
 ///   files): `c is X.Type` (X and its subclasses), `c == X.self`, `||`, `&&`, `!`, `switch c { case is X.Type: … }`,
 ///   `if`/`guard`/`return`, `[X.self, Y.self].contains { … }`, `super.isValidNextState(c)`. A condition the tool
-///   cannot decide makes the edge guarded by its text. Not overridden: every transition is allowed.
+///   cannot decide makes the edge guarded by its text. Not overridden: every transition is allowed, and
+///   the moves drawn are those some `enter` makes (when every `enter` names a state the tool can tell).
 /// - There is no input type: an edge's input is `*` and its `trigger` names the functions that call
 ///   `enter(X.self)` (in any given file). A call inside a state class only triggers from that state.
 /// - The initial state is entered first: by the `enter` right after the construction (same function),
@@ -49,6 +50,7 @@ struct GameplayKitRecogniser: Recogniser {
         let machineTypes = Self.machineClasses(context).union(["GKStateMachine"])
         var constructions: [Construction] = []
         var enters: [EnterCall] = []
+        var unreadEnter = false
         for file in context.files {
             for call in file.events.nodes(.functionCallExpr, as: FunctionCallExprSyntax.self) {
                 guard let name = DSLSupport.calleeName(call) else { continue }
@@ -62,6 +64,7 @@ struct GameplayKitRecogniser: Recogniser {
                           classArgument(call.arguments.first!.expression).map({ classes[$0] == nil }) ?? true {
                     context.warn("cannot tell which state `enter(\(call.arguments.compactText.prefix(40)))` enters; it is not drawn as a trigger",
                                  at: file.location(of: call), severity: .note)
+                    unreadEnter = true
                 } else if name == "enter", call.arguments.count == 1, let target = classArgument(call.arguments.first!.expression),
                           classes[target] != nil {
                     let owner = SyntaxHelpers.enclosingTypeNames(call).last.flatMap { classes[$0] != nil ? $0 : nil }
@@ -92,7 +95,7 @@ struct GameplayKitRecogniser: Recogniser {
             context.warn("no `GKStateMachine(states:)` in the given files; the machine is taken to hold every GKState subclass",
                          at: first.location, severity: .note)
             build(name: "GKStateMachine", location: first.location, states: ordered, constructions: [], enters: enters,
-                  classes: classes, context: context)
+                  everyEnterRead: !unreadEnter, classes: classes, context: context)
             return
         }
         for group in groups {
@@ -113,7 +116,7 @@ struct GameplayKitRecogniser: Recogniser {
             let first = group.items[0]
             for c in group.items { context.constructionMachines[c.call.id, default: []].append(first.file.location(of: first.call)) }
             build(name: first.name, location: first.file.location(of: first.call), states: states, constructions: group.items,
-                  enters: mine, classes: classes, context: context)
+                  enters: mine, everyEnterRead: !unreadEnter, classes: classes, context: context)
         }
     }
 
@@ -381,17 +384,24 @@ struct GameplayKitRecogniser: Recogniser {
 
     // MARK: Machine
 
+    /// `everyEnterRead`: no `enter` in the files names a state the tool cannot tell; then, from a state
+    /// that does not override `isValidNextState` (it allows everything), a move no `enter` makes is left
+    /// out (a call in a state's class makes it from that state, one elsewhere from any state), so states
+    /// that enter the next one themselves are the cycle they make, not every pair.
     func build(name: String, location: SourceLocation, states: [String], constructions: [Construction], enters: [EnterCall],
-               classes: [String: StateClass], context: ExtractionContext) {
+               everyEnterRead: Bool, classes: [String: StateClass], context: ExtractionContext) {
         var rules: [Rule] = []
         var enters = enters
         let start = initialEnter(constructions: constructions, enters: enters, name: name, location: location, context: context)
         if let start { enters[start].starts = true }
+        let made = everyEnterRead && enters.contains { !$0.starts }
         for from in states {
             for a in allowed(from: from, states: states, classes: classes, context: context) {
                 let callers = enters.filter { e in
                     e.target == a.target && !e.starts && (e.ownerState == nil || descendants(of: e.ownerState!, in: states, classes: classes).contains(from))
                 }.map(\.caller).uniqued()
+                // (a state that does not override `isValidNextState` allows everything: its moves are the entered ones)
+                if made && callers.isEmpty && method("isValidNextState", of: from, classes: classes) == nil { continue }
                 let trigger = callers.isEmpty ? "enter(\(a.target).self)" : callers.joined(separator: ", ")
                 var effect: Effect?
                 let exit = effectCalls("willExit", of: from, other: a.target, states: states, classes: classes, context: context)

@@ -56,6 +56,8 @@ final class PredicateEvaluator {
     /// `Bool` properties and methods taking nothing of the type the subject is kept in, by name: `isBusy`,
     /// `self.isBusy`, `canSave()` (`var isBusy: Bool { state == .saving }`).
     var ownProperty: ((String) -> Verdict?)?
+    /// The value those are read through, when it is not `self` (`state.canSubmit` in a TCA reducer, `state`).
+    var ownerPath: String?
     /// Source texts of the parts it could not read.
     var unknownTexts: [String] = []
     /// Where each value is first named (for rule locations).
@@ -81,6 +83,7 @@ final class PredicateEvaluator {
         e.special = special
         e.property = property
         e.ownProperty = ownProperty
+        e.ownerPath = ownerPath
         e.origin = origin
         e.depth = depth + 1
         return e
@@ -217,8 +220,8 @@ final class PredicateEvaluator {
         // `isBusy`, `self.isBusy`, `canSave()`: one of the owner's
         if let ownProperty {
             let reference = e.as(FunctionCallExprSyntax.self).flatMap { $0.arguments.isEmpty && $0.trailingClosure == nil ? $0.calledExpression : nil } ?? e
-            let name = reference.as(DeclReferenceExprSyntax.self)?.baseName.text
-                ?? reference.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedText == "self" ? $0.declName.baseName.text : nil }
+            let bare = ownerPath == nil ? reference.as(DeclReferenceExprSyntax.self)?.baseName.text : nil
+            let name = bare ?? reference.as(MemberAccessExprSyntax.self).flatMap { $0.base?.trimmedText == ownerPath ?? "self" ? $0.declName.baseName.text : nil }
             if let name, !subjects.contains(name), let verdict = ownProperty(name) { return verdict }
         }
         return unknown(e)

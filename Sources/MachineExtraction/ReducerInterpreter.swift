@@ -46,6 +46,9 @@ struct ReducerSpec {
     var enumPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
     /// `Bool` properties and methods of the state's owner that test it (`var isBusy: Bool { state == .saving }`).
     var ownerPredicates: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+    /// The value the owner is read through (`state` for a TCA State's `var canSubmit: Bool { status ==
+    /// .draft }`, read `state.canSubmit`); nil for the walked type itself (`isBusy`, `self.isBusy`).
+    var ownerPath: String?
     /// The state enum's relations over two values, by method (`canMove(to:)`: the moves it allows).
     var enumRelations: [String: Set<AllowedMoves.Move>] = [:]
     /// Computed properties of the state's enum that give the next case (`state.light.next`), by name:
@@ -623,6 +626,7 @@ final class ReducerInterpreter {
             return execStmt(stmt, ctxs)
         case .expr(let expr):
             if let target = valueAssigned(by: item) { return give(expr, to: target, ctxs) }
+            if Self.returnsImplicitly(item), helper(called: expr) != nil { return execReturn(expr, ctxs, implicit: true) }
             return execExpr(expr, ctxs)
         }
     }
@@ -663,6 +667,17 @@ final class ReducerInterpreter {
         }
     }
 
+    /// A function's one expression that is its value (`func alert() -> Action { fail() }`); not a `switch`
+    /// or `if` (`returnedChoice` gives their branches' values) nor an assignment. Walked as a `return` when
+    /// it calls a helper of the owner, whose returned case it then returns.
+    static func returnsImplicitly(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+              let function = list.parent?.parent?.as(FunctionDeclSyntax.self),
+              let returned = function.signature.returnClause?.type.trimmedText, !["Void", "()", "Never"].contains(returned),
+              let value = item.item.as(ExprSyntax.self), !value.is(SwitchExprSyntax.self), !value.is(IfExprSyntax.self) else { return false }
+        return !(value.as(SequenceExprSyntax.self)?.elements.contains { $0.is(AssignmentExprSyntax.self) } ?? false)
+    }
+
     /// The `switch` or `if` expression a body is, when the body gives a value (a function returning one, a
     /// getter): its branches' values are what it returns.
     static func returnedChoice(_ items: CodeBlockItemListSyntax) -> ExprSyntax? {
@@ -693,7 +708,9 @@ final class ReducerInterpreter {
     }
 
     /// `return value` (or a `switch` or `if` expression's value where it is a body's one expression).
-    func execReturn(_ expression: ExprSyntax?, _ ctxs: [Ctx]) -> Flow {
+    /// `implicit`: the one expression of a function's body, which returns no effect of its own when the
+    /// helper it calls returns no case (`func activate() -> Callback { self.moveState(event: .activate) }`).
+    func execReturn(_ expression: ExprSyntax?, _ ctxs: [Ctx], implicit: Bool = false) -> Flow {
         // inside a function walked for a call used as a statement, `return` goes back to the caller
         let returnedCall = expression.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self)
         // inside a helper walked for the value it returns (`state = next(state, event)`): the value is a target
@@ -738,8 +755,18 @@ final class ReducerInterpreter {
             defer { substitutions.removeLast() }
             return Flow(next: withHelperPaths { execBlock(body.statements, ctxs).next })
         }
-        // `return self.transition(to: .idle)`: the helper runs before the method returns
-        for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) { finalize(ctx, returning: expression) }
+        // `return self.transition(to: .idle)`: the helper runs before the method returns; what it returns
+        // (`return self.fail()` with `return .close` in `fail`) is what this method returns
+        let walkedHelper = !spec.returnsState && !spec.returnsNext && returnedCall.flatMap(helper(called:)) != nil
+        for ctx in leaving(returnedCall.map({ execCall($0, ctxs) }) ?? ctxs) {
+            if walkedHelper, let name = ctx.returned {
+                finalize(Self.unreturned([ctx])[0], returning: ["true", "false"].contains(name) ? nil : ExprSyntax(MemberAccessExprSyntax(name: .identifier(name))))
+            } else if implicit {
+                finalize(ctx, returning: nil)
+            } else {
+                finalize(ctx, returning: expression)
+            }
+        }
         return Flow()
     }
 
@@ -800,23 +827,37 @@ final class ReducerInterpreter {
             // (`for await line in lines`: the method waits again before each value)
             let waits = loop.awaitKeyword == nil ? nil : Self.enclosingItem(of: Syntax(loop))
                 .flatMap { spec.suspensions[$0.id] }.flatMap { $0.node.id == loop.id ? $0 : nil }
-            return execLoop(loop.body, ctxs, label: label, waits: waits)
+            return execLoop(loop.body, ctxs, once: Self.nonEmpty(loop.sequence), label: label, waits: waits)
         }
         if let loop = stmt.as(WhileStmtSyntax.self) {
             return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true", label: label)
         }
         if let loop = stmt.as(RepeatStmtSyntax.self) {
-            return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true", label: label)
+            return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true", once: true, label: label)
         }
         return Flow(next: ctxs)
+    }
+
+    /// Whether a loop's sequence surely has an element: a range of integer literals that is not empty
+    /// (`1...3`, `0..<n` is not known), or an array literal with elements.
+    static func nonEmpty(_ sequence: ExprSyntax) -> Bool {
+        let e = SyntaxHelpers.unwrapFolded(sequence)
+        if let array = e.as(ArrayExprSyntax.self) { return !array.elements.isEmpty }
+        guard let range = e.as(InfixOperatorExprSyntax.self), case let op = range.operator.trimmedText, op == "..." || op == "..<",
+              let low = SyntaxHelpers.unwrap(range.leftOperand).as(IntegerLiteralExprSyntax.self).flatMap({ Int($0.literal.text) }),
+              let high = SyntaxHelpers.unwrap(range.rightOperand).as(IntegerLiteralExprSyntax.self).flatMap({ Int($0.literal.text) })
+        else { return false }
+        return op == "..." ? low <= high : low < high
     }
 
     /// A loop runs its body zero or more times: both the state before and after the body go on. The paths
     /// on which the body wrote another state run it again (twice at most: `self.state = .drained;
     /// continue` in a `while true { switch self.state { … } }` goes on in the `.drained` case). An
     /// `endless` loop (`while true`) is left only by `break` (or `return`).
-    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false, label: String? = nil, waits: Suspension? = nil) -> Flow {
-        var out = endless ? [] : ctxs
+    /// `once`: the body runs at least once (`repeat`, `for _ in 1...3`), so no path skips it.
+    func execLoop(_ body: CodeBlockSyntax, _ ctxs: [Ctx], endless: Bool = false, once: Bool = false, label: String? = nil,
+                  waits: Suspension? = nil) -> Flow {
+        var out = endless || once ? [] : ctxs
         var fallthroughs: [Ctx] = []
         var outer = Flow()
         var entering = ctxs
@@ -1083,7 +1124,9 @@ final class ReducerInterpreter {
         if let helper = helper(called: call), let body = helper.body, helperDepth < 4 {
             helperDepth += 1
             defer { helperDepth -= 1 }
-            substitutions.append(arguments(of: call, boundTo: helper))
+            // (an argument naming a parameter of the caller is passed what that stands for: `canTransition(to:
+            // next)` in `transition(to next:)` called with `.approved`)
+            substitutions.append(passedOn(arguments(of: call, boundTo: helper)))
             defer { substitutions.removeLast() }
             returnSinks.append([])
             let next = withHelperPaths { execBlock(body.statements, Self.localsCleared(ctxs)).next }
@@ -1420,6 +1463,8 @@ final class ReducerInterpreter {
         if isState(p), !isLocal(expr) { return .state }
         if isInput(p) { return .input }
         if let value = knownCase(expr) { return .known(value) }
+        // (a walked helper's parameter given the state: `from` in `canTransition(from: stage, to: next)`)
+        if let argument = substituted(expr), isState(SyntaxHelpers.path(SyntaxHelpers.unwrap(argument))) { return .state }
         return .other(text(expr))
     }
 
@@ -1463,6 +1508,9 @@ final class ReducerInterpreter {
             var narrowings: [Narrowing] = []
             var broad: Set<String> = []
             var bindings: [String: Bound] = [:]
+            // the pairs a pattern without a `where` takes: `where` binds to its own pattern only (`case .off,
+            // .dim where bright:` is `.off` or `.dim` with `bright`)
+            var unconditioned = d.none
             switch sc.label {
             case .default:
                 pred = .always(d)
@@ -1493,6 +1541,8 @@ final class ReducerInterpreter {
                         if !pw.maybe.isEmpty { whereTexts.append(text(w.condition)) }
                         p = p.and(pw)
                         sure = sure.intersection(pw.yes)
+                    } else {
+                        unconditioned = unconditioned.union(p.possible)
                     }
                     if let tree, let root = tree.name {
                         if tree.narrows { narrowings.append(Narrowing(pattern: tree, pairs: p.possible)) } else { broad.insert(root) }
@@ -1541,7 +1591,15 @@ final class ReducerInterpreter {
                       family.isSubset(of: Set(cases.keys)) else { continue }
                 remaining = remaining.subtracting(family.map { cases[$0]! }.reduce(d.set(inputs: [root])) { $0.intersection($1) })
             }
-            let starts = (matched.isEmpty ? [] : [caseCtx]) + pending
+            var starts = (matched.isEmpty ? [] : [caseCtx]) + pending
+            if machineSwitch, !whereTexts.isEmpty, case let plain = matched.intersection(unconditioned), !plain.isEmpty {
+                var unguarded = caseCtx
+                unguarded.pairs = plain
+                unguarded.guards = ctx.guards
+                starts[0].pairs = matched.subtracting(plain)
+                if starts[0].pairs.isEmpty { starts.removeFirst() }
+                starts.insert(unguarded, at: 0)
+            }
             let f = execBlock(sc.statements, starts)
             flow.next += f.next + f.breaks
             flow.continues += f.continues
@@ -1796,7 +1854,9 @@ final class ReducerInterpreter {
             let ownMethod = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
                 member.base.flatMap { isState(SyntaxHelpers.path($0)) ? spec.enumMethods[member.declName.baseName.text] : nil }
             }
-            guard ownMethod != nil || helper(called: call).map(testsState) == true else { continue }
+            // (or given it: `guard canTransition(from: stage, to: next)`)
+            guard ownMethod != nil || helper(called: call).map(testsState) == true
+                    || helper(called: call) != nil && call.arguments.contains(where: { isState(SyntaxHelpers.path($0.expression)) }) else { continue }
             paths = execCall(call, Self.unreturned(paths))
             if conditions.count == 1, case .expression = element.condition { decided = !negated }
         }
@@ -1985,7 +2045,10 @@ final class ReducerInterpreter {
             let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
             let properties = spec.enumPredicates, own = spec.ownerPredicates
             evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
-            if !own.isEmpty { evaluator.ownProperty = { name in own[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } } }
+            if !own.isEmpty {
+                evaluator.ownProperty = { name in own[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+                evaluator.ownerPath = spec.ownerPath
+            }
             let verdict = evaluator.eval(expr)
             return verdict != .unknown(evaluator.all) ? verdict : nil
         }
@@ -1994,7 +2057,12 @@ final class ReducerInterpreter {
     /// `state == .x`, `action == .x`, `state.alert == nil`, `state.flag == true`.
     func comparison(_ lhs: ExprSyntax, _ rhs: ExprSyntax, _ ctx: Ctx) -> Pred? {
         let subject = classify(lhs)
-        let r = SyntaxHelpers.unwrap(rhs)
+        var r = SyntaxHelpers.unwrap(rhs)
+        // (`phase == .some(.b)` on an optional state is `phase == .b`)
+        if spec.stateKind == .optional, let some = r.as(FunctionCallExprSyntax.self), some.arguments.count == 1,
+           some.calledExpression.as(MemberAccessExprSyntax.self).map({ $0.declName.baseName.text == "some" && ($0.base == nil || $0.base!.trimmedText == "Optional") }) == true {
+            r = SyntaxHelpers.unwrap(some.arguments.first!.expression)
+        }
         var name: String?
         if r.is(NilLiteralExprSyntax.self) { name = "nil" }
         else if let b = r.as(BooleanLiteralExprSyntax.self) { name = b.literal.text }
@@ -2343,6 +2411,14 @@ final class ReducerInterpreter {
         }
         if let tuple = value.as(TupleExprSyntax.self), tuple.elements.count == 2, isOwner(tuple.elements.first!.expression) {
             record(withEffect(effects.read(tuple.elements.last!.expression), ctx), target: ctx.target ?? .stay)
+            return
+        }
+        // `return done ? .send(.finish) : .none`: each side's effect where its condition holds
+        if let choice = SyntaxHelpers.unwrap(fold(value)).as(TernaryExprSyntax.self) {
+            let pred = eval(choice.condition, ctx)
+            let condition = text(choice.condition)
+            finalize(restrict(ctx, pred, text: condition), returning: choice.thenExpression)
+            finalize(restrict(ctx, pred.negated(d), text: "!(\(condition))"), returning: choice.elseExpression)
             return
         }
         record(withEffect(effects.read(value), ctx), target: ctx.target ?? .stay)

@@ -162,8 +162,15 @@ struct ReducerRecogniser: Recogniser {
         /// The type arguments of the call a reducer is handed to: `Actomaton<Action, State, Env>(state:
         /// reducer: Reducer { … })`, `Store<State, Action>(…)` (each in its reducer's order).
         static func constructionGenerics(around node: FunctionCallExprSyntax) -> [String] {
-            guard let call = node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) else { return [] }
-            return genericArguments(call.calledExpression)
+            enclosingCall(of: node).map { genericArguments($0.calledExpression) } ?? []
+        }
+
+        /// The call a value is an argument of, directly or as an element of an array argument
+        /// (`Reducer<S, A, E>.combine([Reducer { … }, …])`).
+        static func enclosingCall(of node: FunctionCallExprSyntax) -> FunctionCallExprSyntax? {
+            var argument = node.parent
+            if let element = argument?.as(ArrayElementSyntax.self) { argument = element.parent?.parent?.parent }
+            return argument?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self)
         }
 
         /// `Store<State, Action>(initialState: …) { Reduce { … } }` (`TestStore` too): the types the store
@@ -181,6 +188,8 @@ struct ReducerRecogniser: Recogniser {
             var implicitType: String?
             if let m = node.calledExpression.as(MemberAccessExprSyntax.self), m.base == nil, m.declName.baseName.text == "init" {
                 implicitType = Self.enclosingTypeAnnotation(node).map(SymbolIndex.bareTypeName)
+                    // (`Reducer<S, A, E>.combine(.init { … })`: the reducer type the call is on)
+                    ?? Self.enclosingCall(of: node).flatMap { Self.leadingName($0.calledExpression) }.flatMap { Self.reducerNames.contains($0) ? $0 : nil }
             }
             guard let lead = implicitType ?? Self.leadingName(node.calledExpression) else { return .visitChildren }
             guard Self.reducerNames.contains(lead) else {
@@ -823,12 +832,17 @@ struct ReducerRecogniser: Recogniser {
         let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
         for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
         let original = c.copied.map { "\($0).\(field.name)\(t.suffix)" }
-        let spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: Set([c.actionParam] + c.actionAliases),
+        var spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: Set([c.actionParam] + c.actionAliases),
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
                                payloadTargets: payloadTargets(facts.payloadCalls, domain: domain),
                                enumMethods: context.mutatingMethods(of: t.fieldEnum), enumFactories: context.factories(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
                                valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
+        // (`guard state.canSubmit` with `var canSubmit: Bool { status == .draft }` in the State)
+        if t.kind == .enumeration, t.suffix.isEmpty {
+            spec.ownerPredicates = context.ownerPredicates(of: stateType, statePaths: [field.name], states: states)
+            spec.ownerPath = c.stateParam
+        }
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         var rules = interpreter.run(c.body, at: location)
         var implicit: [Outcome] = []
@@ -857,15 +871,30 @@ struct ReducerRecogniser: Recogniser {
             }
         }
         if !implicit.isEmpty { rules.append(Rule(location: location, outcomes: implicit, implicit: true)) }
-        context.add(Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
-                            states: states, inputs: inputs, initial: initialValue, rules: rules, order: .resolved,
-                            stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum)),
+        var machine = Machine(name: "\(machineOwner).\(field.name)\(t.suffix)", dialect: c.dialect, location: field.location,
+                              states: states, inputs: inputs, initial: initialValue, rules: rules, order: .resolved,
+                              stateLocations: context.locations(t.fieldEnum), inputLocations: context.locations(actionEnum))
+        // an optional holding data (`var fact: String?` set from a response), no child feature nor
+        // presentation: once set it may stay, a result rather than a stuck state
+        if t.kind == .optional, named == nil, !presented, !Self.holdsFeature(field) { machine.terminal = ["some"] }
+        context.add(machine,
                     stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true,
                     leftOut: [interpreter.leftOut])
         guard t.suffix.isEmpty else { return nil }
         // the product reads optionals as nil/some
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }
         return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
+    }
+
+    /// Whether an optional field holds a child feature or a presentation (`@Presents var child:
+    /// Child.State?`, `PresentationState<…>`, `var detail: DetailState?`) rather than data.
+    static func holdsFeature(_ field: Binding) -> Bool {
+        let attributes = field.node.parent?.parent?.as(VariableDeclSyntax.self)?.attributes.compactMap {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedText
+        } ?? []
+        if attributes.contains(where: { ["Presents", "PresentationState"].contains($0) }) { return true }
+        let wrapped = (field.typeText ?? "").replacingOccurrences(of: "?", with: "")
+        return wrapped.hasPrefix("PresentationState<") || wrapped.hasSuffix("State") || wrapped.hasPrefix("Optional<")
     }
 
     /// The standard library's value types a reducer may take as its action or state (`Reducer<Int, Void>`).
@@ -1175,11 +1204,14 @@ struct ReducerRecogniser: Recogniser {
         /// `.ifCaseLet(\.loggedOut, action: \.loggedOut)`: the case of an enum state and the action whose
         /// child runs only in it (the last component of each).
         var caseLets: [(state: String, action: String)] = []
-        /// `BindingReducer()` runs before the reducer: the view's bindings set the state's fields.
+        /// `BindingReducer()` (legacy: `.binding()`) runs with the reducer: the view's bindings set the state's fields.
         var bindingReducer = false
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "BindingReducer" { bindingReducer = true }
+            // (the legacy spelling: `Reducer { … }.binding()`)
+            if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+               member.declName.baseName.text == "binding", node.arguments.isEmpty, node.trailingClosure == nil { bindingReducer = true }
             guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), ["ifLet", "ifCaseLet"].contains(member.declName.baseName.text),
                   let first = node.arguments.first?.expression.trimmedText,
                   let action = SyntaxHelpers.argument(node, "action")?.trimmedText else { return .visitChildren }

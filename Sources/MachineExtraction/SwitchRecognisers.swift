@@ -77,24 +77,37 @@ final class SwitchFinder: SyntaxVisitor {
 /// Whether a body tests a value named by one of `roots` (a parameter, a property): a `switch` over it,
 /// alone or in a tuple, a pattern matched against it (`if case .x = e`, `guard case`), or a comparison
 /// with `==` / `!=` anywhere outside closures and nested functions. The mark of an event method written
-/// with `if`s instead of a `switch` (`if state == .a && event == .go { … }`).
+/// with `if`s instead of a `switch` (`if state == .a && event == .go { … }`). With `predicates`, a
+/// `Bool` property of the value's enum read on it (`state.isBusy`) tests it too; with `testers`, the
+/// owner's methods returning `Bool`, each with whether it tests the value itself: a call of one that
+/// does (`guard canTransition(to: next)`), or of any given the value (`guard canTransition(from: stage,
+/// to: next)`).
 final class ValueTestFinder: SyntaxVisitor {
     let roots: Set<String>
+    let predicates: Set<String>
+    let testers: [String: Bool]
     private(set) var found = false
 
     /// Whether a root is a path (`viewState.phase`, a struct's field): then the value's whole path is asked.
     private let paths: Bool
 
-    init(roots: Set<String>) {
+    init(roots: Set<String>, predicates: Set<String> = [], testers: [String: Bool] = [:]) {
         self.roots = roots
+        self.predicates = predicates
+        self.testers = testers
         paths = roots.contains { $0.contains(".") }
         super.init(viewMode: .sourceAccurate)
     }
 
-    static func tests(_ node: some SyntaxProtocol, roots: Set<String>) -> Bool {
-        let f = ValueTestFinder(roots: roots)
+    static func tests(_ node: some SyntaxProtocol, roots: Set<String>, predicates: Set<String> = [], testers: [String: Bool] = [:]) -> Bool {
+        let f = ValueTestFinder(roots: roots, predicates: predicates, testers: testers)
         f.walk(node)
         return f.found
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        if !predicates.isEmpty, let base = node.base, predicates.contains(node.declName.baseName.text), names(base) { found = true }
+        return found ? .skipChildren : .visitChildren
     }
 
     private func names(_ expr: ExprSyntax) -> Bool {
@@ -122,6 +135,9 @@ final class ValueTestFinder: SyntaxVisitor {
         if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
            names(base), case let name = member.declName.baseName.text, !name.lowercased().hasPrefix("next"),
            AllowedMoves.namedAsMoves(name) { found = true }
+        if !testers.isEmpty, let callee = SyntaxHelpers.path(node.calledExpression),
+           let tested = testers[callee.hasPrefix("self.") ? String(callee.dropFirst(5)) : callee],
+           tested || node.arguments.contains(where: { names($0.expression) }) { found = true }
         return found ? .skipChildren : .visitChildren
     }
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
@@ -239,7 +255,9 @@ struct MappingFunctionRecogniser: Recogniser {
             if params.count >= 2 {
                 var hint: String?
                 if let call = node.parent?.as(FunctionCallExprSyntax.self) ?? node.parent?.parent?.parent?.as(FunctionCallExprSyntax.self) {
-                    hint = call.calledExpression.compactText
+                    // (`let m: Harvester<Press, Lamp>.EffectMapping<…> = .makeInout { … }`: the annotation's types)
+                    let implicit = call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false
+                    hint = implicit ? DSLSupport.annotatedType(of: node) ?? call.calledExpression.compactText : call.calledExpression.compactText
                 } else {
                     hint = DSLSupport.annotatedType(of: node)
                 }
@@ -299,7 +317,10 @@ struct MappingFunctionRecogniser: Recogniser {
                    let written = c.parameterTypes[i], let resolved = context.resolve(written, at: c.node) {
                     return resolved.enumInfo
                 }
-                return context.enumDeclaring(Set(names[k]), among: hints, role: "case", at: location)
+                // (a field's enum is the one declaring every case its patterns name: `switch (dial,
+                // oven.heat)` under `Harvester<Dial, Oven>` does not take `Dial` for naming `.off` too)
+                let among = root == paths[k]! ? hints : hints.filter { Set(names[k]).isSubset(of: Set($0.caseNames)) }
+                return context.enumDeclaring(Set(names[k]), among: among, role: "case", at: location)
             }
             var statePosition: Int
             if inoutForm {
@@ -1325,7 +1346,14 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The first method among `names` (in declaration order) that tests a value named by `roots`, or
     /// gives it one of `successors` of its enum; only the latter without `tests`.
     static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
-                             successors: Set<String> = [], tests: Bool = true) -> (FunctionDeclSyntax, ParsedFile)? {
+                             successors: Set<String> = [], tests: Bool = true,
+                             predicates: Set<String> = []) -> (FunctionDeclSyntax, ParsedFile)? {
+        // (a method of the type returning `Bool` that tests it, or is given it, called in a writer tests it there)
+        var testers: [String: Bool] = [:]
+        for (method, _) in type.methods where tests && method.signature.returnClause?.type.trimmedText == "Bool" && !names.contains(method.name.text) {
+            testers[method.name.text, default: false] = testers[method.name.text] == true
+                || method.body.map { ValueTestFinder.tests($0, roots: roots, predicates: predicates) } == true
+        }
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
             guard !successors.isEmpty else { return false }
@@ -1335,7 +1363,8 @@ struct SwitchMethodRecogniser: Recogniser {
                 || scan.calls.contains { SyntaxHelpers.successorName(ExprSyntax($0), on: roots).map(successors.contains) ?? false }
         }
         return type.methods.first { method, _ in
-            names.contains(method.name.text) && method.body.map { tests && ValueTestFinder.tests($0, roots: roots) || steps($0) } == true
+            names.contains(method.name.text)
+                && method.body.map { tests && ValueTestFinder.tests($0, roots: roots, predicates: predicates, testers: testers) || steps($0) } == true
         }
     }
 
@@ -1438,7 +1467,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// assigns it a case where a test of it decides (`if door == .closed { door = .open }`, after `guard
     /// door == .closed else { return }`, `mode = mode == .a ? .b : .a`). A write a test of something else
     /// decides (`case .update: format = .thresholds` in a `switch command`) is none.
-    static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
+    static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, predicates: Set<String> = [],
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
@@ -1452,10 +1481,10 @@ struct SwitchMethodRecogniser: Recogniser {
             guard SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,
-                   ValueTestFinder.tests(branch.conditions, roots: roots) { return true }
+                   ValueTestFinder.tests(branch.conditions, roots: roots, predicates: predicates) { return true }
                 if let item = node.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
                    list.prefix(while: { $0.id != item.id }).contains(where: { earlier in
-                       earlier.item.as(GuardStmtSyntax.self).map { ValueTestFinder.tests($0.conditions, roots: roots) } == true
+                       earlier.item.as(GuardStmtSyntax.self).map { ValueTestFinder.tests($0.conditions, roots: roots, predicates: predicates) } == true
                    }) { return true }
             }
             return false
@@ -1813,13 +1842,15 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)
-                ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys))
+                ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys),
+                                    predicates: Set(context.predicates(of: stateEnum).keys))
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
                     ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
                                     ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context) : nil)
                     ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
-                        ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, context: context)
+                        ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),
+                                              context: context)
                         ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
             guard let tester else { return }

@@ -273,6 +273,17 @@ public struct Rule: Hashable, Sendable {
         outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to, trigger: edge.trigger) }
     }
 
+    /// What one edge requires, starts and cancels, from the branches behind it (never from the rule as a
+    /// whole: a `guard … else { return .close }` branch of a rule that returns `.send` elsewhere sends
+    /// nothing on the other edges).
+    public func branches(behind edge: Edge) -> (guardText: String?, effect: Effect?, cancels: [String]) {
+        let behind = outcomes(for: edge)
+        let guards = behind.compactMap(\.guardText).uniqued()
+        var effect: Effect?
+        for e in behind.compactMap(\.effect) { effect = effect.map { $0.merged(with: e) } ?? e }
+        return (guardText ?? (guards.isEmpty ? nil : guards.joined(separator: " || ")), effect, behind.flatMap(\.cancels).uniqued())
+    }
+
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
     public var displayGuard: String? {
         if let guardText { return guardText }
@@ -347,6 +358,12 @@ public struct Edge: Codable, Hashable, Sendable {
     /// The pattern that fires the edge, nested cases and literal arguments kept, bindings dropped
     /// (`view(.saveTapped)`, `send(didSucceed:true)`); equal to `input` for a plain case.
     public var trigger: String
+    /// What the branches of the rule behind this edge require, start and cancel (`Rule.branches(behind:)`,
+    /// set by the analyzer; never the rule's as a whole: a `guard … else { return .close }` branch's
+    /// `.close` is on its own edges only).
+    public var guardText: String?
+    public var effect: Effect?
+    public var cancels: [String]?
 
     public init(from: String, input: String, to: String, rule: Int, noop: Bool, trigger: String? = nil) {
         self.from = from
@@ -357,7 +374,10 @@ public struct Edge: Codable, Hashable, Sendable {
         self.trigger = trigger ?? input
     }
 
-    enum CodingKeys: String, CodingKey { case from, input, to, rule, noop, trigger }
+    enum CodingKeys: String, CodingKey {
+        case from, input, to, rule, noop, trigger, effect, cancels
+        case guardText = "guard"
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -367,6 +387,9 @@ public struct Edge: Codable, Hashable, Sendable {
         rule = try c.decode(Int.self, forKey: .rule)
         noop = try c.decodeIfPresent(Bool.self, forKey: .noop) ?? false
         trigger = try c.decodeIfPresent(String.self, forKey: .trigger) ?? input
+        guardText = try c.decodeIfPresent(String.self, forKey: .guardText)
+        effect = try c.decodeIfPresent(Effect.self, forKey: .effect)
+        cancels = try c.decodeIfPresent([String].self, forKey: .cancels)
     }
 }
 

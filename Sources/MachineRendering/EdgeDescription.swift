@@ -13,14 +13,8 @@ public struct EdgeDescription: Sendable {
     public var implicit: Bool
 
     public init(edge: Edge, rule: Rule?) {
-        let outcomes = rule?.outcomes(for: edge) ?? []
         trigger = edge.input == "*" ? rule?.trigger ?? "(no input)" : edge.trigger
-        let guards = outcomes.compactMap(\.guardText).uniqued()
-        guardText = rule?.guardText ?? (guards.isEmpty ? nil : guards.joined(separator: " || "))
-        var effect: Effect?
-        for e in outcomes.compactMap(\.effect) { effect = effect.map { $0.merged(with: e) } ?? e }
-        self.effect = effect
-        cancels = outcomes.flatMap(\.cancels).uniqued()
+        (guardText, effect, cancels) = rule?.branches(behind: edge) ?? (nil, nil, [])
         implicit = rule?.implicit ?? false
     }
 
