@@ -1583,6 +1583,43 @@ struct SwitchMethodRecogniser: Recogniser {
         return nil
     }
 
+    /// A SwiftNIO handler's event unwrapped from its parameter (`let part = self.unwrapInboundIn(data)`,
+    /// then `switch part { case .head(let h): … case .body: … case .end: … }` among the method's
+    /// statements) of a method that is not private: the local, and as inputs the cases that `switch`
+    /// names (the event's type is the framework's, declared nowhere in the code read).
+    static func unwrappedEvent(in method: FunctionDeclSyntax) -> (String, EnumInfo?, [String])? {
+        // (a handler's own entry point: a private helper unwrapping what its callers hand it is walked in them)
+        guard let body = method.body, !method.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return nil }
+        let parameters = Set(method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        func caseName(_ raw: PatternSyntax) -> String? {
+            let pattern = raw.as(ValueBindingPatternSyntax.self)?.pattern ?? raw
+            return pattern.as(ExpressionPatternSyntax.self).flatMap { SyntaxHelpers.spelledCase($0.expression) }
+        }
+        var local: String?
+        for item in body.statements {
+            if let v = item.item.as(VariableDeclSyntax.self), v.bindings.count == 1, let binding = v.bindings.first,
+               let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+               let call = binding.initializer.map({ SyntaxHelpers.unwrap($0.value) })?.as(FunctionCallExprSyntax.self),
+               DSLSupport.calleeName(call)?.hasPrefix("unwrap") == true, call.arguments.count == 1,
+               let argument = call.arguments.first.flatMap({ SyntaxHelpers.path($0.expression) }), parameters.contains(argument) {
+                local = name
+                continue
+            }
+            guard let local, let sw = item.item.as(ExpressionStmtSyntax.self)?.expression.as(SwitchExprSyntax.self),
+                  SyntaxHelpers.path(sw.subject) == local else { continue }
+            var names: [String] = []
+            for sc in SyntaxHelpers.cases(of: sw) {
+                guard case .case(let label) = sc.label else { continue }
+                for item in label.caseItems {
+                    guard let name = caseName(item.pattern) else { return nil }
+                    names.append(name)
+                }
+            }
+            return names.uniqued().count >= 2 ? (local, nil, names.uniqued()) : nil
+        }
+        return nil
+    }
+
     /// A loop over a stream of events in a method (`for await event in events { switch (phase, event) {
     /// … } }`), the stream a parameter or a stored property of type `AsyncStream<E>` or
     /// `AsyncThrowingStream<E, …>` of an enum `E` other than the state's: the loop's variable, the enum,
@@ -1786,10 +1823,12 @@ struct SwitchMethodRecogniser: Recogniser {
             // events`), its body then one step
             var body = methodBody
             guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context)
+                .map({ ($0.0, Optional($0.1), $0.2) })
                 ?? eventLoop(in: method, of: type, stateEnum: stateEnum, sameAs: inputEnum, context: context).map({ loop in
                     body = loop.body
-                    return (loop.name, loop.event, loop.inputs)
-                }) else { continue }
+                    return (loop.name, Optional(loop.event), loop.inputs)
+                })
+                ?? (inputEnum == nil ? Self.unwrappedEvent(in: method) : nil) else { continue }
             let scan = SwitchFinder.scan(body)
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText

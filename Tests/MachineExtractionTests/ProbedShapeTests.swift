@@ -354,6 +354,36 @@ final class ProbedShapeTests: XCTestCase {
         XCTAssertNotNil(deck.effectLabel("idle", "play", "rolling"))
     }
 
+    /// A SwiftNIO handler's event unwrapped from its parameter and switched over: its cases are inputs.
+    func testAnUnwrappedHandlerEventGivesItsCasesAsInputs() throws {
+        let a = Analysed.source("""
+        import NIOCore
+        import NIOHTTP1
+        final class UploadHandler: ChannelInboundHandler {
+            typealias InboundIn = HTTPServerRequestPart
+            enum Stage { case waiting, receiving, replying }
+            private var stage: Stage = .waiting
+            func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+                let part = self.unwrapInboundIn(data)
+                switch part {
+                case .head(let head):
+                    guard stage == .waiting else { return }
+                    _ = head
+                    stage = .receiving
+                case .body:
+                    break
+                case .end:
+                    if stage == .receiving { stage = .replying }
+                }
+            }
+            func replied() { if stage == .replying { stage = .waiting } }
+        }
+        """)
+        let upload = try a.machine("UploadHandler.stage")
+        XCTAssertEqual(upload.inputs, ["head", "body", "end", "replied()"])
+        XCTAssertEqual(upload.moves, ["waiting -head-> receiving", "receiving -end-> replying", "replying -replied()-> waiting"])
+    }
+
     /// A loop over a range that is not empty runs at least once (no path skips it); `phase == .some(.x)` on an optional
     /// state tests for `.x`.
     func testNonEmptyLoopsAndSomeComparisons() throws {
