@@ -551,6 +551,12 @@ struct SwitchMethodRecogniser: Recogniser {
         where !reduced.contains("\(type.key).\(property.name)") && !type.properties.contains(where: { $0.name == property.name }) {
             build(type: type, property: property, stateEnum: stateEnum, kind: .enumeration, facts: facts, context: context)
         }
+        // a property of a superclass that the class's own methods write (`class TurboEngine: Engine` whose
+        // `boost()` sets `state`): the class's machine, with the methods it inherits
+        for (property, stateEnum, view) in Self.superclassStates(of: type, context: context)
+        where !reduced.contains("\(type.key).\(property.name)") {
+            build(type: view, property: property, stateEnum: stateEnum, kind: .enumeration, facts: TypeFacts(view), context: context)
+        }
         if let own = type.enumInfo {
             buildSelfMachine(type: type, stateEnum: own, context: context)
             if !context.machines.contains(where: { $0.id == type.key }) { buildAllowedMoves(type: type, stateEnum: own, context: context) }
@@ -928,6 +934,49 @@ struct SwitchMethodRecogniser: Recogniser {
                   let i = base.genericParameters.firstIndex(of: text), let e = arguments[i].enumInfo, !e.cases.isEmpty else { return nil }
             return (property, e)
         }
+    }
+
+    /// The stored enum properties of a class's (non-generic) superclasses that the class's own methods
+    /// assign, each with a view of the class holding the methods it inherits too (those it does not
+    /// override), read as its own.
+    static func superclassStates(of type: TypeInfo, context: ExtractionContext) -> [(Binding, EnumInfo, TypeInfo)] {
+        guard type.kind == "class", !type.methods.isEmpty else { return [] }
+        var result: [(Binding, EnumInfo, TypeInfo)] = []
+        var bases: [TypeInfo] = []
+        var current = type
+        while let base = context.index.supertypes(of: current).first(where: { $0.kind == "class" }), bases.count < 8,
+              !bases.contains(where: { $0 === base }) {
+            bases.append(base)
+            current = base
+        }
+        guard !bases.isEmpty else { return [] }
+        let own = Set(type.properties.map(\.name))
+        let assigned = assignedNames(in: type)
+        for base in bases where base.genericParameters.isEmpty {
+            for property in base.properties where !property.isStatic && !property.isComputed && !own.contains(property.name)
+                && assigned.contains(property.name) {
+                guard let text = typeText(of: property), let e = context.index.enumInfo(text, in: context.index.scope(of: property.node)),
+                      !e.cases.isEmpty, !result.contains(where: { $0.0.name == property.name }) else { continue }
+                let view = TypeInfo(name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, inherited: type.inherited,
+                                    node: type.node, file: type.file, module: type.module, isFilePrivate: type.isFilePrivate,
+                                    genericParameters: type.genericParameters)
+                view.key = type.key
+                view.parent = type.parent
+                view.extensions = type.extensions
+                view.members = type.members
+                view.properties = type.properties + [property]
+                var names = Set(type.methods.map(\.0.name.text))
+                view.methods = type.methods
+                for b in bases {
+                    for m in b.methods where !names.contains(m.0.name.text) && !m.0.modifiers.contains(where: { $0.name.text == "private" }) {
+                        view.methods.append(m)
+                    }
+                    names.formUnion(b.methods.map(\.0.name.text))
+                }
+                result.append((property, e, view))
+            }
+        }
+        return result
     }
 
     func holders(of stateEnum: EnumInfo, context: ExtractionContext) -> [(TypeInfo, Binding)] {

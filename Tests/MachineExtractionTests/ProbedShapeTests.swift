@@ -384,6 +384,31 @@ final class ProbedShapeTests: XCTestCase {
         XCTAssertEqual(upload.moves, ["waiting -head-> receiving", "receiving -end-> replying", "replying -replied()-> waiting"])
     }
 
+    /// A subclass writing its superclass's state is a machine of its own, with the methods it inherits.
+    func testASubclassWritingItsSuperclassesStateIsItsMachine() throws {
+        let a = Analysed.source("""
+        enum Brew { case cold, heating, ready }
+        class Kettle {
+            var brew: Brew = .cold
+            func heat() { if brew == .cold { brew = .heating } }
+            func empty() { brew = .cold }
+        }
+        final class SmartKettle: Kettle {
+            func sensorHot() { if brew == .heating { brew = .ready } }
+        }
+        class Screen { var stage: Brew = .cold }
+        final class Timer: Screen {
+            func go() { guard stage == .cold else { return }; stage = .heating }
+            func ring() { if stage == .heating { stage = .ready } }
+        }
+        """)
+        let smart = try a.machine("SmartKettle.brew")
+        XCTAssertEqual(smart.moves, ["cold -heat()-> heating", "heating -sensorHot()-> ready", "heating -empty()-> cold", "ready -empty()-> cold"])
+        XCTAssertEqual(smart.initial, "cold")
+        let timer = try a.machine("Timer.stage")
+        XCTAssertEqual(timer.moves, ["cold -go()-> heating", "heating -ring()-> ready"])
+    }
+
     /// A loop over a range that is not empty runs at least once (no path skips it); `phase == .some(.x)` on an optional
     /// state tests for `.x`.
     func testNonEmptyLoopsAndSomeComparisons() throws {
