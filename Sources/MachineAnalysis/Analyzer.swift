@@ -174,6 +174,8 @@ public struct Analyzer: Sendable {
             result.edges[i].guardText = branches.guardText
             result.edges[i].effect = branches.effect
             result.edges[i].cancels = branches.cancels.isEmpty ? nil : branches.cancels
+            let list = rule.branchList(behind: result.edges[i])
+            if Set(list.map { [$0.effect?.label ?? "", ($0.cancels ?? []).joined(separator: ",")] }).count > 1 { result.edges[i].branches = list }
         }
         return result
     }

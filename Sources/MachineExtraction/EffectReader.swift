@@ -81,6 +81,23 @@ struct EffectReader {
         let name = (callee.as(MemberAccessExprSyntax.self)?.declName.baseName.text)
             ?? (callee.as(DeclReferenceExprSyntax.self)?.baseName.text) ?? ""
         let base = callee.as(MemberAccessExprSyntax.self)?.base
+        // `CancelID.allCases.map { .cancel(id: $0) }` (or `{ id in Effect.cancel(id: id) }`, `(Effect.cancel(id:))`):
+        // each case of the id enum cancelled (`allCases` is the enum's own, no value to look up)
+        if name == "map", let all = base?.as(MemberAccessExprSyntax.self), all.declName.baseName.text == "allCases",
+           let type = all.base, let anchor = index.anchor(call, else: origin),
+           let cases = index.enumInfo(type.trimmedText, in: index.scope(of: anchor))?.caseNames {
+            let ids = cases.map { cancelID(ExprSyntax(MemberAccessExprSyntax(base: type, name: .identifier($0)))) }
+            if let reference = call.arguments.first?.expression.as(MemberAccessExprSyntax.self), call.arguments.count == 1,
+               reference.declName.baseName.text == "cancel" {
+                return Result(cancels: ids)
+            }
+            if let closure = SyntaxHelpers.closures(of: call).first, closure.statements.count == 1,
+               let body = closure.statements.first?.item.as(ExprSyntax.self) ?? closure.statements.first?.item.as(ReturnStmtSyntax.self)?.expression {
+                let each = read(body, depth: depth + 1)
+                let parameter = SyntaxHelpers.closureParameterNames(closure).first ?? "$0"
+                if each.effect == nil, each.cancels == ["\(parameter) (runtime value)"] { return Result(cancels: ids) }
+            }
+        }
         // `.cancel(…)`, `Effect.cancel(…)`, `EffectTask<Action>.cancel(…)`: a static member, not a value's
         // method (`task.cancel()`): the base names a type where it is written
         let baseIsType = base.map { index.isTypeReference($0, at: origin) } ?? true
@@ -96,16 +113,6 @@ struct EffectReader {
             }
             r.cancels = ids.isEmpty ? ["*"] : ids
             return r
-        }
-        // `CancelID.allCases.map { .cancel(id: $0) }`: each case of the id enum cancelled
-        if name == "map", let base = base?.as(MemberAccessExprSyntax.self), base.declName.baseName.text == "allCases",
-           let type = base.base, let anchor = index.anchor(call, else: origin),
-           let cases = index.enumInfo(type.trimmedText, in: index.scope(of: anchor))?.caseNames,
-           let closure = SyntaxHelpers.closures(of: call).first, closure.statements.count == 1,
-           let body = closure.statements.first?.item.as(ExprSyntax.self) ?? closure.statements.first?.item.as(ReturnStmtSyntax.self)?.expression {
-            let each = read(body, depth: depth + 1)
-            guard each.effect == nil, each.cancels.count == 1, each.cancels[0].hasPrefix("$0 ") else { return each }
-            return Result(cancels: cases.map { cancelID(ExprSyntax(MemberAccessExprSyntax(base: type, name: .identifier($0)))) })
         }
         // x.cancellable(id:cancelInFlight:)
         if name == "cancellable", let base {

@@ -292,17 +292,17 @@ struct GameplayKitRecogniser: Recogniser {
         }
         let param = method.signature.parameterClause.parameters.first.map { ($0.secondName ?? $0.firstName).text } ?? "stateClass"
         let evaluator = self.evaluator(param: param, states: states, classes: classes, file: file, instance: false, context: context)
-        var (verdict, _) = evaluator.block(body.statements, Set(states))
-        // super.isValidNextState: the ancestor's answer (or everything) for what the override leaves to it
-        let callsSuper = DSLSupport.calls(in: body).contains { call in
+        // super.isValidNextState: the ancestor's answer (everything when none overrides it), where the call is
+        // (`c is Extra.Type || super.isValidNextState(c)`)
+        func isSuper(_ call: FunctionCallExprSyntax) -> Bool {
             call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base?.is(SuperExprSyntax.self) == true && $0.declName.baseName.text == "isValidNextState" } ?? false
         }
-        if callsSuper, let sup = classes[owner]?.superclass {
+        if DSLSupport.calls(in: body).contains(where: isSuper), let sup = classes[owner]?.superclass {
             let inherited = allowed(from: sup, states: states, classes: classes, context: context, depth: depth + 1)
-            let sure = Set(inherited.filter(\.sure).map(\.target))
-            verdict = Verdict(yes: verdict.yes.subtracting(Set(states).subtracting(sure)),
-                              maybe: verdict.maybe.union(verdict.yes.intersection(Set(inherited.filter { !$0.sure }.map(\.target)))))
+            let answer = Verdict(yes: Set(inherited.filter(\.sure).map(\.target)), maybe: Set(inherited.filter { !$0.sure }.map(\.target)))
+            evaluator.special = { call in isSuper(call) ? answer : nil }
         }
+        let (verdict, _) = evaluator.block(body.statements, Set(states))
         let guardText = evaluator.unknownTexts.uniqued().joined(separator: " && ")
         let methodLocation = file.location(of: method)
         return states.compactMap { t in

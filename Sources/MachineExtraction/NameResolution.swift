@@ -70,6 +70,8 @@ extension SymbolIndex {
                 if !properties(named: name, of: t).isEmpty || !methods(named: name, of: t).isEmpty || caseNames(of: t).contains(name) {
                     return .value
                 }
+                // (what Swift makes for an enum: `CancelID.allCases`)
+                if name == "allCases", t.enumInfo != nil { return .value }
             }
             return writtenTypeNames.contains(name) ? .type : .unknown
         }

@@ -827,7 +827,7 @@ final class ReducerInterpreter {
             // (`for await line in lines`: the method waits again before each value)
             let waits = loop.awaitKeyword == nil ? nil : Self.enclosingItem(of: Syntax(loop))
                 .flatMap { spec.suspensions[$0.id] }.flatMap { $0.node.id == loop.id ? $0 : nil }
-            return execLoop(loop.body, ctxs, once: Self.nonEmpty(loop.sequence), label: label, waits: waits)
+            return execLoop(loop.body, ctxs, once: loop.whereClause == nil && Self.nonEmpty(loop.sequence), label: label, waits: waits)
         }
         if let loop = stmt.as(WhileStmtSyntax.self) {
             return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true", label: label)
@@ -956,6 +956,11 @@ final class ReducerInterpreter {
         // `fatalError()` (an `assert` in a debug build only, but its author says the state is never other)
         if let call = folded.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
            Self.assertions.contains(callee.baseName.text), let condition = call.arguments.first, condition.label == nil {
+            // (`precondition(canTransition(to: next))`: the paths where the predicate returned `true` go on)
+            if let (predicate, negated) = decidingCall(condition.expression) {
+                let held = Self.returning(!negated, execCall(predicate, Self.unreturned(ctxs)))
+                return Flow(next: held.isEmpty && callee.baseName.text == "assert" ? ctxs : held)
+            }
             // (what it cannot decide is no guard: `assert(check())`; nor is an `assert` that fails on every path,
             // which a release build does not check: the walk missed the write that makes it hold, `assert(!isAppending)`
             // after a closure it does not follow)
@@ -1812,15 +1817,16 @@ final class ReducerInterpreter {
         var yes: [Ctx] = []
         var no: [Ctx] = []
         let (ctxs, decided) = conditionCalls(conditions, ctxs)
-        for ctx in ctxs {
-            // (a condition that is a call of the state's method returning `true` or `false` on this path)
+        for var ctx in ctxs {
+            // (a condition that is a call of the state's method returning `true` or `false` on this path: the
+            // others decide where it holds)
+            var skipping: SyntaxIdentifier?
             if let decided, let held = ctx.returned.flatMap({ ["true": true, "false": false][$0] }) {
-                var c = ctx
-                c.returned = nil
-                if held == decided { yes.append(c) } else { no.append(c) }
-                continue
+                ctx.returned = nil
+                guard held == decided.holds else { no.append(ctx); continue }
+                skipping = decided.element
             }
-            let pred = evalConditions(conditions, ctx)
+            let pred = evalConditions(conditions, ctx, skipping: skipping)
             let holds = refined(restrict(ctx, pred, text: text), conditions)
             if !holds.pairs.isEmpty { yes += bindingSteps(conditions, holds) }
             let fails = restrict(ctx, pred.negated(d), text: "!(\(text))")
@@ -1833,34 +1839,51 @@ final class ReducerInterpreter {
     /// { … }`, `guard let next = state.take() else { … }`), which change the state before it is read, and
     /// of the owner's methods returning `Bool` (`guard canTransition(to: next)`); and,
     /// for a condition that is one such call (or its negation), the value that makes it hold.
-    func conditionCalls(_ conditions: ConditionElementListSyntax, _ ctxs: [Ctx]) -> ([Ctx], decided: Bool?) {
+    func conditionCalls(_ conditions: ConditionElementListSyntax, _ ctxs: [Ctx]) -> ([Ctx], decided: (element: SyntaxIdentifier, holds: Bool)?) {
         var paths = ctxs
-        var decided: Bool?
+        var decided: [(element: SyntaxIdentifier, holds: Bool)] = []
         for element in conditions {
-            var expr: ExprSyntax
+            let expr: ExprSyntax
             switch element.condition {
             case .expression(let e): expr = e
             case .optionalBinding(let b): guard let value = b.initializer?.value else { continue }; expr = value
             default: continue
             }
-            var negated = false
-            expr = SyntaxHelpers.unwrap(expr)
-            if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
-                negated = true
-                expr = SyntaxHelpers.unwrap(prefix.expression)
-            }
-            guard let call = expr.as(FunctionCallExprSyntax.self) else { continue }
-            // (or a method of the owner returning `Bool` that reads the state: `guard canTransition(to: next)`)
-            let ownMethod = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
-                member.base.flatMap { isState(SyntaxHelpers.path($0)) ? spec.enumMethods[member.declName.baseName.text] : nil }
-            }
-            // (or given it: `guard canTransition(from: stage, to: next)`)
-            guard ownMethod != nil || helper(called: call).map(testsState) == true
-                    || helper(called: call) != nil && call.arguments.contains(where: { isState(SyntaxHelpers.path($0.expression)) }) else { continue }
+            guard let (call, negated) = decidingCall(expr) else { continue }
             paths = execCall(call, Self.unreturned(paths))
-            if conditions.count == 1, case .expression = element.condition { decided = !negated }
+            if case .expression = element.condition { decided.append((element.id, !negated)) }
         }
-        return (paths, decided)
+        // (one such call among the conditions: what it returned decides it, the others are read as they are)
+        return (paths, decided.count == 1 ? decided[0] : nil)
+    }
+
+    /// A call (or its negation) of the state's own method, or of a method of the owner returning `Bool`
+    /// that reads the state or is given it (`canTransition(to: next)`, `!canMove(from: stage, to: .b)`):
+    /// walked, what it returns on each path decides the condition it is.
+    func decidingCall(_ raw: ExprSyntax) -> (FunctionCallExprSyntax, negated: Bool)? {
+        var expr = SyntaxHelpers.unwrap(raw)
+        var negated = false
+        if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+            negated = true
+            expr = SyntaxHelpers.unwrap(prefix.expression)
+        }
+        guard let call = expr.as(FunctionCallExprSyntax.self) else { return nil }
+        let ownMethod = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
+            member.base.flatMap { isState(SyntaxHelpers.path($0)) ? spec.enumMethods[member.declName.baseName.text] : nil }
+        }
+        guard ownMethod != nil || helper(called: call).map(testsState) == true
+                || helper(called: call) != nil && call.arguments.contains(where: { isState(SyntaxHelpers.path($0.expression)) }) else { return nil }
+        return (call, negated)
+    }
+
+    /// The paths where a walked call returned `holds` (those where it returned no literal go on too).
+    static func returning(_ holds: Bool, _ ctxs: [Ctx]) -> [Ctx] {
+        ctxs.compactMap { ctx in
+            var c = ctx
+            c.returned = nil
+            guard let r = ctx.returned.flatMap({ ["true": true, "false": false][$0] }) else { return c }
+            return r == holds ? c : nil
+        }
     }
 
     /// Whether a helper returning `Bool` tests the state (`func canTransition(to next: Phase) -> Bool {
@@ -1934,9 +1957,9 @@ final class ReducerInterpreter {
 
     // MARK: Conditions
 
-    func evalConditions(_ list: ConditionElementListSyntax, _ ctx: Ctx) -> Pred {
+    func evalConditions(_ list: ConditionElementListSyntax, _ ctx: Ctx, skipping: SyntaxIdentifier? = nil) -> Pred {
         var pred = Pred.always(d)
-        for element in list {
+        for element in list where element.id != skipping {
             switch element.condition {
             case .expression(let e):
                 pred = pred.and(eval(e, ctx))

@@ -1397,12 +1397,7 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
                              successors: Set<String> = [], tests: Bool = true,
                              predicates: Set<String> = []) -> (FunctionDeclSyntax, ParsedFile)? {
-        // (a method of the type returning `Bool` that tests it, or is given it, called in a writer tests it there)
-        var testers: [String: Bool] = [:]
-        for (method, _) in type.methods where tests && method.signature.returnClause?.type.trimmedText == "Bool" && !names.contains(method.name.text) {
-            testers[method.name.text, default: false] = testers[method.name.text] == true
-                || method.body.map { ValueTestFinder.tests($0, roots: roots, predicates: predicates) } == true
-        }
+        let testers = tests ? Self.testers(of: roots, in: type, besides: names, predicates: predicates) : [:]
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
             guard !successors.isEmpty else { return false }
@@ -1415,6 +1410,18 @@ struct SwitchMethodRecogniser: Recogniser {
             names.contains(method.name.text)
                 && method.body.map { tests && ValueTestFinder.tests($0, roots: roots, predicates: predicates, testers: testers) || steps($0) } == true
         }
+    }
+
+    /// The methods of a type returning `Bool` (other than `names`), each with whether it tests a value
+    /// named by `roots`: called in a writer, one that does (`canTransition(to: next)`), or any given the
+    /// value (`canTransition(from: level, to: next)`), tests it there.
+    static func testers(of roots: Set<String>, in type: TypeInfo, besides names: Set<String>, predicates: Set<String>) -> [String: Bool] {
+        var testers: [String: Bool] = [:]
+        for (method, _) in type.methods where method.signature.returnClause?.type.trimmedText == "Bool" && !names.contains(method.name.text) {
+            testers[method.name.text, default: false] = testers[method.name.text] == true
+                || method.body.map { ValueTestFinder.tests($0, roots: roots, predicates: predicates) } == true
+        }
+        return testers
     }
 
     /// The first method among `names` (in declaration order) when a computed property of the type tests
@@ -1518,6 +1525,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// decides (`case .update: format = .thresholds` in a `switch command`) is none.
     static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, predicates: Set<String> = [],
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        let testers = Self.testers(of: roots, in: type, besides: names, predicates: predicates)
         func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
                 return true
@@ -1530,10 +1538,10 @@ struct SwitchMethodRecogniser: Recogniser {
             guard SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,
-                   ValueTestFinder.tests(branch.conditions, roots: roots, predicates: predicates) { return true }
+                   ValueTestFinder.tests(branch.conditions, roots: roots, predicates: predicates, testers: testers) { return true }
                 if let item = node.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
                    list.prefix(while: { $0.id != item.id }).contains(where: { earlier in
-                       earlier.item.as(GuardStmtSyntax.self).map { ValueTestFinder.tests($0.conditions, roots: roots, predicates: predicates) } == true
+                       earlier.item.as(GuardStmtSyntax.self).map { ValueTestFinder.tests($0.conditions, roots: roots, predicates: predicates, testers: testers) } == true
                    }) { return true }
             }
             return false

@@ -273,15 +273,26 @@ public struct Rule: Hashable, Sendable {
         outcomes.filter { $0.produces(from: edge.from, input: edge.input, to: edge.to, trigger: edge.trigger) }
     }
 
+    /// The distinct branches behind one edge: what each requires, starts and cancels (`return ok ?
+    /// .redial : .none` gives two, one with the effect).
+    public func branchList(behind edge: Edge) -> [EdgeBranch] {
+        outcomes(for: edge).map { o in
+            EdgeBranch(guardText: guardText ?? o.guardText, effect: o.effect, cancels: o.cancels.isEmpty ? nil : o.cancels)
+        }.uniqued()
+    }
+
     /// What one edge requires, starts and cancels, from the branches behind it (never from the rule as a
     /// whole: a `guard … else { return .close }` branch of a rule that returns `.send` elsewhere sends
-    /// nothing on the other edges).
+    /// nothing on the other edges). The guard is none when a branch has none, or when the branches are a
+    /// condition's two sides (`ok`, `!(ok)`).
     public func branches(behind edge: Edge) -> (guardText: String?, effect: Effect?, cancels: [String]) {
-        let behind = outcomes(for: edge)
-        let guards = behind.compactMap(\.guardText).uniqued()
+        let behind = branchList(behind: edge)
+        let guards = behind.map(\.guardText).uniqued()
+        let bothSides = guards.count == 2 && guards.allSatisfy { $0 != nil } && (guards[0]! == "!(\(guards[1]!))" || guards[1]! == "!(\(guards[0]!))")
+        let joined = guards.contains(nil) || bothSides ? nil : guards.compactMap { $0 }.joined(separator: " || ")
         var effect: Effect?
         for e in behind.compactMap(\.effect) { effect = effect.map { $0.merged(with: e) } ?? e }
-        return (guardText ?? (guards.isEmpty ? nil : guards.joined(separator: " || ")), effect, behind.flatMap(\.cancels).uniqued())
+        return (joined.flatMap { $0.isEmpty ? nil : $0 }, effect, behind.flatMap { $0.cancels ?? [] }.uniqued())
     }
 
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
@@ -364,6 +375,9 @@ public struct Edge: Codable, Hashable, Sendable {
     public var guardText: String?
     public var effect: Effect?
     public var cancels: [String]?
+    /// The branches one by one, when they differ in what they start or cancel (`return ok ? .redial :
+    /// .none`: `effect` above joins them).
+    public var branches: [EdgeBranch]?
 
     public init(from: String, input: String, to: String, rule: Int, noop: Bool, trigger: String? = nil) {
         self.from = from
@@ -375,7 +389,7 @@ public struct Edge: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case from, input, to, rule, noop, trigger, effect, cancels
+        case from, input, to, rule, noop, trigger, effect, cancels, branches
         case guardText = "guard"
     }
 
@@ -390,6 +404,25 @@ public struct Edge: Codable, Hashable, Sendable {
         guardText = try c.decodeIfPresent(String.self, forKey: .guardText)
         effect = try c.decodeIfPresent(Effect.self, forKey: .effect)
         cancels = try c.decodeIfPresent([String].self, forKey: .cancels)
+        branches = try c.decodeIfPresent([EdgeBranch].self, forKey: .branches)
+    }
+}
+
+/// One branch behind an edge: its condition, what it starts and what it cancels.
+public struct EdgeBranch: Codable, Hashable, Sendable {
+    public var guardText: String?
+    public var effect: Effect?
+    public var cancels: [String]?
+
+    public init(guardText: String?, effect: Effect?, cancels: [String]?) {
+        self.guardText = guardText
+        self.effect = effect
+        self.cancels = cancels
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case effect, cancels
+        case guardText = "guard"
     }
 }
 

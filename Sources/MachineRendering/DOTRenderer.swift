@@ -101,9 +101,13 @@ public struct DOTRenderer: Sendable {
         return order.map { grouped[$0]! }
     }
 
-    /// `input [guard] / effect ⇢ emits ✕ cancels`, from the branches of the rule behind the edge.
+    /// `input [guard] / effect ⇢ emits ✕ cancels`, from the branches of the rule behind the edge (a line
+    /// each when they differ in what they start or cancel).
     func label(_ edge: Edge, _ rule: Rule?) -> String {
-        let parts = EdgeDescription(edge: edge, rule: rule)
+        EdgeDescription.perBranch(edge: edge, rule: rule).map(label).joined(separator: "\n")
+    }
+
+    func label(_ parts: EdgeDescription) -> String {
         var text = parts.trigger
         if let g = parts.guardText { text += " [\(Self.abbreviate(g, 40))]" }
         if let effect = parts.effectText(labelLimit: 32) {

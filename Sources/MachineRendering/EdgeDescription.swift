@@ -18,6 +18,18 @@ public struct EdgeDescription: Sendable {
         implicit = rule?.implicit ?? false
     }
 
+    /// One description per branch when the branches behind the edge differ in what they start or cancel
+    /// (`Edge.branches`: `return ok ? .redial : .none`), else the edge's one.
+    public static func perBranch(edge: Edge, rule: Rule?) -> [EdgeDescription] {
+        let whole = EdgeDescription(edge: edge, rule: rule)
+        guard let branches = edge.branches, branches.count > 1 else { return [whole] }
+        return branches.map { b in
+            var d = whole
+            (d.guardText, d.effect, d.cancels) = (b.guardText, b.effect, b.cancels ?? [])
+            return d
+        }
+    }
+
     /// Whether the edge starts or cancels anything.
     public var acts: Bool { effect != nil || !cancels.isEmpty }
 

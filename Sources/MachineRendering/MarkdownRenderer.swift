@@ -137,20 +137,26 @@ public struct MarkdownRenderer: Sendable {
 
     /// One edge in a cell, from `EdgeDescription` (the branches behind this edge, not the whole rule).
     func cell(_ edge: Edge, _ rule: Rule?) -> String {
-        let d = EdgeDescription(edge: edge, rule: rule)
         var parts: [String] = []
         if edge.to != edge.from { parts.append("→ " + Self.escape(edge.to)) }
         else if !edge.noop { parts.append("↺") }
         else { return "·" }
         // a nested pattern narrower than the column's input (`view(.saveTapped)`)
         if edge.trigger != edge.input, edge.input != "*" { parts.append("on " + Self.escape(edge.trigger)) }
-        if let g = d.guardText { parts.append("[" + Self.escape(g) + "]") }
-        if let effect = d.effectText() {
-            parts.append("/ " + Self.escape(effect))
-            if !d.sends.isEmpty { parts.append("⇢ sends " + Self.escape(d.sends.joined(separator: ", "))) }
-        }
-        if !d.cancels.isEmpty { parts.append("✕ cancels " + Self.escape(d.cancels.joined(separator: ", "))) }
-        if d.implicit { parts.append("(implicit)") }
+        // (a part per branch when they differ in what they start or cancel)
+        let descriptions = EdgeDescription.perBranch(edge: edge, rule: rule)
+        let branches = descriptions.map { d -> String in
+            var said: [String] = []
+            if let g = d.guardText { said.append("[" + Self.escape(g) + "]") }
+            if let effect = d.effectText() {
+                said.append("/ " + Self.escape(effect))
+                if !d.sends.isEmpty { said.append("⇢ sends " + Self.escape(d.sends.joined(separator: ", "))) }
+            }
+            if !d.cancels.isEmpty { said.append("✕ cancels " + Self.escape(d.cancels.joined(separator: ", "))) }
+            return said.joined(separator: " ")
+        }.filter { !$0.isEmpty }
+        if !branches.isEmpty { parts.append(branches.joined(separator: "; ")) }
+        if descriptions[0].implicit { parts.append("(implicit)") }
         return parts.joined(separator: " ")
     }
 

@@ -216,6 +216,26 @@ final class ProbedShapeTests: XCTestCase {
         XCTAssertEqual(cycle.moves, ["Loading -*-> Firing", "Firing -*-> Cooling", "Cooling -*-> Loading"])
     }
 
+    /// `c is Extra.Type || super.isValidNextState(c)`: the state's own moves and its ancestor's.
+    func testGameplayKitSuperIsAskedWhereItIsCalled() throws {
+        let a = Analysed.source("""
+        import GameplayKit
+        class Mood: GKState { override func isValidNextState(_ c: AnyClass) -> Bool { c is Calm.Type } }
+        final class Calm: Mood {}
+        final class Angry: Mood { override func isValidNextState(_ c: AnyClass) -> Bool { c is Sulking.Type || super.isValidNextState(c) } }
+        final class Sulking: Mood {}
+        final class Face {
+            let moods = GKStateMachine(states: [Calm(), Angry(), Sulking()])
+            init() { moods.enter(Angry.self) }
+            func soothe() { moods.enter(Calm.self) }
+            func provoke() { moods.enter(Angry.self) }
+            func ignore() { moods.enter(Sulking.self) }
+        }
+        """)
+        let moods = try a.machine("moods")
+        XCTAssertEqual(moods.moves, ["Angry -*-> Calm", "Angry -*-> Sulking", "Sulking -*-> Calm"])
+    }
+
     /// A TCA State's computed `Bool` guards the reducer (`guard state.canSend`); an optional field of
     /// data (`var lastPing: Double?`) may stay set: `some` is terminal, no dead end.
     func testATCAStatesPredicateGuardsAndADataOptionalMayStaySet() throws {
