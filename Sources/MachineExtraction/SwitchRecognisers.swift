@@ -1526,7 +1526,7 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, predicates: Set<String> = [],
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         let testers = Self.testers(of: roots, in: type, besides: names, predicates: predicates)
-        func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax) -> Bool {
+        func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax, parameters: Set<String>) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
                 return true
             }
@@ -1534,8 +1534,10 @@ struct SwitchMethodRecogniser: Recogniser {
             if let choice = SyntaxHelpers.unwrap(rhs).as(IfExprSyntax.self), ValueTestFinder.tests(choice.conditions, roots: roots) {
                 return true
             }
-            // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`)
-            guard SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
+            // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`; or the setter's argument
+            // after a predicate method of the type allowed it: `guard canTransition(to: next) …; level = next`)
+            let argument = !testers.isEmpty && SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true
+            guard argument || SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,
                    ValueTestFinder.tests(branch.conditions, roots: roots, predicates: predicates, testers: testers) { return true }
@@ -1548,8 +1550,9 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         return type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
+            let parameters = Set(method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
             return SwitchFinder.scan(body).assignments.contains { lhs, rhs in
-                roots.contains(SyntaxHelpers.path(lhs) ?? "") && guarded(lhs, rhs, in: body)
+                roots.contains(SyntaxHelpers.path(lhs) ?? "") && guarded(lhs, rhs, in: body, parameters: parameters)
             }
         }
     }

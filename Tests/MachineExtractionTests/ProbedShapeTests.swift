@@ -174,6 +174,19 @@ final class ProbedShapeTests: XCTestCase {
             func grant() { move(to: .granted) }
             func take() { move(to: .taken) }
         }
+        enum Glow { case dark, faint, full }
+        final class Dimmer {
+            var glow: Glow = .dark
+            func canMove(to next: Glow) -> Bool {
+                switch (glow, next) {
+                case (.dark, .faint), (.faint, .full), (.full, .faint), (.faint, .dark): return true
+                default: return false
+                }
+            }
+            private func move(to next: Glow) { guard canMove(to: next) else { return }; glow = next }
+            func brighten() { move(to: .faint) }
+            func dim() { move(to: .dark) }
+        }
         enum Dock { case away, docking, docked }
         final class Boat {
             private(set) var dockState: Dock = .away
@@ -192,6 +205,8 @@ final class ProbedShapeTests: XCTestCase {
                                        "printing -finish()-> waiting"])
         let request = try a.machine("Request.stage")
         XCTAssertEqual(request.moves, ["asked -grant()-> granted", "granted -take()-> taken"])
+        let dimmer = try a.machine("Dimmer.glow")
+        XCTAssertEqual(dimmer.moves, ["dark -brighten()-> faint", "full -brighten()-> faint", "faint -dim()-> dark"])
         let boat = try a.machine("Boat.dockState")
         XCTAssertEqual(boat.moves, ["away -approach()-> docking", "docking -tieUp()-> docked"])
     }
