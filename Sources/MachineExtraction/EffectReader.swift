@@ -31,7 +31,9 @@ struct EffectReader {
         }
     }
 
-    static let emptyNames: Set<String> = ["none", "empty", "nil", "never"]
+    /// Cases that start nothing: the libraries' (`.none`, `.empty`, `.never`) and the ones action enums of
+    /// hand-written machines name for it (`.nothing`, `.doNothing`, `.noop`, `.noAction`).
+    static let emptyNames: Set<String> = ["none", "empty", "nil", "never", "nothing", "doNothing", "noop", "noAction"]
 
     func read(_ expression: ExprSyntax) -> Result {
         read(SyntaxHelpers.fold(expression), depth: 0)

@@ -8,19 +8,23 @@ import XCTest
 /// legacy TCA composition and bindings, and effects spelt as ternaries, id lists and concatenations.
 final class ProbedShapeTests: XCTestCase {
     /// A guard's `else` returning one action and the path after it another: each edge carries its own
-    /// branch's effect in the JSON document (the rule's `effect` joins both).
+    /// branch's effect in the JSON document (the rule's `effect` joins both); `.doNothing` is no effect.
     func testEachEdgeCarriesItsOwnBranchesEffectInJSON() throws {
         let a = Analysed.source("""
         struct Valve {
             enum State { case shut, open, broken }
-            enum Order { case none, vent, alarm }
+            enum Order { case doNothing, vent, alarm }
             private var state: State = .shut
             mutating func turn() -> Order {
                 guard state == .shut else { state = .broken; return .alarm }
                 state = .open
                 return .vent
             }
-            mutating func fix() -> Order { state = .shut; return .none }
+            mutating func fix() -> Order {
+                guard state == .broken else { return .doNothing }
+                state = .shut
+                return .doNothing
+            }
         }
         """)
         let valve = try a.machine("Valve.state")
@@ -34,6 +38,8 @@ final class ProbedShapeTests: XCTestCase {
         XCTAssertEqual(label("shut", "open"), "vent")
         XCTAssertEqual(label("open", "broken"), "alarm")
         XCTAssertNil(edges.first { $0["from"] as? String == "broken" && $0["to"] as? String == "shut" }?["effect"])
+        // (`.doNothing` starts nothing: a rejected `fix()` is no self-loop)
+        XCTAssertEqual(valve.edge("open", "fix()", "open")?.noop, true)
     }
 
     /// `case .dark, .dim where boost:`: the `where` binds to `.dim` only.
