@@ -118,7 +118,7 @@ public struct Analyzer: Sendable {
                 }
             }
         }
-        var edges: [Edge] = []
+        var edges: [(edge: Edge, outcome: Outcome)] = []
         for pair in order {
             let candidates = matching[pair]!
             var firing = candidates
@@ -143,10 +143,10 @@ public struct Analyzer: Sendable {
                 let trigger = outcome.trigger(for: pair.input)
                 switch outcome.target {
                 case .state(let to):
-                    edges.append(Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts,
-                                      trigger: trigger))
+                    edges.append((Edge(from: pair.from, input: pair.input, to: to, rule: rule.id, noop: to == pair.from && !starts,
+                                       trigger: trigger), outcome))
                 case .stay:
-                    edges.append(Edge(from: pair.from, input: pair.input, to: pair.from, rule: rule.id, noop: !starts, trigger: trigger))
+                    edges.append((Edge(from: pair.from, input: pair.input, to: pair.from, rule: rule.id, noop: !starts, trigger: trigger), outcome))
                 case .failure:
                     break
                 case .unknown:
@@ -157,24 +157,27 @@ public struct Analyzer: Sendable {
         // One edge per (from, trigger, to, rule); it is a no-op only if every branch behind it is.
         struct EdgeKey: Hashable { var from: String, trigger: String, to: String, rule: Int }
         var index: [EdgeKey: Int] = [:]
-        for edge in edges {
+        var behind: [[Outcome]] = []
+        for (edge, outcome) in edges {
             let key = EdgeKey(from: edge.from, trigger: edge.trigger, to: edge.to, rule: edge.rule)
             if let i = index[key] {
                 result.edges[i].noop = result.edges[i].noop && edge.noop
+                behind[i].append(outcome)
             } else {
                 index[key] = result.edges.count
                 result.edges.append(edge)
+                behind.append([outcome])
             }
         }
         // what the branches behind each edge require, start and cancel (the JSON document's edges say it)
         let rules = Dictionary(machine.rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for i in result.edges.indices {
             guard let rule = rules[result.edges[i].rule] else { continue }
-            let branches = rule.branches(behind: result.edges[i])
-            result.edges[i].guardText = branches.guardText
-            result.edges[i].effect = branches.effect
-            result.edges[i].cancels = branches.cancels.isEmpty ? nil : branches.cancels
-            let list = rule.branchList(behind: result.edges[i])
+            let list = rule.branchList(of: behind[i])
+            let joined = Rule.joined(list)
+            result.edges[i].guardText = joined.guardText
+            result.edges[i].effect = joined.effect
+            result.edges[i].cancels = joined.cancels.isEmpty ? nil : joined.cancels
             if Set(list.map { [$0.effect?.label ?? "", ($0.cancels ?? []).joined(separator: ",")] }).count > 1 { result.edges[i].branches = list }
         }
         return result

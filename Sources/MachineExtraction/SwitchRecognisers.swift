@@ -951,12 +951,14 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         guard !bases.isEmpty else { return [] }
         let own = Set(type.properties.map(\.name))
-        let assigned = assignedNames(in: type)
+        // (the class's method bodies are scanned only for a superclass holding an enum)
+        var assigned: Set<String>?
         for base in bases where base.genericParameters.isEmpty {
-            for property in base.properties where !property.isStatic && !property.isComputed && !own.contains(property.name)
-                && assigned.contains(property.name) {
+            for property in base.properties where !property.isStatic && !property.isComputed && !own.contains(property.name) {
                 guard let text = typeText(of: property), let e = context.index.enumInfo(text, in: context.index.scope(of: property.node)),
                       !e.cases.isEmpty, !result.contains(where: { $0.0.name == property.name }) else { continue }
+                if assigned == nil { assigned = assignedNames(in: type) }
+                guard assigned!.contains(property.name) else { continue }
                 let view = TypeInfo(name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, inherited: type.inherited,
                                     node: type.node, file: type.file, module: type.module, isFilePrivate: type.isFilePrivate,
                                     genericParameters: type.genericParameters)
@@ -1397,7 +1399,6 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstTesting(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo,
                              successors: Set<String> = [], tests: Bool = true,
                              predicates: Set<String> = []) -> (FunctionDeclSyntax, ParsedFile)? {
-        let testers = tests ? Self.testers(of: roots, in: type, besides: names, predicates: predicates) : [:]
         // `light = light.next`, a successor of the state's enum, tests it too
         func steps(_ body: CodeBlockSyntax) -> Bool {
             guard !successors.isEmpty else { return false }
@@ -1406,10 +1407,14 @@ struct SwitchMethodRecogniser: Recogniser {
                 // (or names its next case by raw value: `guard let next = Step(rawValue: step.rawValue + 1)`)
                 || scan.calls.contains { SyntaxHelpers.successorName(ExprSyntax($0), on: roots).map(successors.contains) ?? false }
         }
-        return type.methods.first { method, _ in
-            names.contains(method.name.text)
-                && method.body.map { tests && ValueTestFinder.tests($0, roots: roots, predicates: predicates, testers: testers) || steps($0) } == true
+        func first(testers: [String: Bool]) -> (FunctionDeclSyntax, ParsedFile)? {
+            type.methods.first { method, _ in
+                names.contains(method.name.text)
+                    && method.body.map { tests && ValueTestFinder.tests($0, roots: roots, predicates: predicates, testers: testers) || steps($0) } == true
+            }
         }
+        // (the type's `Bool` methods are read only when no writer tests it itself)
+        return first(testers: [:]) ?? (tests ? first(testers: Self.testers(of: roots, in: type, besides: names, predicates: predicates)) : nil)
     }
 
     /// The methods of a type returning `Bool` (other than `names`), each with whether it tests a value
@@ -1525,7 +1530,11 @@ struct SwitchMethodRecogniser: Recogniser {
     /// decides (`case .update: format = .thresholds` in a `switch command`) is none.
     static func firstGuarding(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo, predicates: Set<String> = [],
                               context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
-        let testers = Self.testers(of: roots, in: type, besides: names, predicates: predicates)
+        var known: [String: Bool]?
+        var testers: [String: Bool] {
+            if known == nil { known = Self.testers(of: roots, in: type, besides: names, predicates: predicates) }
+            return known!
+        }
         func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax, parameters: Set<String>) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
                 return true
@@ -1536,7 +1545,7 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`; or the setter's argument
             // after a predicate method of the type allowed it: `guard canTransition(to: next) …; level = next`)
-            let argument = !testers.isEmpty && SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true
+            let argument = SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true && !testers.isEmpty
             guard argument || SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,

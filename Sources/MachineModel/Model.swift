@@ -275,8 +275,11 @@ public struct Rule: Hashable, Sendable {
 
     /// The distinct branches behind one edge: what each requires, starts and cancels (`return ok ?
     /// .redial : .none` gives two, one with the effect).
-    public func branchList(behind edge: Edge) -> [EdgeBranch] {
-        outcomes(for: edge).map { o in
+    public func branchList(behind edge: Edge) -> [EdgeBranch] { branchList(of: outcomes(for: edge)) }
+
+    /// The distinct branches of some of this rule's outcomes.
+    public func branchList(of outcomes: [Outcome]) -> [EdgeBranch] {
+        outcomes.map { o in
             EdgeBranch(guardText: guardText ?? o.guardText, effect: o.effect, cancels: o.cancels.isEmpty ? nil : o.cancels)
         }.uniqued()
     }
@@ -286,7 +289,11 @@ public struct Rule: Hashable, Sendable {
     /// nothing on the other edges). The guard is none when a branch has none, or when the branches are a
     /// condition's two sides (`ok`, `!(ok)`).
     public func branches(behind edge: Edge) -> (guardText: String?, effect: Effect?, cancels: [String]) {
-        let behind = branchList(behind: edge)
+        Self.joined(branchList(behind: edge))
+    }
+
+    /// Branches joined: the guard any of them needs, the effects merged, every cancellation.
+    public static func joined(_ behind: [EdgeBranch]) -> (guardText: String?, effect: Effect?, cancels: [String]) {
         let guards = behind.map(\.guardText).uniqued()
         let bothSides = guards.count == 2 && guards.allSatisfy { $0 != nil } && (guards[0]! == "!(\(guards[1]!))" || guards[1]! == "!(\(guards[0]!))")
         let joined = guards.contains(nil) || bothSides ? nil : guards.compactMap { $0 }.joined(separator: " || ")
