@@ -1821,7 +1821,7 @@ final class ReducerInterpreter {
             // (a condition that is a call of the state's method returning `true` or `false` on this path: the
             // others decide where it holds)
             var skipping: SyntaxIdentifier?
-            if let decided, let held = ctx.returned.flatMap({ ["true": true, "false": false][$0] }) {
+            if let decided, let held = Self.literalBool(ctx.returned) {
                 ctx.returned = nil
                 guard held == decided.holds else { no.append(ctx); continue }
                 skipping = decided.element
@@ -1876,12 +1876,15 @@ final class ReducerInterpreter {
         return (call, negated)
     }
 
+    /// `true` or `false` when a walked call returned that literal.
+    static func literalBool(_ returned: String?) -> Bool? { returned.flatMap { ["true": true, "false": false][$0] } }
+
     /// The paths where a walked call returned `holds` (those where it returned no literal go on too).
     static func returning(_ holds: Bool, _ ctxs: [Ctx]) -> [Ctx] {
         ctxs.compactMap { ctx in
             var c = ctx
             c.returned = nil
-            guard let r = ctx.returned.flatMap({ ["true": true, "false": false][$0] }) else { return c }
+            guard let r = literalBool(ctx.returned) else { return c }
             return r == holds ? c : nil
         }
     }
