@@ -544,7 +544,10 @@ final class ExtractionContext {
 
     /// What each `Bool` computed property of a type (with `methods`, each method taking nothing that returns
     /// one too) says of a subject (named by `subjects`) taking `values`, in declaration order.
-    func boolVerdicts(of type: TypeInfo, values: [String], subjects: Set<String>, methods: Bool) -> [(name: String, verdict: Verdict)] {
+    /// `own`: what the type's other `Bool` members are known to say, for one that reads them (`var canSend:
+    /// Bool { isDraft && !text.isEmpty }`).
+    func boolVerdicts(of type: TypeInfo, values: [String], subjects: Set<String>, methods: Bool,
+                      own: [String: Verdict] = [:]) -> [(name: String, verdict: Verdict)] {
         var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
         for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
             if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
@@ -554,7 +557,9 @@ final class ExtractionContext {
             if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
         }
         return bodies.map { name, body, file in
-            (name, predicateEvaluator(values: values, subjects: subjects, file: file).block(body, Set(values)).result)
+            let evaluator = predicateEvaluator(values: values, subjects: subjects, file: file)
+            if !own.isEmpty { evaluator.ownProperty = { own[$0] } }
+            return (name, evaluator.block(body, Set(values)).result)
         }
     }
 
@@ -563,7 +568,15 @@ final class ExtractionContext {
     /// state == .saving }`, `func canSave() -> Bool { switch state { … } }`).
     func ownerPredicates(of type: TypeInfo, statePaths: Set<String>, states: [String]) -> [String: (yes: Set<String>, maybe: Set<String>)] {
         var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
+        var known: [String: Verdict] = [:]
         for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true)
+        where result[name] == nil && verdict.maybe.count < states.count {
+            result[name] = (verdict.yes, verdict.maybe)
+            known[name] = verdict
+        }
+        // (one reading another: `var canSend: Bool { isDraft && !text.isEmpty }` with `isDraft` known)
+        guard !known.isEmpty else { return result }
+        for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true, own: known)
         where result[name] == nil && verdict.maybe.count < states.count {
             result[name] = (verdict.yes, verdict.maybe)
         }

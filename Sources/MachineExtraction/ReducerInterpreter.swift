@@ -2040,10 +2040,21 @@ final class ReducerInterpreter {
     /// a walked method's parameter bound to one): true in the states it allows a move from to that case.
     func relationPredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
         guard spec.stateKind == .enumeration, !spec.enumRelations.isEmpty,
-              let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+              let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self),
               let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
-              isState(SyntaxHelpers.path(base)), let moves = spec.enumRelations[member.declName.baseName.text] else { return nil }
-        let argument = SyntaxHelpers.unwrap(call.arguments.first!.expression)
+              let moves = spec.enumRelations[member.declName.baseName.text] else { return nil }
+        // `phase.canMove(to: next)`, or the enum's static function given the state first
+        // (`Phase.canTransition(from: phase, to: next)`)
+        let arguments = Array(call.arguments)
+        let given: ExprSyntax
+        if arguments.count == 1, isState(SyntaxHelpers.path(base)) {
+            given = arguments[0].expression
+        } else if arguments.count == 2, !isState(SyntaxHelpers.path(base)), isState(SyntaxHelpers.path(arguments[0].expression)) {
+            given = arguments[1].expression
+        } else {
+            return nil
+        }
+        let argument = SyntaxHelpers.unwrap(given)
         guard let to = knownCase(argument)
                 ?? (argument.is(MemberAccessExprSyntax.self) ? SyntaxHelpers.caseReference(argument, effects.index)?.name : nil) else { return nil }
         let sources = Set(moves.filter { $0.to == to }.map(\.from))

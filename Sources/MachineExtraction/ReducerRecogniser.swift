@@ -29,6 +29,9 @@ struct ReducerRecogniser: Recogniser {
         var returnsNext = false
         /// Other names of the action (the parameter an action read through a cast was cast from).
         var actionAliases: [String] = []
+        /// The only actions that reach it: `BindingReducer().onChange(of: \.query) { … Reduce { … } }` runs
+        /// its reducer after a binding changed the field, on `binding` alone.
+        var onlyInputs: Set<String>?
         /// The types the reducer tells its actions apart by, when its action is no enum (`typeCases`),
         /// once read.
         var actionTypes: [String]?
@@ -159,6 +162,16 @@ struct ReducerRecogniser: Recogniser {
 
         static let reducerNames: Set<String> = ["Reduce", "Reducer", "AnyReducer", "AnyProcessorReducer"]
 
+        /// Whether a reducer is the one `BindingReducer().onChange(of:)` runs (in its trailing closure).
+        static func afterBindings(_ node: FunctionCallExprSyntax) -> Bool {
+            for ancestor in sequence(first: Syntax(node), next: { $0.parent }).prefix(8) {
+                guard let call = ancestor.as(FunctionCallExprSyntax.self), call.id != node.id,
+                      let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "onChange" else { continue }
+                return member.base.flatMap { $0.as(FunctionCallExprSyntax.self) }.map { leadingName($0.calledExpression) == "BindingReducer" } ?? false
+            }
+            return false
+        }
+
         /// The type arguments of the call a reducer is handed to: `Actomaton<Action, State, Env>(state:
         /// reducer: Reducer { … })`, `Store<State, Action>(…)` (each in its reducer's order).
         static func constructionGenerics(around node: FunctionCallExprSyntax) -> [String] {
@@ -221,7 +234,12 @@ struct ReducerRecogniser: Recogniser {
                 let stored = generics.count == 2 || annotated.count == 2 ? [] : Self.storeGenerics(around: node)
                 let args = generics.count == 2 ? generics : annotated.count == 2 ? annotated : stored.count == 2 ? stored : []
                 guard let closure = closures.first else { return [] }
-                return candidate(closure, dialect: .tca, stateType: args.first, actionType: args.last)
+                var found = candidate(closure, dialect: .tca, stateType: args.first, actionType: args.last)
+                if Self.afterBindings(node), case .candidate(var c)? = found.first {
+                    c.onlyInputs = ["binding"]
+                    found = [.candidate(c)]
+                }
+                return found
             case "Reducer", "AnyReducer":
                 guard let closure = closures.first else { return [] }
                 let params = SyntaxHelpers.closureParameterNames(closure)
@@ -463,6 +481,7 @@ struct ReducerRecogniser: Recogniser {
             for scoped in c.dialect == .tca ? around(c).caseLets : [] where stateEnum.caseNames.contains(scoped.state) && inputs.contains(scoped.action) {
                 arrivals[scoped.action] = Arrival(states: [scoped.state], presented: nil)
             }
+            arrivals.merge(Self.unreached(c, inputs: inputs)) { $1 }
             let spec = ReducerSpec(domain: domain, statePaths: [c.stateParam], inputPaths: Set([c.actionParam] + c.actionAliases),
                                    payloadTargets: payloadTargets(c, domain: domain, reader: reader),
                                    enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
@@ -831,6 +850,7 @@ struct ReducerRecogniser: Recogniser {
         // an enum's presented case picks its states; an alert's presented action is one of its buttons
         let byPresentedCase = named.flatMap { $0.alert == nil ? byCase : nil }
         for scope in scopes { arrivals[scope.action] = Arrival(states: Set(presentedStates), presented: byPresentedCase) }
+        arrivals.merge(Self.unreached(c, inputs: inputs)) { $1 }
         let original = c.copied.map { "\($0).\(field.name)\(t.suffix)" }
         var spec = ReducerSpec(domain: domain, stateKind: t.kind, statePaths: Set([path] + (original.map { [$0] } ?? [])), inputPaths: Set([c.actionParam] + c.actionAliases),
                                helpers: t.suffix.isEmpty ? helpers : [:], helperStatePaths: [field.name], resetTarget: defaultTarget,
@@ -884,6 +904,12 @@ struct ReducerRecogniser: Recogniser {
         // the product reads optionals as nil/some
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }
         return ProductInterpreter.Field(name: field.name, kind: t.kind, states: t.states, initial: productInitial)
+    }
+
+    /// The actions that never reach a reducer run on some of them only (`onlyInputs`): arriving in no state.
+    static func unreached(_ c: Candidate, inputs: [String]) -> [String: Arrival] {
+        guard let only = c.onlyInputs else { return [:] }
+        return Dictionary(uniqueKeysWithValues: inputs.uniqued().filter { !only.contains($0) }.map { ($0, Arrival(states: [], presented: nil)) })
     }
 
     /// Whether an optional field holds a child feature or a presentation (`@Presents var child:

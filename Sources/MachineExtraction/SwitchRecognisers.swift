@@ -135,6 +135,9 @@ final class ValueTestFinder: SyntaxVisitor {
         if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
            names(base), case let name = member.declName.baseName.text, !name.lowercased().hasPrefix("next"),
            AllowedMoves.namedAsMoves(name) { found = true }
+        // (or a static one given it first: `Phase.canTransition(from: phase, to: next)`)
+        if node.arguments.count == 2, let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
+           names(node.arguments.first!.expression), AllowedMoves.namedAsMoves(member.declName.baseName.text) { found = true }
         if !testers.isEmpty, let callee = SyntaxHelpers.path(node.calledExpression),
            let tested = testers[callee.hasPrefix("self.") ? String(callee.dropFirst(5)) : callee],
            tested || node.arguments.contains(where: { names($0.expression) }) { found = true }
@@ -1545,7 +1548,12 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`; or the setter's argument
             // after a predicate method of the type allowed it: `guard canTransition(to: next) …; level = next`)
-            let argument = SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true && !testers.isEmpty
+            let argument = SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true
+                && (!testers.isEmpty || SwitchFinder.scan(body).calls.contains { call in
+                    // (or the enum's relation given the value: `Tide.canTransition(from: tide, to: next)`)
+                    DSLSupport.calleeName(call).map(AllowedMoves.namedAsMoves) == true
+                        && call.arguments.contains { roots.contains(SyntaxHelpers.path($0.expression) ?? "") }
+                })
             guard argument || SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {
                 if let branch = node.parent?.as(IfExprSyntax.self), node.id == branch.body.id,

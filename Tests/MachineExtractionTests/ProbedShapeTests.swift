@@ -217,6 +217,73 @@ final class ProbedShapeTests: XCTestCase {
         XCTAssertEqual(boat.moves, ["away -approach()-> docking", "docking -tieUp()-> docked"])
     }
 
+    /// The enum's static predicate given the state (`Tide.canTransition(from: tide, to: next)`); a TCA State's
+    /// `Bool` reading another (`canSend { isDraft && !text.isEmpty }`); `BindingReducer().onChange(of:)`,
+    /// whose reducer runs on `binding` alone.
+    func testStaticPredicatesNestedStateBoolsAndBindingChanges() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        enum Tide {
+            case low, rising, high
+            static func canTransition(from: Tide, to: Tide) -> Bool {
+                switch (from, to) {
+                case (.low, .rising), (.rising, .high), (.high, .low): return true
+                default: return false
+                }
+            }
+        }
+        final class Harbour {
+            private(set) var tide: Tide = .low
+            private func turn(to next: Tide) { guard Tide.canTransition(from: tide, to: next) else { return }; tide = next }
+            func flood() { turn(to: .rising) }
+            func peak() { turn(to: .high) }
+            func ebb() { turn(to: .low) }
+        }
+        @Reducer struct Memo {
+          @ObservableState struct State: Equatable {
+            var post: Post = .draft
+            var text = ""
+            var query = ""
+            var find: Find = .idle
+            var isDraft: Bool { post == .draft }
+            var canSend: Bool { isDraft && !text.isEmpty }
+          }
+          enum Post: Equatable { case draft, sending, sent }
+          enum Find: Equatable { case idle, searching, found }
+          enum Action: BindableAction { case binding(BindingAction<State>), send, sent, hits, clear }
+          var body: some ReducerOf<Self> {
+            BindingReducer()
+              .onChange(of: \\.query) { _, query in
+                Reduce { state, _ in
+                  state.find = query.isEmpty ? .idle : .searching
+                  return .none
+                }
+              }
+            Reduce { state, action in
+              switch action {
+              case .send:
+                guard state.canSend else { return .none }
+                state.post = .sending
+                return .none
+              case .sent: state.post = .sent; return .none
+              case .hits: state.find = .found; return .none
+              case .clear: state.find = .idle; return .none
+              case .binding: return .none
+              }
+            }
+          }
+        }
+        """)
+        let harbour = try a.machine("Harbour.tide")
+        XCTAssertEqual(harbour.moves, ["low -flood()-> rising", "rising -peak()-> high", "high -ebb()-> low"])
+        let post = try a.machine("Memo.post")
+        XCTAssertFalse(post.moves.contains("sent -send-> sending"), "\(post.moves)")
+        let find = try a.machine("Memo.find")
+        XCTAssertFalse(find.moves.contains("found -clear-> searching"), "\(find.moves)")
+        XCTAssertFalse(find.moves.contains("idle -hits-> searching"), "\(find.moves)")
+        XCTAssertTrue(find.moves.isSuperset(of: ["idle -binding-> searching", "found -binding-> idle"]), "\(find.moves)")
+    }
+
     /// GameplayKit states that enter the next state themselves, none overriding `isValidNextState`: the
     /// moves are those the `enter` calls make, not every pair.
     func testGameplayKitMovesAreTheEntersTheStatesMake() throws {
