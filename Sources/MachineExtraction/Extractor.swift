@@ -545,15 +545,17 @@ final class ExtractionContext {
     /// What each `Bool` computed property of a type (with `methods`, each method taking nothing that returns
     /// one too) says of a subject (named by `subjects`) taking `values`, in declaration order.
     /// `own`: what the type's other `Bool` members are known to say, for one that reads them (`var canSend:
-    /// Bool { isDraft && !text.isEmpty }`).
+    /// Bool { isDraft && !text.isEmpty }`); those are not evaluated again.
     func boolVerdicts(of type: TypeInfo, values: [String], subjects: Set<String>, methods: Bool,
                       own: [String: Verdict] = [:]) -> [(name: String, verdict: Verdict)] {
+        let besides = Set(own.keys)
         var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
-        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" {
+        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" && !besides.contains(property.name) {
             if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
         }
         for (method, file) in methods ? type.methods : [] where method.signature.parameterClause.parameters.isEmpty
-            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" }) {
+            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" })
+            && !besides.contains(method.name.text) {
             if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
         }
         return bodies.map { name, body, file in
@@ -567,20 +569,19 @@ final class ExtractionContext {
     /// `statePaths`), each evaluated for every state: those that say something of it (`var isBusy: Bool {
     /// state == .saving }`, `func canSave() -> Bool { switch state { … } }`).
     func ownerPredicates(of type: TypeInfo, statePaths: Set<String>, states: [String]) -> [String: (yes: Set<String>, maybe: Set<String>)] {
-        var result: [String: (yes: Set<String>, maybe: Set<String>)] = [:]
         var known: [String: Verdict] = [:]
         for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true)
-        where result[name] == nil && verdict.maybe.count < states.count {
-            result[name] = (verdict.yes, verdict.maybe)
+        where known[name] == nil && verdict.maybe.count < states.count {
             known[name] = verdict
         }
         // (one reading another: `var canSend: Bool { isDraft && !text.isEmpty }` with `isDraft` known)
-        guard !known.isEmpty else { return result }
-        for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true, own: known)
-        where result[name] == nil && verdict.maybe.count < states.count {
-            result[name] = (verdict.yes, verdict.maybe)
+        if !known.isEmpty {
+            for (name, verdict) in boolVerdicts(of: type, values: states, subjects: statePaths, methods: true, own: known)
+            where known[name] == nil && verdict.maybe.count < states.count {
+                known[name] = verdict
+            }
         }
-        return result
+        return known.mapValues { ($0.yes, $0.maybe) }
     }
 
     /// The body of a computed property's getter.

@@ -1538,7 +1538,7 @@ struct SwitchMethodRecogniser: Recogniser {
             if known == nil { known = Self.testers(of: roots, in: type, besides: names, predicates: predicates) }
             return known!
         }
-        func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax, parameters: Set<String>) -> Bool {
+        func guarded(_ lhs: ExprSyntax, _ rhs: ExprSyntax, in body: CodeBlockSyntax, scan: SwitchFinder, parameters: Set<String>) -> Bool {
             if let ternary = SyntaxHelpers.unwrap(rhs).as(TernaryExprSyntax.self), ValueTestFinder.tests(ternary.condition, roots: roots) {
                 return true
             }
@@ -1549,7 +1549,7 @@ struct SwitchMethodRecogniser: Recogniser {
             // (a case, or a choice of cases: `stroke = pencil ? .inking : .smudging`; or the setter's argument
             // after a predicate method of the type allowed it: `guard canTransition(to: next) …; level = next`)
             let argument = SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true
-                && (!testers.isEmpty || SwitchFinder.scan(body).calls.contains { call in
+                && (!testers.isEmpty || scan.calls.contains { call in
                     // (or the enum's relation given the value: `Tide.canTransition(from: tide, to: next)`)
                     DSLSupport.calleeName(call).map(AllowedMoves.namedAsMoves) == true
                         && call.arguments.contains { roots.contains(SyntaxHelpers.path($0.expression) ?? "") }
@@ -1568,8 +1568,9 @@ struct SwitchMethodRecogniser: Recogniser {
         return type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
             let parameters = Set(method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            return SwitchFinder.scan(body).assignments.contains { lhs, rhs in
-                roots.contains(SyntaxHelpers.path(lhs) ?? "") && guarded(lhs, rhs, in: body, parameters: parameters)
+            let scan = SwitchFinder.scan(body)
+            return scan.assignments.contains { lhs, rhs in
+                roots.contains(SyntaxHelpers.path(lhs) ?? "") && guarded(lhs, rhs, in: body, scan: scan, parameters: parameters)
             }
         }
     }
@@ -1664,7 +1665,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// then `switch part { case .head(let h): … case .body: … case .end: … }` among the method's
     /// statements) of a method that is not private: the local, and as inputs the cases that `switch`
     /// names (the event's type is the framework's, declared nowhere in the code read).
-    static func unwrappedEvent(in method: FunctionDeclSyntax) -> (String, EnumInfo?, [String])? {
+    static func unwrappedEvent(in method: FunctionDeclSyntax) -> (local: String, inputs: [String])? {
         // (a handler's own entry point: a private helper unwrapping what its callers hand it is walked in them)
         guard let body = method.body, !method.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return nil }
         let parameters = Set(method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
@@ -1692,7 +1693,7 @@ struct SwitchMethodRecogniser: Recogniser {
                     names.append(name)
                 }
             }
-            return names.uniqued().count >= 2 ? (local, nil, names.uniqued()) : nil
+            return names.uniqued().count >= 2 ? (local, names.uniqued()) : nil
         }
         return nil
     }
@@ -1905,7 +1906,7 @@ struct SwitchMethodRecogniser: Recogniser {
                     body = loop.body
                     return (loop.name, Optional(loop.event), loop.inputs)
                 })
-                ?? (inputEnum == nil ? Self.unwrappedEvent(in: method) : nil) else { continue }
+                ?? (inputEnum == nil ? Self.unwrappedEvent(in: method).map { ($0.local, nil, $0.inputs) } : nil) else { continue }
             let scan = SwitchFinder.scan(body)
             let switchesOnBoth = scan.switches.contains { sw in
                 let text = sw.subject.compactText

@@ -143,6 +143,11 @@ public struct Effect: Codable, Hashable, Sendable {
         try c.encode(kind, forKey: .kind)
     }
 
+    /// Effects joined in order (nil for none).
+    public static func joining(_ effects: [Effect]) -> Effect? {
+        effects.dropFirst().reduce(effects.first) { $0!.merged(with: $1) }
+    }
+
     /// Two effects of one rule joined (`+`, `.merge`, branches of one case).
     public func merged(with other: Effect) -> Effect {
         var labels: [String] = []
@@ -262,11 +267,7 @@ public struct Rule: Hashable, Sendable {
     public var targets: [String] {
         outcomes.compactMap { if case .state(let s) = $0.target { s } else { nil } }.uniqued()
     }
-    public var effect: Effect? {
-        var result: Effect?
-        for e in outcomes.compactMap(\.effect) { result = result.map { $0.merged(with: e) } ?? e }
-        return result
-    }
+    public var effect: Effect? { Effect.joining(outcomes.compactMap(\.effect)) }
     public var cancels: [String] { outcomes.flatMap(\.cancels).uniqued() }
     /// The branches behind one edge of this rule.
     public func outcomes(for edge: Edge) -> [Outcome] {
@@ -296,10 +297,8 @@ public struct Rule: Hashable, Sendable {
     public static func joined(_ behind: [EdgeBranch]) -> (guardText: String?, effect: Effect?, cancels: [String]) {
         let guards = behind.map(\.guardText).uniqued()
         let bothSides = guards.count == 2 && guards.allSatisfy { $0 != nil } && (guards[0]! == "!(\(guards[1]!))" || guards[1]! == "!(\(guards[0]!))")
-        let joined = guards.contains(nil) || bothSides ? nil : guards.compactMap { $0 }.joined(separator: " || ")
-        var effect: Effect?
-        for e in behind.compactMap(\.effect) { effect = effect.map { $0.merged(with: e) } ?? e }
-        return (joined.flatMap { $0.isEmpty ? nil : $0 }, effect, behind.flatMap { $0.cancels ?? [] }.uniqued())
+        let joined = guards.isEmpty || guards.contains(nil) || bothSides ? nil : guards.map { $0! }.joined(separator: " || ")
+        return (joined, Effect.joining(behind.compactMap(\.effect)), behind.flatMap { $0.cancels ?? [] }.uniqued())
     }
 
     /// Guard shown on the rule: its own condition, or the branch conditions when they differ.
