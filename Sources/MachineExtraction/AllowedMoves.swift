@@ -63,6 +63,9 @@ struct AllowedMoves {
         }
         for (method, file) in type.methods where Self.namedAsMoves(method.name.text) {
             guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
+                  // (a predicate looking its answer up in a table, `Self.next[self]?.contains(n)`, draws the
+                  // table's machine, read as a dictionary table)
+                  !body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .leftSquare && $0.parent?.is(SubscriptCallExprSyntax.self) == true }),
                   let moves = predicate(method, body.statements) else { continue }
             return Reading(moves, of: method, in: file)
         }
@@ -136,9 +139,11 @@ struct AllowedMoves {
         if isStatic, parameters.count == 2 { subjects = parameters.map(\.0) }
         else if !isStatic, parameters.count == 1 { subjects = ["self", parameters[0].0] }
         else { return nil }
-        guard let sw = Self.onlySwitch(body) else { return nil }
-        return firstMatch(sw, from: [subjects[0]], to: subjects[1], allows: Self.answers)
+        if let sw = Self.onlySwitch(body), let moves = firstMatch(sw, from: [subjects[0]], to: subjects[1], allows: Self.answers) { return moves }
+        // (any other body: each pair tried, `switch next { case .sent: return self == .draft … }`)
+        return PairPredicate(moves: self, from: subjects[0], to: subjects[1]).allowed(body)
     }
+
 
     /// A method setting the state to its argument in the cases of a `switch` over both that allow it
     /// (`mutating func transition(to next: Self) { switch (self, next) { case (.idle, .busy): self = next

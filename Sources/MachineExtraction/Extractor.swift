@@ -511,6 +511,12 @@ final class ExtractionContext {
         return cached(\.relations, info.key) {
             let reader = AllowedMoves(type: type, stateEnum: info, context: self)
             var result: [String: Set<AllowedMoves.Move>] = [:]
+            // (a computed list of the next cases, `var nextStates: Set<Self>`, read by its `contains`)
+            for property in type.properties where property.isComputed && !property.isStatic && AllowedMoves.namedAsMoves(property.name) {
+                guard let text = property.typeText, reader.isCollectionOfSelf(text), let body = ExtractionContext.getter(of: property),
+                      let moves = reader.listed(body) else { continue }
+                result[property.name] = Set(moves.map(\.move))
+            }
             for (method, _) in type.methods where AllowedMoves.namedAsMoves(method.name.text) {
                 guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
                       let moves = reader.predicate(method, body.statements) else { continue }

@@ -45,9 +45,18 @@ extension SymbolIndex {
         if !lookup(name, in: scope).found.isEmpty { return .type }
         if binding(named: name, in: scope) != nil || !functions(named: name, at: anchor).isEmpty { return .value }
         if modules.contains(name) { return .type }
-        if writtenTypeNames.contains(name) { return .type }
+        if writtenTypeNames.contains(name) || Self.standardLibraryTypes.contains(name) { return .type }
         return .unknown
     }
+
+    /// Types of the Swift standard library, which every file imports: a name no declaration of the
+    /// inputs shadows is that type (`Result { try await fetch() }` builds a value).
+    static let standardLibraryTypes: Set<String> = [
+        "Result", "Optional", "Array", "ContiguousArray", "Dictionary", "Set", "String", "Substring", "Character",
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Bool", "Task", "TaskGroup", "AsyncStream", "AsyncThrowingStream", "Duration", "ClosedRange", "Range",
+        "KeyValuePairs", "ObjectIdentifier", "AnyHashable", "Error", "Never", "Void",
+    ]
 
     /// What an expression used as the base of a member access (`base.x`) means.
     func meaning(ofBase raw: ExprSyntax, at anchor: Syntax?) -> NameMeaning {

@@ -510,10 +510,14 @@ final class ReducerInterpreter {
         var patterns: [Narrowing]
         var bound: [String: Bound]
         var values: [String: String]
+        /// (in a predicate walked for what it returns, its paths returning `true` and those returning
+        /// `false` stay apart)
+        var answer: String?
 
-        init(_ c: Ctx) {
+        init(_ c: Ctx, answering: Bool = false) {
             (slot, writes, target, guards, cancels, effect, patterns, bound) = (c.slot, c.writes, c.target, c.guards, c.cancels, c.effect, c.patterns, c.bound)
             values = c.values
+            if answering, ReducerInterpreter.literalBool(c.returned) != nil { answer = c.returned }
         }
 
         /// A few cheap parts (equal conditions still hash alike; `==` compares all of them).
@@ -536,7 +540,7 @@ final class ReducerInterpreter {
         var index: [Condition: Int] = [:]
         index.reserveCapacity(ctxs.count)
         for c in ctxs where !c.pairs.isEmpty {
-            let key = Condition(c)
+            let key = Condition(c, answering: decidingDepth != nil)
             if let i = index[key] {
                 out[i].join(c)
             } else {
@@ -626,7 +630,9 @@ final class ReducerInterpreter {
             return execStmt(stmt, ctxs)
         case .expr(let expr):
             if let target = valueAssigned(by: item) { return give(expr, to: target, ctxs) }
-            if Self.returnsImplicitly(item), helper(called: expr) != nil { return execReturn(expr, ctxs, implicit: true) }
+            if Self.returnsImplicitly(item), helper(called: expr) != nil || decidingDepth == returnSinks.count {
+                return execReturn(expr, ctxs, implicit: true)
+            }
             return execExpr(expr, ctxs)
         }
     }
@@ -722,9 +728,26 @@ final class ReducerInterpreter {
         if !returnSinks.isEmpty {
             // `return body(&self.state)`: the call runs before the function returns; the case returned
             // (`return .close(channel)`, `return onClosed`, what the call returned) is kept for the caller
-            let after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
+            var after = returnedCall.map { execCall($0, Self.unreturned(ctxs)) } ?? ctxs
             let value = expression.map(SyntaxHelpers.unwrap)
             let named = value.flatMap(SyntaxHelpers.spelledCase)
+            // (a predicate's `return state == .new`: `true` where it holds, `false` where it fails)
+            if decidingDepth == returnSinks.count, returnedCall.flatMap(helper(called:)) == nil, named == nil, let value {
+                after = after.flatMap { ctx -> [Ctx] in
+                    let pred = eval(value, ctx)
+                    guard !ctx.pairs.subtracting(pred.maybe).isEmpty else { return [ctx] }
+                    let text = value.trimmedDescription
+                    return [(restrict(ctx, pred, text: text), "true"), (restrict(ctx, pred.negated(d), text: "!(\(text))"), "false")]
+                        .compactMap { c, returned in
+                            guard !c.pairs.isEmpty else { return nil }
+                            var c = c
+                            c.returned = returned
+                            return c
+                        }
+                }
+                returnSinks[returnSinks.count - 1] += leaving(after)
+                return Flow()
+            }
             returnSinks[returnSinks.count - 1] += leaving(after.map { ctx in
                 var c = ctx
                 if let named {
@@ -958,7 +981,7 @@ final class ReducerInterpreter {
            Self.assertions.contains(callee.baseName.text), let condition = call.arguments.first, condition.label == nil {
             // (`precondition(canTransition(to: next))`: the paths where the predicate returned `true` go on)
             if let (predicate, negated) = decidingCall(condition.expression) {
-                let held = Self.returning(!negated, execCall(predicate, Self.unreturned(ctxs)))
+                let held = Self.returning(!negated, execDeciding(predicate, ctxs))
                 return Flow(next: held.isEmpty && callee.baseName.text == "assert" ? ctxs : held)
             }
             // (what it cannot decide is no guard: `assert(check())`; nor is an `assert` that fails on every path,
@@ -1330,6 +1353,17 @@ final class ReducerInterpreter {
     var extraInputPaths: Set<String> = []
     /// Contexts that `return`ed from functions walked for calls used as statements, innermost last.
     var returnSinks: [[Ctx]] = []
+    /// The `returnSinks` depth of a predicate walked for what it returns (`decidingCall`): its `return
+    /// state == .new` splits the paths into those returning `true` and those returning `false`.
+    var decidingDepth: Int?
+
+    /// `call` walked as a predicate deciding a condition (`decidingCall`).
+    func execDeciding(_ call: FunctionCallExprSyntax, _ ctxs: [Ctx]) -> [Ctx] {
+        let outer = decidingDepth
+        decidingDepth = returnSinks.count + 1
+        defer { decidingDepth = outer }
+        return execCall(call, Self.unreturned(ctxs))
+    }
 
     func withHelperPaths(_ body: () -> [Ctx]) -> [Ctx] { withPaths(spec.helperStatePaths, inputs: [], body) }
 
@@ -1850,7 +1884,7 @@ final class ReducerInterpreter {
             default: continue
             }
             guard let (call, negated) = decidingCall(expr) else { continue }
-            paths = execCall(call, Self.unreturned(paths))
+            paths = execDeciding(call, paths)
             if case .expression = element.condition { decided.append((element.id, !negated)) }
         }
         // (one such call among the conditions: what it returned decides it, the others are read as they are)
@@ -2041,13 +2075,17 @@ final class ReducerInterpreter {
     func relationPredicate(_ expr: ExprSyntax, _ ctx: Ctx) -> Pred? {
         guard spec.stateKind == .enumeration, !spec.enumRelations.isEmpty,
               let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self),
-              let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
-              let moves = spec.enumRelations[member.declName.baseName.text] else { return nil }
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
         // `phase.canMove(to: next)`, or the enum's static function given the state first
-        // (`Phase.canTransition(from: phase, to: next)`)
+        // (`Phase.canTransition(from: phase, to: next)`), or its list of next cases asked (`phase.nextStates.contains(next)`)
+        let list = member.declName.baseName.text == "contains" ? base.as(MemberAccessExprSyntax.self) : nil
+        guard let moves = spec.enumRelations[list?.declName.baseName.text ?? member.declName.baseName.text] else { return nil }
         let arguments = Array(call.arguments)
         let given: ExprSyntax
-        if arguments.count == 1, isState(SyntaxHelpers.path(base)) {
+        if let list {
+            guard arguments.count == 1, isState(list.base.flatMap(SyntaxHelpers.path)) else { return nil }
+            given = arguments[0].expression
+        } else if arguments.count == 1, isState(SyntaxHelpers.path(base)) {
             given = arguments[0].expression
         } else if arguments.count == 2, !isState(SyntaxHelpers.path(base)), isState(SyntaxHelpers.path(arguments[0].expression)) {
             given = arguments[1].expression
@@ -2381,7 +2419,13 @@ final class ReducerInterpreter {
     /// the input the suspension names, from the state it waits in (any, when computed at run time).
     func suspend(_ ctxs: [Ctx], at s: Suspension) -> [Ctx] {
         ctxs.map { ctx in
-            guard let target = ctx.target, target != .stay, target != .failure else { return ctx }
+            // (a `for await` loop's body runs for each value, later: the method's own input ends where it
+            // begins waiting, in whatever state it is, and the loop goes on as the values' input)
+            var target: Target
+            if let t = ctx.target, t != .stay, t != .failure { target = t }
+            else if s.node.is(ForStmtSyntax.self), ctx.target != .failure, ctx.pairs.intersection(d.set(inputs: [s.input])).isEmpty {
+                target = .stay
+            } else { return ctx }
             record(ctx, target: target)
             let position = s.node.positionAfterSkippingLeadingTrivia
             let slot = slotByPosition[position] ?? {
@@ -2391,6 +2435,7 @@ final class ReducerInterpreter {
             }()
             var pairs = d.set(inputs: [s.input])
             if case .state(let waiting) = target { pairs = pairs.intersection(d.set(states: [waiting])) }
+            else if target == .stay { pairs = pairs.intersection(d.set(states: Set(d.stateNames(ctx.pairs)))) }
             var rest = Ctx(pairs: pairs, slot: slot)
             rest.bound = ctx.bound
             rest.values = ctx.values
@@ -2458,7 +2503,32 @@ final class ReducerInterpreter {
             finalize(restrict(ctx, pred.negated(d), text: "!(\(condition))"), returning: choice.elseExpression)
             return
         }
+        // (a method giving its caller data, `func token() async throws -> String { … return tok }`, returns no effect)
+        if returnsData(from: expr) {
+            record(ctx, target: ctx.target ?? .stay)
+            return
+        }
         record(withEffect(effects.read(value), ctx), target: ctx.target ?? .stay)
+    }
+
+    /// Whether the function a `return` is in declares a plain value of the standard library or Foundation
+    /// (`String`, `[Item]`, `Int?`, `URL`; not a type of the inputs of that name), which is data for its
+    /// caller, no effect.
+    func returnsData(from expr: ExprSyntax) -> Bool {
+        guard let function = expr.ancestorOrSelf(mapping: { $0.as(FunctionDeclSyntax.self) }),
+              let type = function.signature.returnClause?.type else { return false }
+        var t = type
+        while true {
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
+            else if let a = t.as(ArrayTypeSyntax.self) { t = a.element }
+            else if let d = t.as(DictionaryTypeSyntax.self) { t = d.value }
+            else { break }
+        }
+        let name = SymbolIndex.bareTypeName(t.trimmedText)
+        guard name != "Task", SymbolIndex.standardLibraryTypes.contains(name) || ["URL", "Data", "Date", "UUID", "TimeInterval"].contains(name),
+              let scope = effects.index.scope(of: Syntax(function)) else { return false }
+        if case .external = effects.index.resolveType(t, in: scope) { return true }
+        return false
     }
 
     /// The path with an effect read added: what it starts and what it cancels.

@@ -509,7 +509,7 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
-        let helpers = ReducerSpec.helperTable(stateType.methods.map(\.0))
+        let helpers = ReducerSpec.helperTable(Self.methodsWithDefaults(of: stateType, context: context))
         // what every field's check needs, computed once per reducer rather than once per field
         let facts = CandidateFacts(c, scan: scan, stateType: stateType, context: context)
         // a type declared with one qualified name in several files (targets, copies) has its members
@@ -713,6 +713,17 @@ struct ReducerRecogniser: Recogniser {
         }
     }
 
+    /// A type's methods, and the default implementations of the protocols it conforms to that it does
+    /// not implement itself (`extension StatusCarrying { mutating func markSyncing() { sync = .syncing } }`).
+    static func methodsWithDefaults(of type: TypeInfo, context: ExtractionContext) -> [FunctionDeclSyntax] {
+        let own = type.methods.map(\.0)
+        let names = Set(own.map(\.name.text))
+        let defaults = context.index.supertypes(of: type).filter { $0.kind == "protocol" }.flatMap { p in
+            p.methods.map(\.0).filter { $0.body != nil && !names.contains($0.name.text) }
+        }
+        return own + defaults
+    }
+
     /// `[K: V]` → V, `[V]` → V, `IdentifiedArrayOf<V>` / `IdentifiedArray<K, V>` / `Array<V>` / `Dictionary<K, V>` → V.
     static func collectionElement(_ typeText: String?) -> String? {
         guard var t = typeText?.trimmingCharacters(in: .whitespaces) else { return nil }
@@ -759,8 +770,9 @@ struct ReducerRecogniser: Recogniser {
                       SyntaxHelpers.path(base) == c.stateParam else { return nil }
                 return m.declName.baseName.text
             })
-            for (m, _) in stateType.methods where calledOnState.contains(m.name.text) {
-                for assignment in SwitchFinder.scan(m).assignments {
+            for m in ReducerRecogniser.methodsWithDefaults(of: stateType, context: context) where calledOnState.contains(m.name.text) {
+                guard let body = m.body else { continue }
+                for assignment in SwitchFinder.scan(body).assignments {
                     if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
                 }
             }
@@ -785,8 +797,13 @@ struct ReducerRecogniser: Recogniser {
         // the reducer's body and the functions it hands `&state` to, with the names the state has there
         let bodies = facts.bodies.map { b in (scan: b.scan, path: "\(b.stateName).\(field.name)\(t.suffix)") }
         let mutators = context.mutatingMethods(of: t.fieldEnum).keys.sorted() + ["toggle"]
+        // (a `@Shared` field is written in its lock: `state.$appearance.withLock { $0 = .dark }`)
+        let locked = t.suffix.isEmpty ? "\(c.stateParam).$\(field.name).withLock" : nil
         let assigned = bodies.contains { b in
             b.scan.assignments.contains { SyntaxHelpers.path($0.lhs) == b.path } || b.scan.calls.contains { call in
+                if let locked, SyntaxHelpers.path(call.calledExpression) == locked { return true }
+                // (handed to a function that may set it: `beginLoad(&state.status)`)
+                if call.arguments.contains(where: { $0.expression.as(InOutExprSyntax.self).map { SyntaxHelpers.path($0.expression) == b.path } == true }) { return true }
                 guard call.arguments.isEmpty, let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base else { return false }
                 return SyntaxHelpers.path(base) == b.path && mutators.contains(m.declName.baseName.text)
             }
@@ -858,6 +875,7 @@ struct ReducerRecogniser: Recogniser {
                                enumMethods: context.mutatingMethods(of: t.fieldEnum), enumFactories: context.factories(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
                                valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
+        if let locked { spec.accessors = [locked] }
         // (`guard state.canSubmit` with `var canSubmit: Bool { status == .draft }` in the State)
         if t.kind == .enumeration, t.suffix.isEmpty {
             spec.ownerPredicates = context.ownerPredicates(of: stateType, statePaths: [field.name], states: states)

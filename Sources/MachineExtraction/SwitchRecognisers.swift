@@ -135,6 +135,10 @@ final class ValueTestFinder: SyntaxVisitor {
         if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
            names(base), case let name = member.declName.baseName.text, !name.lowercased().hasPrefix("next"),
            AllowedMoves.namedAsMoves(name) { found = true }
+        // (or its list of next cases asked: `phase.nextStates.contains(next)`)
+        if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "contains", let list = member.base?.as(MemberAccessExprSyntax.self),
+           let base = list.base, names(base), AllowedMoves.namedAsMoves(list.declName.baseName.text) { found = true }
         // (or a static one given it first: `Phase.canTransition(from: phase, to: next)`)
         if node.arguments.count == 2, let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
            names(node.arguments.first!.expression), AllowedMoves.namedAsMoves(member.declName.baseName.text) { found = true }
@@ -1550,9 +1554,11 @@ struct SwitchMethodRecogniser: Recogniser {
             // after a predicate method of the type allowed it: `guard canTransition(to: next) …; level = next`)
             let argument = SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { parameters.contains($0.baseName.text) } == true
                 && (!testers.isEmpty || scan.calls.contains { call in
-                    // (or the enum's relation given the value: `Tide.canTransition(from: tide, to: next)`)
+                    // (or the enum's relation given the value: `Tide.canTransition(from: tide, to: next)`, or asked
+                    // of it: `tide.canTransition(to: next)`)
                     DSLSupport.calleeName(call).map(AllowedMoves.namedAsMoves) == true
-                        && call.arguments.contains { roots.contains(SyntaxHelpers.path($0.expression) ?? "") }
+                        && (call.arguments.contains { roots.contains(SyntaxHelpers.path($0.expression) ?? "") }
+                            || call.calledExpression.as(MemberAccessExprSyntax.self)?.base.flatMap(SyntaxHelpers.path).map(roots.contains) == true)
                 })
             guard argument || SyntaxHelpers.branches(rhs).allSatisfy({ SyntaxHelpers.caseReference($0, context.index) != nil }) else { return false }
             for node in sequence(first: Syntax(lhs), next: { $0.parent }).prefix(while: { $0.id != body.id }) {

@@ -77,6 +77,8 @@ enum SyntaxHelpers {
     static let immediateCallees: Set<String> = [
         "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
         "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
+        // (its operation; its `onCancel:` handler runs only when the task is cancelled)
+        "withTaskCancellationHandler",
     ]
     /// Streams whose initializer runs its build closure (not an `unfolding:` one) before it returns.
     static let streams: Set<String> = ["AsyncStream", "AsyncThrowingStream"]
@@ -110,7 +112,7 @@ enum SyntaxHelpers {
             return call.arguments.contains { $0.label?.text == "unfolding" } ? []
                 : call.arguments.filter { $0.label == nil }.compactMap { $0.expression.as(ClosureExprSyntax.self) } + (call.trailingClosure.map { [$0] } ?? [])
         }
-        let arguments = call.arguments.filter { $0.label?.text != "completion" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        let arguments = call.arguments.filter { !["completion", "onCancel"].contains($0.label?.text) }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
         // (a trailing closure after a closure argument is the completion: `UIView.animate(withDuration: 0.2,
         // animations: { … }) { _ in … }`)
         return arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])

@@ -1,0 +1,251 @@
+import MachineModel
+import XCTest
+
+/// Shapes of hand-written predicates, streams and TCA helpers that were read wrongly or not at all
+/// (made-up identifiers): predicates keyed on the target or on lists and tables, `for await` loops,
+/// methods returning data, `@Shared` fields, fields written through `inout` helpers and protocol defaults.
+final class PredicateAndStreamShapeTests: XCTestCase {
+    /// `switch next { case .paid: return stage == .fresh … }`: each caller moves only from the states the
+    /// predicate allows for its target.
+    func testAPredicateKeyedOnTheTargetDecidesItsCallers() throws {
+        let a = Analysed.source("""
+        enum Stage { case fresh, paid, packed, voided }
+        final class Parcel {
+            var stage: Stage = .fresh
+            func canMove(to next: Stage) -> Bool {
+                switch next {
+                case .fresh: return false
+                case .paid: return stage == .fresh
+                case .packed: return stage == .paid
+                case .voided: return stage == .fresh || stage == .paid
+                }
+            }
+            private func move(to next: Stage) {
+                guard canMove(to: next) else { return }
+                stage = next
+            }
+            func pay() { move(to: .paid) }
+            func pack() { move(to: .packed) }
+            func void() { move(to: .voided) }
+        }
+        """)
+        let parcel = try a.machine("Parcel.stage")
+        XCTAssertEqual(parcel.moves, ["fresh -pay()-> paid", "paid -pack()-> packed", "fresh -void()-> voided", "paid -void()-> voided"])
+        XCTAssertNil(parcel.edge("fresh", "pay()", "paid")?.guardText)
+    }
+
+    /// `phase.nextStates.contains(next)` with `var nextStates: Set<Heat>` on the enum: the list decides
+    /// (and the owner is found by it even when its property is not named as a state).
+    func testAListOfNextCasesDecidesItsCallers() throws {
+        let a = Analysed.source("""
+        enum Heat {
+            case cold, warming, hot
+            var nextStates: Set<Heat> {
+                switch self {
+                case .cold: return [.warming]
+                case .warming: return [.hot]
+                case .hot: return [.cold]
+                }
+            }
+        }
+        final class Oven {
+            var level: Heat = .cold
+            func canGo(to next: Heat) -> Bool { level.nextStates.contains(next) }
+            private func go(to next: Heat) {
+                guard canGo(to: next) else { return }
+                level = next
+            }
+            func ignite() { go(to: .warming) }
+            func peak() { go(to: .hot) }
+            func douse() { go(to: .cold) }
+        }
+        """)
+        let oven = try a.machine("Oven.level")
+        XCTAssertEqual(oven.moves, ["cold -ignite()-> warming", "warming -peak()-> hot", "hot -douse()-> cold"])
+    }
+
+    /// The enum's own predicate in other spellings than a `switch (self, next)` of literals: keyed on the
+    /// target, on the source with comparisons and lists, `if case` pairs, a `where` on bound values; and a
+    /// static table it looks up, which decides the callers without drawing the predicate twice.
+    func testEnumPredicatesInOtherSpellings() throws {
+        let a = Analysed.source("""
+        enum Memo {
+            case draft, sent, paid
+            func canMove(to next: Memo) -> Bool {
+                switch next {
+                case .draft: return false
+                case .sent: return self == .draft
+                case .paid: return self == .sent
+                }
+            }
+        }
+        enum Page {
+            case editing, saving, saved
+            func canTransition(to next: Page) -> Bool {
+                switch self {
+                case .editing: return next == .saving
+                case .saving: return [.saved, .editing].contains(next)
+                case .saved: return next == .editing
+                }
+            }
+        }
+        enum Spool {
+            case queued, printing, done
+            func canTransition(to next: Spool) -> Bool {
+                if case .queued = self, case .printing = next { return true }
+                if case .printing = self, case .done = next { return true }
+                return false
+            }
+        }
+        enum Query {
+            case empty, typing, found
+            func canTransition(to next: Query) -> Bool {
+                switch (self, next) {
+                case let (a, b) where a == b: return false
+                case (.empty, .typing): return true
+                case (.empty, _): return false
+                default: return true
+                }
+            }
+        }
+        enum Booking: Hashable {
+            case held, confirmed, cancelled
+            static let next: [Booking: Set<Booking>] = [.held: [.confirmed, .cancelled], .confirmed: [.cancelled]]
+            func canTransition(to n: Booking) -> Bool { Self.next[self]?.contains(n) ?? false }
+        }
+        final class Desk {
+            private(set) var booking: Booking = .held
+            private func move(to next: Booking) {
+                guard booking.canTransition(to: next) else { return }
+                booking = next
+            }
+            func confirm() { move(to: .confirmed) }
+            func cancel() { move(to: .cancelled) }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Memo.canMove").moves, ["draft -*-> sent", "sent -*-> paid"])
+        XCTAssertEqual(try a.machine("Page.canTransition").moves, ["editing -*-> saving", "saving -*-> saved", "saving -*-> editing", "saved -*-> editing"])
+        XCTAssertEqual(try a.machine("Spool.canTransition").moves, ["queued -*-> printing", "printing -*-> done"])
+        XCTAssertEqual(try a.machine("Query.canTransition").moves, ["empty -*-> typing", "typing -*-> empty", "typing -*-> found", "found -*-> empty", "found -*-> typing"])
+        XCTAssertEqual(try a.machine("Desk.booking").moves, ["held -confirm()-> confirmed", "held -cancel()-> cancelled", "confirmed -cancel()-> cancelled"])
+        // (the table is its own machine; the predicate reading it is not drawn again)
+        XCTAssertNil(a.machines.first { $0.name == "Booking.canTransition" })
+        // a predicate that is not a relation of the enum's values alone stays unread: no machine
+        let data = Analysed.source("""
+        enum Tier {
+            case basic, plus, pro
+            var rank: Int { 0 }
+            func canTransition(to next: Tier) -> Bool { next.rank > rank }
+        }
+        """)
+        XCTAssertTrue(data.machines.isEmpty, "\(data.machines.map(\.name))")
+    }
+
+    /// `for await` in a method: its body runs for each value, later (the method's own input changes
+    /// nothing before it waits), not also as the call itself.
+    func testAForAwaitLoopRunsOnlyForItsValues() throws {
+        let a = Analysed.source("""
+        actor Decoder {
+            enum Phase { case header, body, done }
+            private var phase: Phase = .header
+            func consume(_ bytes: AsyncStream<UInt8>) async {
+                for await b in bytes {
+                    switch phase {
+                    case .header: if b == 0x7E { phase = .body }
+                    case .body: if b == 0 { phase = .done }
+                    case .done: return
+                    }
+                }
+            }
+        }
+        """)
+        let decoder = try a.machine("Decoder.phase")
+        XCTAssertEqual(decoder.moves, ["header -consume() on bytes-> body", "body -consume() on bytes-> done"])
+    }
+
+    /// A method returning data to its caller (`-> String`) returns no effect; a type of the inputs named
+    /// like one of the standard library's (`struct Result`) is no data type.
+    func testReturnedDataIsNoEffect() throws {
+        let a = Analysed.source("""
+        actor Keys {
+            enum Slot { case empty, filled(String) }
+            private var state: Slot = .empty
+            func key() -> String {
+                switch state {
+                case .filled(let k): return k
+                case .empty:
+                    state = .filled("k")
+                    return "k"
+                }
+            }
+            func clear() { state = .empty }
+        }
+        struct Pipe {
+            struct Result { var flush: Bool }
+            enum Mode { case idle, busy }
+            private var mode: Mode = .idle
+            mutating func push() -> Result {
+                guard mode == .idle else { return Result(flush: false) }
+                mode = .busy
+                return Result(flush: true)
+            }
+            mutating func drain() { mode = .idle }
+        }
+        """)
+        let keys = try a.machine("Keys.state")
+        XCTAssertNil(keys.effectLabel("empty", "key()", "filled"))
+        XCTAssertNil(keys.edge("filled", "key()", "filled").flatMap { $0.noop ? nil : $0 })
+        let pipe = try a.machine("Pipe.mode")
+        XCTAssertNotNil(pipe.effectLabel("idle", "push()", "busy"))
+    }
+
+    /// TCA: a `@Shared` field written in its lock, a field handed `inout` to a protocol's default method,
+    /// and a State method that is a protocol's default; `Result { … }` is the standard library's.
+    func testTCAFieldsWrittenThroughLocksHelpersAndProtocolDefaults() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        enum Look: Equatable { case system, dark }
+        enum Fetch: Equatable { case none, busy, done }
+        enum Sync: Equatable { case clean, dirty }
+        protocol Fetching {}
+        extension Fetching {
+            func begin(_ f: inout Fetch) { f = .busy }
+        }
+        protocol Dirtying { var sync: Sync { get set } }
+        extension Dirtying {
+            mutating func touch() { sync = .dirty }
+        }
+        @Reducer
+        struct Prefs: Fetching {
+            @ObservableState
+            struct State: Equatable, Dirtying {
+                @Shared(.appStorage("look")) var look: Look = .system
+                var fetch: Fetch = .none
+                var sync: Sync = .clean
+            }
+            enum Action { case darkTapped, load, loaded(Result<Int, Error>), edit }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .darkTapped:
+                        state.$look.withLock { $0 = .dark }
+                        return .none
+                    case .load:
+                        begin(&state.fetch)
+                        return .run { send in await send(.loaded(Result { 1 })) }
+                    case .loaded:
+                        return .none
+                    case .edit:
+                        state.touch()
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Prefs.look").moves, ["system -darkTapped-> dark"])
+        XCTAssertEqual(try a.machine("Prefs.fetch").moves, ["none -load-> busy", "done -load-> busy"])
+        XCTAssertEqual(try a.machine("Prefs.sync").moves, ["clean -edit-> dirty"])
+        XCTAssertFalse(a.diagnosticLines.contains { $0.contains("`Result`") }, "\(a.diagnosticLines)")
+    }
+}
