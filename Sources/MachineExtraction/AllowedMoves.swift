@@ -63,13 +63,26 @@ struct AllowedMoves {
         }
         for (method, file) in type.methods where Self.namedAsMoves(method.name.text) {
             guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
-                  // (a predicate looking its answer up in a table, `Self.next[self]?.contains(n)`, draws the
-                  // table's machine, read as a dictionary table)
-                  !body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .leftSquare && $0.parent?.is(SubscriptCallExprSyntax.self) == true }),
-                  let moves = predicate(method, body.statements) else { continue }
+                  !Self.looksUp(body), let moves = predicate(method, body.statements) else { continue }
             return Reading(moves, of: method, in: file)
         }
         return readValidated(subject: "self")
+    }
+
+    /// Whether a predicate looks its answer up in a table (`Self.next[self]?.contains(n)`): the table draws
+    /// the machine, read as a dictionary table.
+    static func looksUp(_ body: CodeBlockSyntax) -> Bool {
+        body.statements.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftSquare && $0.parent?.is(SubscriptCallExprSyntax.self) == true }
+    }
+
+    /// A method of the enum named as moves that takes its values and answers a `Bool` (the predicate `read`
+    /// found nothing in), when `read` found nothing.
+    func unreadPredicate() -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            Self.namedAsMoves(method.name.text) && method.body.map(Self.looksUp) == false && method.signature.returnClause?.type.trimmedText == "Bool"
+                && !method.signature.parameterClause.parameters.isEmpty
+                && method.signature.parameterClause.parameters.allSatisfy { selfNames.contains($0.type.trimmedText) }
+        }
     }
 
     /// The first method of the type that sets `subject` (`self` or a property) to its argument where a

@@ -76,7 +76,7 @@ struct DictionaryTableRecogniser: Recogniser {
         /// trailing closure), or one (`m.add(transition: t)`, a row given whole).
         var rowCalls: [FunctionCallExprSyntax] = []
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            if node.trailingClosure == nil ? (1...4).contains(node.arguments.count) && node.arguments.count != 2 : node.arguments.count == 3,
+            if node.trailingClosure == nil ? (1...4).contains(node.arguments.count) && (node.arguments.count != 2 || ArrayTable.movePair(node.arguments)) : node.arguments.count == 3,
                node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil,
                node.parent?.is(CodeBlockItemSyntax.self) == true { rowCalls.append(node) }
             return .visitChildren
@@ -94,7 +94,10 @@ struct DictionaryTableRecogniser: Recogniser {
             }
             // by syntax first (each of the three a member, two at least written `.x`), then by the names
             func shaped(_ row: ExprSyntax) -> Bool {
-                let members = ArrayTable.parts(row).prefix(3).compactMap { SyntaxHelpers.unwrap($0.expr).as(MemberAccessExprSyntax.self) }
+                let parts = ArrayTable.parts(row)
+                let members = parts.prefix(3).compactMap { SyntaxHelpers.unwrap($0.expr).as(MemberAccessExprSyntax.self) }
+                // (a move, `m.addTransition(from: .idle, to: .loading)`: both written `.x`)
+                if parts.count == 2 { return members.count == 2 && members.allSatisfy { $0.base == nil } }
                 return members.count == 3 && members.filter { $0.base == nil }.count >= 2
             }
             return groups.filter { calls in
@@ -475,6 +478,20 @@ struct ArrayTable {
 
     enum Role { case from, event, to }
 
+    /// Whether moves with no event are named as transitions (a graph's `addEdge(from:to:)` is none): the
+    /// registering method (`addTransition`, `allow`, `addRoute`), or the array's name, the label it is given
+    /// under (`transitions:`) or its rows' type (`Transition(from:to:)`).
+    var namedAsMoves: Bool {
+        var names: [String] = []
+        if let call = anchor.as(FunctionCallExprSyntax.self) { names.append(DSLSupport.calleeName(call) ?? "") }
+        if let array {
+            names.append(SyntaxHelpers.enclosingBindingName(array) ?? "")
+            names.append(array.parent?.as(LabeledExprSyntax.self)?.label?.text ?? "")
+            names += rows.prefix(1).compactMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
+        }
+        return names.contains { name in ["transition", "route", "move", "allow"].contains(where: name.lowercased().contains) }
+    }
+
     /// The row a registering call gives: its arguments (`m.add(from: .a, on: .e, to: .b)`), or its one
     /// argument's value, written in place or in a local constant (`let prime = Transition(with: .prime,
     /// from: .idle, to: .priming)`, then `m.add(transition: prime)`).
@@ -508,24 +525,33 @@ struct ArrayTable {
         return []
     }
 
-    /// A row's parts, three or four.
+    /// A row's parts, three or four; or two labelled as a move with no event (`from: .idle, to: .loading`).
     static func row(_ expr: ExprSyntax) -> [(label: String?, expr: ExprSyntax)]? {
         let p = parts(expr)
+        if p.count == 2 { return movePair(p.map(\.label)) ? p : nil }
         return p.count == 3 || p.count == 4 ? p : nil
     }
 
-    /// The case names of a row's first three parts, if each names one, or one of them is an array of cases
-    /// (`from: [.heating, .boiling]`: a row for each).
+    /// Whether two parts are labelled as a move's source and target (`from:`, `to:`).
+    static func movePair(_ labels: [String?]) -> Bool {
+        labels.count == 2 && labels.map { $0.flatMap { labelRoles[$0] } } == [.from, .to]
+    }
+
+    static func movePair(_ arguments: LabeledExprListSyntax) -> Bool { movePair(arguments.map { $0.label?.text }) }
+
+    /// The case names of a row's first three parts (two for a move), if each names one, or one of them is
+    /// an array of cases (`from: [.heating, .boiling]`: a row for each).
     static func caseNames(_ row: [(label: String?, expr: ExprSyntax)], _ index: SymbolIndex) -> [[String]]? {
         var arrays = 0
-        let names = row.prefix(3).compactMap { part -> [String]? in
+        let count = row.count == 2 ? 2 : 3
+        let names = row.prefix(count).compactMap { part -> [String]? in
             if let one = SyntaxHelpers.caseReference(part.expr, index)?.name { return [one] }
             guard let array = SyntaxHelpers.arrayLiteral(part.expr), !array.elements.isEmpty else { return nil }
             arrays += 1
             let many = array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, index)?.name }
             return many.count == array.elements.count ? many : nil
         }
-        return names.count == 3 && arrays <= 1 ? names : nil
+        return names.count == count && arrays <= 1 ? names : nil
     }
 
     /// Whether a row names one case in each of its first three parts: a table has most rows so.
@@ -570,7 +596,12 @@ struct ArrayTable {
                 unreadable.append(element)
             }
         }
-        guard let first = rows.first else { return }
+        // (moves with no event, `m.addTransition(from: .idle, to: .loading)`: read as rows whose event is `*`)
+        let moves = rows.first?.parts.count == 2
+        rows = rows.filter { ($0.parts.count == 2) == moves }.map { row in
+            moves ? ([row.parts[0], ("on", row.parts[1].expr), row.parts[1]], [row.names[0], ["*"], row.names[1]], row.node) : row
+        }
+        guard let first = rows.first, !moves || namedAsMoves else { return }
         let written = writtenParts(first.parts.map(\.label))
         let location = file.location(of: anchor)
         // registering calls: the enums the receiver's written type names (`Machine<Door, DoorEvent>`), by the
@@ -590,6 +621,7 @@ struct ArrayTable {
         // the roles: by label, else by type, else by name
         var roles: [Role?] = (0..<3).map { i in i < written.count ? written[i].label.flatMap { Self.labelRoles[$0] } : nil }
         let enums: [EnumInfo?] = (0..<3).map { i in
+            if moves, i == 1 { return nil }
             if !named.isEmpty {
                 return context.enumDeclaring(Set(rows.flatMap { $0.names[i] }), among: named, role: "row part", at: location)
             }
@@ -625,7 +657,7 @@ struct ArrayTable {
         for row in rows where row.names[toAt].count != 1 { unreadable.append(ExprSyntax(fromProtocol: row.parts[toAt].expr)) }
         rows.removeAll { $0.names[toAt].count != 1 }
         let states = context.caseList(stateEnum, used: rows.flatMap { $0.names[fromAt] + $0.names[toAt] })
-        let inputs = context.caseList(inputEnum, used: rows.flatMap { $0.names[eventAt] })
+        let inputs = moves ? [] : context.caseList(inputEnum, used: rows.flatMap { $0.names[eventAt] })
         for element in unreadable {
             context.warn("not a (from, event, to) row: \(element.compactText.prefix(60)); left out of the machine",
                          at: file.location(of: element))

@@ -572,7 +572,14 @@ struct SwitchMethodRecogniser: Recogniser {
 
     /// An enum's allowed moves (`AllowedMoves`), when it is no machine of its own events.
     func buildAllowedMoves(type: TypeInfo, stateEnum: EnumInfo, context: ExtractionContext) {
-        guard let read = AllowedMoves(type: type, stateEnum: stateEnum, context: context).read() else { return }
+        let reader = AllowedMoves(type: type, stateEnum: stateEnum, context: context)
+        guard let read = reader.read() else {
+            // (a predicate over two of its values, named as moves, that no pair of cases could be decided by)
+            if let (method, file) = reader.unreadPredicate() {
+                context.warn("`\(type.name).\(method.name.text)` looks like the moves \(type.name) allows, but its body decides no pair of cases from the two values alone (it reads something else, or a shape not followed); no machine of its moves", at: file.location(of: method), severity: .note)
+            }
+            return
+        }
         let initial = Self.agreed(holders(of: stateEnum, context: context).map { owner, property in
             startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
         })
@@ -1377,7 +1384,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Words that name a state: a property or enum named with one (`state`, `connectionState`, `Phase`,
     /// `Status`, `Stage`, `mode`) whose type's methods change it and test it is that type's machine, with
     /// the methods as its events; an enum named otherwise (`storage`, `sign`, `Backing`) is read as data.
-    static let stateWords = ["state", "phase", "status", "stage", "mode"]
+    static let stateWords = ["state", "phase", "status", "stage", "mode", "step", "screen"]
 
     /// Whether one of the words of a camel-case name is a state word (`connectionState`, `_state`,
     /// `HTTPState`, `SubscriptionStatus`; not `statement`).

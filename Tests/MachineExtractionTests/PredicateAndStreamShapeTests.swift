@@ -130,7 +130,7 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertEqual(try a.machine("Desk.booking").moves, ["held -confirm()-> confirmed", "held -cancel()-> cancelled", "confirmed -cancel()-> cancelled"])
         // (the table is its own machine; the predicate reading it is not drawn again)
         XCTAssertNil(a.machines.first { $0.name == "Booking.canTransition" })
-        // a predicate that is not a relation of the enum's values alone stays unread: no machine
+        // a predicate that is not a relation of the enum's values alone stays unread: no machine, a note
         let data = Analysed.source("""
         enum Tier {
             case basic, plus, pro
@@ -139,6 +139,8 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         }
         """)
         XCTAssertTrue(data.machines.isEmpty, "\(data.machines.map(\.name))")
+        // (and says so)
+        XCTAssertTrue(data.diagnosticLines.contains { $0.hasPrefix("note 4:") && $0.contains("`Tier.canTransition`") }, "\(data.diagnosticLines)")
     }
 
     /// `for await` in a method: its body runs for each value, later (the method's own input changes
@@ -247,5 +249,50 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertEqual(try a.machine("Prefs.fetch").moves, ["none -load-> busy", "done -load-> busy"])
         XCTAssertEqual(try a.machine("Prefs.sync").moves, ["clean -edit-> dirty"])
         XCTAssertFalse(a.diagnosticLines.contains { $0.contains("`Result`") }, "\(a.diagnosticLines)")
+    }
+
+    /// An app's own generic machine class given its moves one call at a time (`addTransition(from:to:)`),
+    /// or as an array of moves: a machine of allowed moves, starting where its initializer says; a graph's
+    /// `addEdge(from:to:)` is none.
+    func testMovesRegisteredOnAnAppsOwnMachineClass() throws {
+        let a = Analysed.source("""
+        final class Machine<S: Hashable> {
+            private var moves: [S: Set<S>] = [:]
+            private(set) var current: S
+            init(initial: S) { current = initial }
+            func addTransition(from: S, to: S) { moves[from, default: []].insert(to) }
+        }
+        struct Move<S> { var from: S; var to: S }
+        final class Flow<S: Hashable> {
+            init(start: S, transitions: [Move<S>]) {}
+        }
+        final class Graph<N: Hashable> {
+            func addEdge(from: N, to: N) {}
+        }
+        enum Feed: Hashable { case idle, loading, shown, failed }
+        enum Pay: Hashable { case ready, paying, paid }
+        enum Part: Hashable { case core, net, app }
+        final class FeedModel {
+            private let machine = Machine<Feed>(initial: .idle)
+            private let flow = Flow<Pay>(start: .ready, transitions: [
+                .init(from: .ready, to: .paying),
+                .init(from: .paying, to: .paid),
+            ])
+            private let graph = Graph<Part>()
+            init() {
+                machine.addTransition(from: .idle, to: .loading)
+                machine.addTransition(from: .loading, to: .shown)
+                machine.addTransition(from: .loading, to: .failed)
+                machine.addTransition(from: .failed, to: .loading)
+                graph.addEdge(from: .app, to: .net)
+                graph.addEdge(from: .net, to: .core)
+            }
+        }
+        """)
+        let machine = try a.machine("machine")
+        XCTAssertEqual(machine.moves, ["idle -*-> loading", "loading -*-> shown", "loading -*-> failed", "failed -*-> loading"])
+        XCTAssertEqual(machine.initial, "idle")
+        XCTAssertEqual(try a.machine("flow").moves, ["ready -*-> paying", "paying -*-> paid"])
+        XCTAssertNil(a.machines.first { $0.name.contains("graph") })
     }
 }
