@@ -25,6 +25,7 @@ public enum Extractor {
             ReducerRecogniser(),
             MappingFunctionRecogniser(),
             SwitchMethodRecogniser(),
+            LocalMachineRecogniser(),
         ]
     }
 

@@ -463,7 +463,7 @@ struct MappingFunctionRecogniser: Recogniser {
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
             location: file.location(of: c.node), states: states, inputs: inputs,
-            initial: context.initialState(start, states: states),
+            initial: context.initialState(start, states: states) ?? (built == nil ? Self.heldStart(of: c.name, stateEnum: stateEnum, context: context) : nil),
             rules: rules, order: .resolved,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum, at: built?.call ?? c.node, leftOut: [interpreter.leftOut])
@@ -483,6 +483,27 @@ struct MappingFunctionRecogniser: Recogniser {
     /// The value a state starts with where no construction gives one: what the type declaring its enum
     /// returns from `makeInitialState()` (Square's Workflow: `func makeInitialState() -> State { .cart }`,
     /// its actions' `apply(toState:)` the machine).
+    /// Where the stored properties that keep the function's result start, when they agree: `private var
+    /// state = Vending.State.idle`, then `state = Vending.reduce(state, input)`.
+    static func heldStart(of function: String?, stateEnum: EnumInfo?, context: ExtractionContext) -> String? {
+        guard let function, let stateEnum else { return nil }
+        let recogniser = SwitchMethodRecogniser()
+        let holders = recogniser.holders(of: stateEnum, context: context).filter { owner, property in
+            owner.methods.contains { method, _ in
+                method.body.map { body in
+                    SwitchFinder.scan(body).assignments.contains { lhs, rhs in
+                        [property.name, "self." + property.name].contains(SyntaxHelpers.path(lhs) ?? "")
+                            && SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self).flatMap { DSLSupport.calleeName($0) } == function
+                    }
+                } == true
+            }
+        }
+        guard !holders.isEmpty else { return nil }
+        return SwitchMethodRecogniser.agreed(holders.map { owner, property in
+            recogniser.startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
+        })
+    }
+
     static func declaredStart(of stateEnum: EnumInfo?, context: ExtractionContext) -> ExprSyntax? {
         guard let stateEnum, let owner = context.index.types[stateEnum.key]?.parent,
               let function = owner.methods.first(where: { $0.0.name.text == "makeInitialState" && $0.0.signature.parameterClause.parameters.isEmpty })?.0,

@@ -295,4 +295,103 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertEqual(try a.machine("flow").moves, ["ready -*-> paying", "paying -*-> paid"])
         XCTAssertNil(a.machines.first { $0.name.contains("graph") })
     }
+
+    /// A local variable of an enum that a loop's `switch` steps (a tokenizer): a machine of the function,
+    /// its input the loop's next turn; the loop may stop in any state (no dead ends). A local only read in
+    /// the loop is none.
+    func testALocalVariableSteppedByALoopIsAMachine() throws {
+        let a = Analysed.source("""
+        enum Lex { case start, number, word }
+        enum Shade { case light, dark }
+        struct Tokenizer {
+            func tokenize(_ text: String) -> [String] {
+                var state = Lex.start
+                var tokens: [String] = []
+                for ch in text {
+                    switch state {
+                    case .start:
+                        if ch.isNumber { state = .number } else if ch.isLetter { state = .word }
+                    case .number:
+                        if !ch.isNumber { tokens.append("n"); state = .start }
+                    case .word:
+                        if !ch.isLetter { tokens.append("w"); state = .start }
+                    }
+                }
+                return tokens
+            }
+            func paint(_ rows: [Int]) -> Int {
+                var shade: Shade = .light
+                var total = 0
+                for row in rows {
+                    switch shade {
+                    case .light: total += row
+                    case .dark: total -= row
+                    }
+                }
+                shade = .dark
+                return total
+            }
+        }
+        """)
+        let lexer = try a.machine("Tokenizer.tokenize().state")
+        XCTAssertEqual(lexer.initial, "start")
+        XCTAssertEqual(lexer.moves, ["start -tokenize() on text-> number", "start -tokenize() on text-> word",
+                                     "number -tokenize() on text-> start", "word -tokenize() on text-> start"])
+        XCTAssertFalse(lexer.findingSet.contains { $0.hasPrefix("dead_end_state") }, "\(lexer.findingSet)")
+        XCTAssertNil(a.machines.first { $0.name.contains("shade") })
+    }
+
+    /// A reducing function (`static func reduce(_:_:) -> State`) whose result a stored property keeps
+    /// starts where that property starts; a local stepped by a loop over events of an enum takes them as
+    /// its inputs; a local read from a channel each turn is the loop's input, not a machine.
+    func testWhereReducersAndLocalsStartAndWhatTheyTake() throws {
+        let a = Analysed.source("""
+        struct Vend {
+            enum State: Equatable { case idle, paid, broken }
+            enum Input { case coin, serve, fix }
+            static func reduce(_ state: State, _ input: Input) -> State {
+                switch (state, input) {
+                case (.idle, .coin): return .paid
+                case (.paid, .serve): return .idle
+                case (.broken, .fix): return .idle
+                default: return state
+                }
+            }
+        }
+        actor VendLoop {
+            private var state = Vend.State.idle
+            func run(_ inputs: AsyncStream<Vend.Input>) async {
+                for await input in inputs { state = Vend.reduce(state, input) }
+            }
+        }
+        enum Gate { case shut, opening, open }
+        enum Push { case button, reached }
+        enum Command { case list, stop }
+        func drive(_ pushes: AsyncStream<Push>) async {
+            var gate = Gate.shut
+            for await push in pushes {
+                switch (gate, push) {
+                case (.shut, .button): gate = .opening
+                case (.opening, .reached): gate = .open
+                default: continue
+                }
+            }
+        }
+        func serve(_ read: () -> Command) {
+            var command: Command = .list
+            while true {
+                switch command {
+                case .list: print("l")
+                case .stop: return
+                }
+                command = read()
+            }
+        }
+        """)
+        let vend = try a.machine("reduce")
+        XCTAssertEqual(vend.initial, "idle")
+        XCTAssertTrue(vend.findingSet.contains("unreachable_state broken"), "\(vend.findingSet)")
+        XCTAssertEqual(try a.machine("drive().gate").moves, ["shut -button-> opening", "opening -reached-> open"])
+        XCTAssertNil(a.machines.first { $0.name.contains("command") })
+    }
 }

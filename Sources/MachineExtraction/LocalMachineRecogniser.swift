@@ -1,0 +1,138 @@
+import MachineModel
+import SwiftSyntax
+
+/// D9 in a function's body: a local variable holding a case of a declared enum (`var state = Lex.start`,
+/// `var phase: Phase = .idle`) that a `switch` over it in a loop steps (`for ch in text { switch state {
+/// case .start: if ch.isNumber { state = .number } … } }`): a machine whose one input is the loop's next
+/// turn (`tokenize() on text` for a `for` loop, `run() loop` for `while` and `repeat`), named by the
+/// function and the variable (`Lexer.tokenize().state`), starting at the variable's initializer. The loop
+/// may stop in any state, so every state may end it (none is a dead end).
+struct LocalMachineRecogniser: Recogniser {
+    final class Finder: SyntaxVisitor {
+        /// Every `switch`, in walk order.
+        var switches: [SwitchExprSyntax] = []
+        override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+            switches.append(node)
+            return .visitChildren
+        }
+    }
+
+    func finder(for file: ParsedFile) -> SyntaxVisitor? { Finder(viewMode: .sourceAccurate) }
+
+    func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
+        for (file, finder) in self.found(found, in: context, as: Finder.self) {
+            var built = Set<SyntaxIdentifier>()
+            for sw in finder.switches {
+                guard let (loop, body, function) = Self.enclosing(sw) else { continue }
+                // the names it switches over (`switch state`, `switch (mode, signal)`) and those it assigns
+                let subject = SyntaxHelpers.unwrap(sw.subject)
+                let tested = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
+                let names = (tested.compactMap { $0.as(DeclReferenceExprSyntax.self)?.baseName.text }
+                    + SwitchFinder.scan(sw).assignments.compactMap { $0.lhs.as(DeclReferenceExprSyntax.self)?.baseName.text }).uniqued()
+                for name in names {
+                    build(name, loop: loop, body: body, function: function, at: sw, file: file, context: context, built: &built)
+                }
+            }
+        }
+    }
+
+    /// The loop a `switch` is in and the function around it, when no closure or nested function comes between.
+    static func enclosing(_ node: some SyntaxProtocol) -> (loop: Syntax, body: CodeBlockSyntax, function: Syntax)? {
+        var loop: (Syntax, CodeBlockSyntax)?
+        for ancestor in sequence(first: Syntax(node), next: { $0.parent }).dropFirst() {
+            if ancestor.is(ClosureExprSyntax.self) { return nil }
+            if ancestor.is(FunctionDeclSyntax.self) || ancestor.is(InitializerDeclSyntax.self) || ancestor.is(AccessorDeclSyntax.self) {
+                return loop.map { ($0.0, $0.1, ancestor) }
+            }
+            if loop == nil {
+                if let f = ancestor.as(ForStmtSyntax.self) { loop = (ancestor, f.body) }
+                else if let w = ancestor.as(WhileStmtSyntax.self) { loop = (ancestor, w.body) }
+                else if let r = ancestor.as(RepeatStmtSyntax.self) { loop = (ancestor, r.body) }
+            }
+        }
+        return nil
+    }
+
+    /// The `var` declaring `name` in a body around `node`, before it.
+    static func declaration(of name: String, before node: Syntax) -> PatternBindingSyntax? {
+        var child = node
+        for ancestor in sequence(first: node.parent, next: { $0?.parent }) {
+            guard let ancestor else { return nil }
+            defer { child = ancestor }
+            if ancestor.is(FunctionDeclSyntax.self) || ancestor.is(InitializerDeclSyntax.self) || ancestor.is(AccessorDeclSyntax.self) { return nil }
+            guard let list = ancestor.as(CodeBlockItemListSyntax.self) else { continue }
+            for item in list where item.position < child.position {
+                guard let v = item.item.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.var) else { continue }
+                if let binding = v.bindings.last(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) { return binding }
+            }
+        }
+        return nil
+    }
+
+    func build(_ name: String, loop: Syntax, body: CodeBlockSyntax, function: Syntax, at sw: SwitchExprSyntax, file: ParsedFile,
+               context: ExtractionContext, built: inout Set<SyntaxIdentifier>) {
+        guard let binding = Self.declaration(of: name, before: loop), !built.contains(binding.id) else { return }
+        // the variable's enum: written, or the type of the case it starts at (`Lex.start`)
+        let scope = context.index.scope(of: binding)
+        let start = binding.initializer?.value
+        let typeText = binding.typeAnnotation?.type.trimmedText
+            ?? start.flatMap { SyntaxHelpers.caseReference($0, context.index)?.type }
+        guard let typeText, let stateEnum = context.index.enumInfo(typeText, in: scope), stateEnum.cases.count >= 2 else { return }
+        // (the loop steps it: it tests it and assigns it cases, only cases: a value read each turn,
+        // `command = try channel.read()`, is the loop's input, not a state; and it starts at one)
+        let states = stateEnum.caseNames
+        let writes = SwitchFinder.scan(body).assignments.filter { SyntaxHelpers.path($0.lhs) == name }
+        guard start != nil, !writes.isEmpty, writes.allSatisfy({ _, rhs in
+            SyntaxHelpers.branches(rhs).allSatisfy { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains) != nil }
+        }), ValueTestFinder.tests(body, roots: [name]) else { return }
+        built.insert(binding.id)
+        let functionName = function.as(FunctionDeclSyntax.self)?.name.text ?? (function.is(InitializerDeclSyntax.self) ? "init" : "get")
+        // the input: each value of a loop over events of an enum (`for await signal in signals` with
+        // `signals: AsyncStream<Signal>`, `for e in events: [Event]`), else the loop's next turn
+        var inputs: [String]
+        var inputPaths: Set<String> = []
+        var inputEnum: EnumInfo?
+        if let f = loop.as(ForStmtSyntax.self), let event = Self.events(of: f, in: function, stateEnum: stateEnum, context: context) {
+            (inputs, inputPaths, inputEnum) = (event.enumInfo.caseNames, [event.name], event.enumInfo)
+        } else if let f = loop.as(ForStmtSyntax.self) {
+            inputs = ["\(functionName)() on \(Suspension.describe(Syntax(f)).what)"]
+        } else {
+            inputs = ["\(functionName)() loop"]
+        }
+        let location = file.location(of: sw)
+        let spec = ReducerSpec(domain: Domain(states: states, inputs: inputs), statePaths: [name], inputPaths: inputPaths,
+                               enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
+                               enumPredicates: context.predicates(of: stateEnum), enumSuccessors: context.successors(of: stateEnum))
+        let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: inputEnum, at: sw),
+                                             readings: context.readings)
+        let rules = interpreter.run(body.statements, at: location)
+        guard rules.contains(where: { rule in rule.outcomes.contains { if case .state = $0.target { true } else { false } } }) else { return }
+        let owner = context.index.scope(of: function)?.innermostType.map { $0.name + "." } ?? ""
+        let machine = Machine(name: "\(owner)\(functionName)().\(name)", dialect: .switchMethod, location: location, states: states,
+                              inputs: inputs, initial: start.flatMap { context.initialState($0, states: states) }, rules: rules,
+                              order: .resolved, terminal: states, stateLocations: context.locations(stateEnum),
+                              inputLocations: context.locations(inputEnum))
+        context.add(machine, stateEnum: stateEnum, at: binding, leftOut: [interpreter.leftOut])
+    }
+
+    /// A loop over values of an enum other than the state's: its variable and the enum, from the written
+    /// type of the sequence (a parameter of the function or a property of its type: `AsyncStream<Signal>`,
+    /// `AsyncThrowingStream<Signal, Error>`, `[Signal]`).
+    static func events(of loop: ForStmtSyntax, in function: Syntax, stateEnum: EnumInfo, context: ExtractionContext) -> (name: String, enumInfo: EnumInfo)? {
+        guard let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { return nil }
+        let parameters = function.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
+        let typeText = parameters?.first { ($0.secondName ?? $0.firstName).text == stream }?.type.trimmedText
+            ?? context.index.scope(of: function)?.innermostType?.properties.first { $0.name == stream && !$0.isStatic }?.typeText
+        guard let typeText else { return nil }
+        let element: ResolvedType?
+        if typeText.hasPrefix("[") {
+            element = context.index.scope(of: loop).map { context.index.resolveType(String(typeText.dropFirst().dropLast()), in: $0) }
+        } else {
+            let generic = DSLSupport.genericType(typeText, at: loop, index: context.index)
+            element = ["AsyncStream", "AsyncThrowingStream", "Array"].contains(generic.name) ? generic.arguments.first : nil
+        }
+        guard let e = element?.enumInfo, e.key != stateEnum.key else { return nil }
+        return (name, e)
+    }
+}
