@@ -1177,7 +1177,8 @@ struct ReducerRecogniser: Recogniser {
         for r in rules.indices {
             var outcomes: [Outcome] = []
             for o in rules[r].outcomes {
-                guard o.pattern == pattern, o.pairs.contains(pair) else { outcomes.append(o); continue }
+                // (a button's payload bound, `.confirmDeletion(let id)`, is the same button)
+                guard o.pattern == pattern || o.pattern?.text == pattern.text, o.pairs.contains(pair) else { outcomes.append(o); continue }
                 found = true
                 guard o.target == .stay else { outcomes.append(o); continue }
                 var rest = o

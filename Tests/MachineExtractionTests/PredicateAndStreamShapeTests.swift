@@ -394,4 +394,46 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertEqual(try a.machine("drive().gate").moves, ["shut -button-> opening", "opening -reached-> open"])
         XCTAssertNil(a.machines.first { $0.name.contains("command") })
     }
+
+    /// TCA: an alert in a `@Reducer enum Destination` goes away after its button even where the reducer
+    /// binds the button's payload (`.confirmPurge(let id)`): one edge to nil, not also one staying.
+    func testAnAlertButtonWithAPayloadDismissesItsDestination() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Shelf {
+            @Reducer
+            enum Destination {
+                case alert(AlertState<Alert>)
+                enum Alert: Equatable { case confirmPurge(id: Int) }
+            }
+            @ObservableState
+            struct State: Equatable {
+                @Presents var destination: Destination.State?
+                var purged = false
+            }
+            enum Action { case purgeTapped, destination(PresentationAction<Destination.Action>) }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .purgeTapped:
+                        state.destination = .alert(AlertState { TextState("Purge?") } actions: {
+                            ButtonState(role: .destructive, action: .confirmPurge(id: 1)) { TextState("Purge") }
+                        })
+                        return .none
+                    case let .destination(.presented(.alert(.confirmPurge(id)))):
+                        state.purged = id > 0
+                        return .none
+                    case .destination:
+                        return .none
+                    }
+                }
+                .ifLet(\\.$destination, action: \\.destination)
+            }
+        }
+        """)
+        let destination = try a.machine("Shelf.destination")
+        let button = destination.edges.filter { $0.trigger.contains("confirmPurge") }
+        XCTAssertEqual(button.map { "\($0.from) -> \($0.to)" }, ["alert -> nil"])
+    }
 }
