@@ -157,7 +157,6 @@ struct AllowedMoves {
         return PairPredicate(moves: self, from: subjects[0], to: subjects[1]).allowed(body)
     }
 
-
     /// A method setting the state to its argument in the cases of a `switch` over both that allow it
     /// (`mutating func transition(to next: Self) { switch (self, next) { case (.idle, .busy): self = next
     /// default: throw … } }`, or `func move(to p: Phase) { switch (phase, p) { … phase = p … } }` for a

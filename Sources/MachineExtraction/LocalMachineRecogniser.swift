@@ -78,13 +78,18 @@ struct LocalMachineRecogniser: Recogniser {
         let typeText = binding.typeAnnotation?.type.trimmedText
             ?? start.flatMap { SyntaxHelpers.caseReference($0, context.index)?.type }
         guard let typeText, let stateEnum = context.index.enumInfo(typeText, in: scope), stateEnum.cases.count >= 2 else { return }
-        // (the loop steps it: it tests it and assigns it cases, only cases: a value read each turn,
-        // `command = try channel.read()`, is the loop's input, not a state; and it starts at one)
+        // (the loop steps it: it tests it and assigns it cases; a value read each turn, `command = try
+        // channel.read()` in the loop's body itself, is the loop's input, not a state; and it starts at one)
         let states = stateEnum.caseNames
         let writes = SwitchFinder.scan(body).assignments.filter { SyntaxHelpers.path($0.lhs) == name }
-        guard start != nil, !writes.isEmpty, writes.allSatisfy({ _, rhs in
+        func isCase(_ rhs: ExprSyntax) -> Bool {
             SyntaxHelpers.branches(rhs).allSatisfy { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains) != nil }
-        }), ValueTestFinder.tests(body, roots: [name]) else { return }
+        }
+        func everyTurn(_ lhs: ExprSyntax) -> Bool {
+            lhs.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })?.parent?.id == body.statements.id
+        }
+        guard start != nil, writes.contains(where: { isCase($0.rhs) }), !writes.contains(where: { !isCase($0.rhs) && everyTurn($0.lhs) }),
+              ValueTestFinder.tests(body, roots: [name]) else { return }
         built.insert(binding.id)
         let functionName = function.as(FunctionDeclSyntax.self)?.name.text ?? (function.is(InitializerDeclSyntax.self) ? "init" : "get")
         // the input: each value of a loop over events of an enum (`for await signal in signals` with

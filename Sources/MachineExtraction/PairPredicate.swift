@@ -247,13 +247,19 @@ struct PairPredicate {
            let table = table(SyntaxHelpers.unwrap(subscriptCall.calledExpression)) {
             return table[key].map { .list($0) } ?? Value.none
         }
-        // `allowedNext` / `self.allowedNext`: the enum's list of next cases, from the source
-        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, case .name(let n)? = eval(base, env),
-           let listed = list(named: member.declName.baseName.text) {
-            return .list(listed[n] ?? [])
+        // `allowedNext` / `self.allowedNext` / `next.isTerminal`: the enum's list of next cases, or its
+        // computed `Bool` (`var isTerminal: Bool { self == .done }`), of one of the two values
+        var named: (value: String, member: String)?
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, case .name(let n)? = eval(base, env) {
+            named = (n, member.declName.baseName.text)
+        } else if let ref = e.as(DeclReferenceExprSyntax.self), from == "self", let n = env["self"] {
+            named = (n, ref.baseName.text)
         }
-        if let ref = e.as(DeclReferenceExprSyntax.self), from == "self", let n = env["self"], let listed = list(named: ref.baseName.text) {
-            return .list(listed[n] ?? [])
+        if let named {
+            if let listed = list(named: named.member) { return .list(listed[named.value] ?? []) }
+            if let verdict = moves.context.predicates(of: moves.stateEnum)[named.member] {
+                return verdict.yes.contains(named.value) ? .bool(true) : verdict.maybe.contains(named.value) ? nil : .bool(false)
+            }
         }
         if let name = moves.state(e) { return .name(name) }
         return nil

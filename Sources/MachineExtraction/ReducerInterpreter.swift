@@ -736,7 +736,7 @@ final class ReducerInterpreter {
                 after = after.flatMap { ctx -> [Ctx] in
                     let pred = eval(value, ctx)
                     guard !ctx.pairs.subtracting(pred.maybe).isEmpty else { return [ctx] }
-                    let text = value.trimmedDescription
+                    let text = self.text(value)
                     return [(restrict(ctx, pred, text: text), "true"), (restrict(ctx, pred.negated(d), text: "!(\(text))"), "false")]
                         .compactMap { c, returned in
                             guard !c.pairs.isEmpty else { return nil }
@@ -1828,11 +1828,11 @@ final class ReducerInterpreter {
                 let held = !(last.hasPrefix("!(") && last.hasSuffix(")"))
                 c.guards[c.guards.count - 1] = held ? last : String(last.dropFirst(2).dropLast())
                 stripped.append(c)
-                sides[Condition(c), default: []].insert(held)
+                sides[Condition(c, answering: decidingDepth != nil), default: []].insert(held)
             }
             var joined = false
             let next = zip(result, stripped).map { ctx, s -> Ctx in
-                guard let c = s, sides[Condition(c)]?.count == 2 else { return ctx }
+                guard let c = s, sides[Condition(c, answering: decidingDepth != nil)]?.count == 2 else { return ctx }
                 var n = c
                 n.guards.removeLast()
                 joined = true
@@ -2421,7 +2421,7 @@ final class ReducerInterpreter {
         ctxs.map { ctx in
             // (a `for await` loop's body runs for each value, later: the method's own input ends where it
             // begins waiting, in whatever state it is, and the loop goes on as the values' input)
-            var target: Target
+            let target: Target
             if let t = ctx.target, t != .stay, t != .failure { target = t }
             else if s.node.is(ForStmtSyntax.self), ctx.target != .failure, ctx.pairs.intersection(d.set(inputs: [s.input])).isEmpty {
                 target = .stay

@@ -772,8 +772,16 @@ struct ReducerRecogniser: Recogniser {
             })
             for m in ReducerRecogniser.methodsWithDefaults(of: stateType, context: context) where calledOnState.contains(m.name.text) {
                 guard let body = m.body else { continue }
-                for assignment in SwitchFinder.scan(body).assignments {
+                let methodScan = SwitchFinder.scan(body)
+                for assignment in methodScan.assignments {
                     if let path = SyntaxHelpers.path(assignment.lhs) { helperAssignedFields.insert(path) }
+                }
+                // (a `@Shared` field written in its lock: `$auth.withLock { $0 = .signedIn }`)
+                for call in methodScan.calls {
+                    guard let path = SyntaxHelpers.path(call.calledExpression), path.hasSuffix(".withLock") else { continue }
+                    let field = path.dropLast(".withLock".count)
+                    if field.hasPrefix("$") { helperAssignedFields.insert(String(field.dropFirst())) }
+                    if field.hasPrefix("self.$") { helperAssignedFields.insert(String(field.dropFirst("self.$".count))) }
                 }
             }
             payloadCalls = PayloadFinder.calls(in: c.body, index: context.index)
@@ -875,7 +883,8 @@ struct ReducerRecogniser: Recogniser {
                                enumMethods: context.mutatingMethods(of: t.fieldEnum), enumFactories: context.factories(of: t.fieldEnum),
                                enumPredicates: context.predicates(of: t.fieldEnum), enumSuccessors: context.successors(of: t.fieldEnum),
                                valueStates: values, arrivals: arrivals, openInputs: actionEnum == nil, returnsNext: c.returnsNext)
-        if let locked { spec.accessors = [locked] }
+        // (and in the State's methods: `$appearance.withLock`)
+        if let locked { spec.accessors = [locked, "$\(field.name).withLock", "self.$\(field.name).withLock"] }
         // (`guard state.canSubmit` with `var canSubmit: Bool { status == .draft }` in the State)
         if t.kind == .enumeration, t.suffix.isEmpty {
             spec.ownerPredicates = context.ownerPredicates(of: stateType, statePaths: [field.name], states: states)

@@ -480,9 +480,6 @@ struct MappingFunctionRecogniser: Recogniser {
         return SyntaxHelpers.argument(call, String(parts[1])) ?? field.initializer ?? value
     }
 
-    /// The value a state starts with where no construction gives one: what the type declaring its enum
-    /// returns from `makeInitialState()` (Square's Workflow: `func makeInitialState() -> State { .cart }`,
-    /// its actions' `apply(toState:)` the machine).
     /// Where the stored properties that keep the function's result start, when they agree: `private var
     /// state = Vending.State.idle`, then `state = Vending.reduce(state, input)`.
     static func heldStart(of function: String?, stateEnum: EnumInfo?, context: ExtractionContext) -> String? {
@@ -504,6 +501,9 @@ struct MappingFunctionRecogniser: Recogniser {
         })
     }
 
+    /// The value a state starts with where no construction gives one: what the type declaring its enum
+    /// returns from `makeInitialState()` (Square's Workflow: `func makeInitialState() -> State { .cart }`,
+    /// its actions' `apply(toState:)` the machine).
     static func declaredStart(of stateEnum: EnumInfo?, context: ExtractionContext) -> ExprSyntax? {
         guard let stateEnum, let owner = context.index.types[stateEnum.key]?.parent,
               let function = owner.methods.first(where: { $0.0.name.text == "makeInitialState" && $0.0.signature.parameterClause.parameters.isEmpty })?.0,

@@ -167,6 +167,12 @@ enum SyntaxHelpers {
         }
         // the completion of an animation (`UIView.animate(…, animations: { … }) { _ in … }`)
         if let completion = completionClosure(of: call) { return [(completion, "completion")] }
+        // (a task's cancellation handler, `withTaskCancellationHandler { … } onCancel: { … }`, runs when it is cancelled)
+        if DSLSupport.calleeName(call) == "withTaskCancellationHandler",
+           let onCancel = call.arguments.first(where: { $0.label?.text == "onCancel" })?.expression.as(ClosureExprSyntax.self)
+            ?? call.additionalTrailingClosures.first(where: { $0.label.text == "onCancel" })?.closure {
+            return [(onCancel, "onCancel")]
+        }
         let platform = DSLSupport.calleeName(call).map(platformCallbacks.contains) == true
             && call.calledExpression.is(MemberAccessExprSyntax.self)
         // completion handlers: closures holding `self` weakly, or handing their work back to the main queue

@@ -436,4 +436,69 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         let button = destination.edges.filter { $0.trigger.contains("confirmPurge") }
         XCTAssertEqual(button.map { "\($0.from) -> \($0.to)" }, ["alert -> nil"])
     }
+
+    /// Holes found in the shapes above: a predicate's other condition stays a guard; an enum predicate may
+    /// ask the enum's computed `Bool`; a local assigned a run-time value in one branch is still a machine;
+    /// a cancellation handler runs later, as work of its own.
+    func testHolesOfThesePredicatesLocalsAndHandlers() throws {
+        let a = Analysed.source("""
+        enum Lane { case a, b, c }
+        final class Gate {
+            var state: Lane = .a
+            var admin = false
+            func canTransition(to next: Lane) -> Bool {
+                switch next {
+                case .a: return state == .c
+                case .b: return state == .a && admin
+                case .c: return state == .b
+                }
+            }
+            private func transition(to next: Lane) {
+                guard canTransition(to: next) else { return }
+                state = next
+            }
+            func toB() { transition(to: .b) }
+            func toC() { transition(to: .c) }
+            func toA() { transition(to: .a) }
+        }
+        enum Leg {
+            case start, mid, done
+            var isLast: Bool { self == .done }
+            func canTransition(to next: Leg) -> Bool {
+                if isLast { return false }
+                return next != self
+            }
+        }
+        enum Mode { case normal, insert }
+        func edit(_ keys: [Character], saved: Mode) {
+            var mode = Mode.normal
+            for k in keys {
+                switch mode {
+                case .normal: if k == "i" { mode = .insert } else if k == "r" { mode = saved }
+                case .insert: if k == "e" { mode = .normal }
+                }
+            }
+        }
+        enum Fetch { case idle, busy, aborted }
+        final class Loader {
+            var state: Fetch = .idle
+            func load() async {
+                state = .busy
+                await withTaskCancellationHandler {
+                    await Task.yield()
+                } onCancel: {
+                    state = .aborted
+                }
+            }
+            func reset() { state = .idle }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Gate.state").edge("a", "toB()", "b")?.guardText, "state == .a && admin")
+        XCTAssertEqual(try XCTUnwrap(a.machines.first { $0.name.hasPrefix("Leg") }).moves,
+                       ["start -*-> mid", "start -*-> done", "mid -*-> start", "mid -*-> done"])
+        XCTAssertTrue(try a.machine("edit().mode").moves.contains("normal -edit() on keys-> insert"))
+        let loader = try a.machine("Loader.state")
+        let onCancel = try XCTUnwrap(loader.inputs.first { $0.hasSuffix(" onCancel") }, "\(loader.inputs)")
+        XCTAssertEqual(loader.edges.filter { $0.input == onCancel && !$0.noop }.map { "\($0.from) -> \($0.to)" }, ["busy -> aborted"])
+    }
 }
