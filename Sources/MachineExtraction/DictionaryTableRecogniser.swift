@@ -82,14 +82,19 @@ struct DictionaryTableRecogniser: Recogniser {
             return .visitChildren
         }
 
-        /// Calls registering transitions: statements of one block calling one method on one receiver, at
-        /// least two of them, most naming three cases.
+        /// Calls registering transitions: statements of one function calling one method on one receiver, at
+        /// least two of them, most naming three cases (or two, `from:` and `to:`).
         func registrations(index: SymbolIndex) -> [[FunctionCallExprSyntax]] {
             struct Key: Hashable { var block: SyntaxIdentifier?; var callee: String }
             var groups: [[FunctionCallExprSyntax]] = []
             var byKey: [Key: Int] = [:]
             for call in rowCalls {
-                let key = Key(block: call.parent?.parent?.id, callee: call.calledExpression.trimmedText)
+                // (one function's calls, those under an `if` too: `if debug { m.addTransition(…) }`)
+                let function = call.ancestorOrSelf { node -> Syntax? in
+                    node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(ClosureExprSyntax.self)
+                        || node.is(AccessorDeclSyntax.self) ? node : nil
+                }
+                let key = Key(block: function?.id ?? call.parent?.parent?.id, callee: call.calledExpression.trimmedText)
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
             // by syntax first (each of the three a member, two at least written `.x`), then by the names

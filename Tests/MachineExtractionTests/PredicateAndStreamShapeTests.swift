@@ -251,8 +251,8 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertFalse(a.diagnosticLines.contains { $0.contains("`Result`") }, "\(a.diagnosticLines)")
     }
 
-    /// An app's own generic machine class given its moves one call at a time (`addTransition(from:to:)`),
-    /// or as an array of moves: a machine of allowed moves, starting where its initializer says; a graph's
+    /// An app's own generic machine class given its moves one call at a time (`addTransition(from:to:)`,
+    /// one of them under an `if`), or as an array of moves: a machine of allowed moves, starting where its initializer says; a graph's
     /// `addEdge(from:to:)` is none.
     func testMovesRegisteredOnAnAppsOwnMachineClass() throws {
         let a = Analysed.source("""
@@ -279,18 +279,19 @@ final class PredicateAndStreamShapeTests: XCTestCase {
                 .init(from: .paying, to: .paid),
             ])
             private let graph = Graph<Part>()
-            init() {
+            init(debug: Bool) {
                 machine.addTransition(from: .idle, to: .loading)
                 machine.addTransition(from: .loading, to: .shown)
                 machine.addTransition(from: .loading, to: .failed)
                 machine.addTransition(from: .failed, to: .loading)
+                if debug { machine.addTransition(from: .shown, to: .idle) }
                 graph.addEdge(from: .app, to: .net)
                 graph.addEdge(from: .net, to: .core)
             }
         }
         """)
         let machine = try a.machine("machine")
-        XCTAssertEqual(machine.moves, ["idle -*-> loading", "loading -*-> shown", "loading -*-> failed", "failed -*-> loading"])
+        XCTAssertEqual(machine.moves, ["idle -*-> loading", "loading -*-> shown", "loading -*-> failed", "failed -*-> loading", "shown -*-> idle"])
         XCTAssertEqual(machine.initial, "idle")
         XCTAssertEqual(try a.machine("flow").moves, ["ready -*-> paying", "paying -*-> paid"])
         XCTAssertNil(a.machines.first { $0.name.contains("graph") })
