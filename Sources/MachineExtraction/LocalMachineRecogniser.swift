@@ -113,10 +113,13 @@ struct LocalMachineRecogniser: Recogniser {
         let rules = interpreter.run(body.statements, at: location)
         guard rules.contains(where: { rule in rule.outcomes.contains { if case .state = $0.target { true } else { false } } }) else { return }
         let owner = context.index.scope(of: function)?.innermostType.map { $0.name + "." } ?? ""
-        let machine = Machine(name: "\(owner)\(functionName)().\(name)", dialect: .switchMethod, location: location, states: states,
+        var machine = Machine(name: "\(owner)\(functionName)().\(name)", dialect: .switchMethod, location: location, states: states,
                               inputs: inputs, initial: start.flatMap { context.initialState($0, states: states) }, rules: rules,
                               order: .resolved, terminal: states, stateLocations: context.locations(stateEnum),
                               inputLocations: context.locations(inputEnum))
+        // (a placeholder it holds only while a turn runs, `state = .modifying` then the `switch`, is no unreachable state)
+        machine.transient = SwitchMethodRecogniser.transient(writes.map { (Syntax($0.lhs), $0.rhs) }, targets: SwitchMethodRecogniser.targets(of: rules),
+                                                             initial: machine.initial, unobservable: [], context: context)
         context.add(machine, stateEnum: stateEnum, at: binding, leftOut: [interpreter.leftOut])
     }
 
