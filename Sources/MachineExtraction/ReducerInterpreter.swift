@@ -154,6 +154,8 @@ struct Suspension {
         let member = callee?.as(MemberAccessExprSyntax.self)
         let name = member?.declName.baseName.text ?? callee?.as(DeclReferenceExprSyntax.self)?.baseName.text
         let onSelf = member == nil || member?.base.map(SyntaxHelpers.isSelf) == true
+        // (a value awaited, `try await task.value`, is named by what it reads)
+        if name == nil, let read = value.flatMap({ SyntaxHelpers.path($0) }) { return (read, nil) }
         return (name.map { $0 + "()" } ?? "a wait", onSelf ? name : nil)
     }
 }

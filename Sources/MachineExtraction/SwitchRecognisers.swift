@@ -2061,7 +2061,27 @@ struct SwitchMethodRecogniser: Recogniser {
                          at: location, severity: .note)
         }
         markUnfollowed(writes.unfollowed + assigned.unfollowed + (field?.replaced ?? []), in: &machine, context: context)
+        // a case carrying a case of another enum (`.live(.buffering)`, `.live(.playing)`): its changes are one state here
+        // (written by two methods at least: one method choosing between modes, `.sslRequestSent(.prefer)` or
+        // `(.require)`, sets data)
+        let nested = Dictionary(grouping: writes.assigned.compactMap { write in
+            Self.nestedCase(write.value, context: context).map { (outer: $0.outer, inner: $0.inner,
+                                                                 method: write.node.ancestorOrSelf { $0.as(FunctionDeclSyntax.self) }?.id) }
+        }, by: \.outer).filter { Set($0.value.map(\.inner)).count >= 2 && Set($0.value.map(\.method)).count >= 2 }.keys.sorted()
+        if !nested.isEmpty {
+            context.warn("'\(machine.name)': \(nested.map { "'\($0)'" }.joined(separator: ", ")) carr\(nested.count == 1 ? "ies" : "y") a case of another enum that the code changes (`.\(nested[0])(.…)`); the states are the outer cases, so those changes are drawn as no change",
+                         at: location, severity: .note)
+        }
         context.add(machine, stateEnum: stateEnum, key: "\(type.key).\(name)", leftOut: leftOut)
+    }
+
+    /// A case written with a case as its one payload (`.live(.buffering)`): the two case names.
+    static func nestedCase(_ value: ExprSyntax, context: ExtractionContext) -> (outer: String, inner: String)? {
+        guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+              let outer = SyntaxHelpers.caseReference(ExprSyntax(call.calledExpression), context.index)?.name,
+              let inner = call.arguments.first.flatMap({ SyntaxHelpers.unwrap($0.expression).as(MemberAccessExprSyntax.self) }),
+              inner.base == nil else { return nil }
+        return (outer, inner.declName.baseName.text)
     }
 }
 

@@ -502,4 +502,29 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         let onCancel = try XCTUnwrap(loader.inputs.first { $0.hasSuffix(" onCancel") }, "\(loader.inputs)")
         XCTAssertEqual(loader.edges.filter { $0.input == onCancel && !$0.noop }.map { "\($0.from) -> \($0.to)" }, ["busy -> aborted"])
     }
+
+    /// A case carrying a case of another enum that several methods change (`.live(.buffering)`, then
+    /// `.live(.playing)`) is one state: a note says its changes are drawn as no change. One method
+    /// choosing between modes (`.dial(.fast)` or `.dial(.slow)`) is data, no note.
+    func testANestedStateIsSaidToBeDrawnAsOne() throws {
+        let a = Analysed.source("""
+        final class Radio {
+            enum Band { case tuning, locked }
+            enum Mode { case fast, slow }
+            enum State { case off, on(Band), dial(Mode) }
+            private(set) var state: State = .off
+            func power() { if case .off = state { state = .on(.tuning) } }
+            func lock() { if case .on(.tuning) = state { state = .on(.locked) } }
+            func shut() { if case .on = state { state = .off } }
+            func spin(quick: Bool) {
+                guard case .off = state else { return }
+                if quick { state = .dial(.fast) } else { state = .dial(.slow) }
+            }
+        }
+        """)
+        XCTAssertNotNil(try? a.machine("Radio.state"))
+        let notes = a.diagnosticLines.filter { $0.contains("carries a case of another enum") }
+        XCTAssertEqual(notes.count, 1, "\(a.diagnosticLines)")
+        XCTAssertTrue(notes.first?.contains("'on'") == true, "\(notes)")
+    }
 }
