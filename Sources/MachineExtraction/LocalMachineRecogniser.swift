@@ -2,11 +2,13 @@ import MachineModel
 import SwiftSyntax
 
 /// D9 in a function's body: a local variable holding a case of a declared enum (`var state = Lex.start`,
-/// `var phase: Phase = .idle`) that a `switch` over it in a loop steps (`for ch in text { switch state {
-/// case .start: if ch.isNumber { state = .number } … } }`): a machine whose one input is the loop's next
-/// turn (`tokenize() on text` for a `for` loop, `run() loop` for `while` and `repeat`), named by the
-/// function and the variable (`Lexer.tokenize().state`), starting at the variable's initializer. The loop
-/// may stop in any state, so every state may end it (none is a dead end).
+/// `var phase: Phase = .idle`) that a loop tests and assigns cases (`for ch in text { switch state { case
+/// .start: if ch.isNumber { state = .number } … } }`, `switch (mode, signal)`, or a `switch` over the event
+/// assigning it): a machine named by the function and the variable (`Lexer.tokenize().state`), starting at
+/// the variable's initializer, whose inputs are the cases of the events a loop over an enum's values takes
+/// (`for await signal in signals`, `signals: AsyncStream<Signal>`), else the loop's next turn
+/// (`tokenize() on text` for a `for` loop, `run() loop` for `while` and `repeat`). The loop may stop in any
+/// state, so every state may end it (none is a dead end).
 struct LocalMachineRecogniser: Recogniser {
     final class Finder: SyntaxVisitor {
         /// Every `switch`, in walk order.
