@@ -1355,12 +1355,18 @@ struct SwitchMethodRecogniser: Recogniser {
     static func tasks(_ started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)],
                       of type: TypeInfo, own: Set<String>? = nil, context: ExtractionContext) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
-        // (work a task starts in turn, `start() callback callback`, is walked after it, three deep at most)
-        var pending = started.map { ($0.launch, $0.file, $0.spec, 0) }
+        // (work a task starts in turn, `start() callback callback`, is walked after it, three deep at most;
+        // a sink's completion after its values)
+        let all = started.map { ($0.launch, $0.file, $0.spec, 0) }
+        var pending = all.filter { $0.0.kind != "sink completion" } + all.filter { $0.0.kind == "sink completion" }
         var walkedClosures = Set<SyntaxIdentifier>()
+        // (the states a sink's values lead to, by its call: its completion comes after them, from there too)
+        var afterValues: [SyntaxIdentifier: Set<String>] = [:]
         while !pending.isEmpty {
-            let (launch, file, template, depth) = pending.removeFirst()
+            var (launch, file, template, depth) = pending.removeFirst()
             guard walkedClosures.insert(launch.closure.id).inserted else { continue }
+            let call = launch.kind.hasPrefix("sink") ? SyntaxHelpers.call(taking: launch.closure)?.id : nil
+            if launch.kind == "sink completion", let call, let more = afterValues[call] { launch.states.formUnion(more) }
             var starter = launch.inputs.count == 1 ? launch.inputs.first!
                 : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) }
                     ?? Self.observerName(around: launch.closure) ?? "Task"
@@ -1385,6 +1391,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                             readings: context.readings)
             let walked = walker.run(launch.closure.statements, at: home.location(of: launch.closure))
             if depth < 3 { pending += walker.launches.map { ($0, home, template, depth + 1) } }
+            if launch.kind == "sink", let call { afterValues[call, default: []].formUnion(targets(of: walked)) }
             guard changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(walker.leftOut)

@@ -527,4 +527,34 @@ final class PredicateAndStreamShapeTests: XCTestCase {
         XCTAssertEqual(notes.count, 1, "\(a.diagnosticLines)")
         XCTAssertTrue(notes.first?.contains("'on'") == true, "\(notes)")
     }
+
+    /// A Combine sink's completion comes after its values: from the states they lead to as well
+    /// (`streaming -start() sink completion-> finished`, not only from `loading`).
+    func testASinksCompletionComesAfterItsValues() throws {
+        let a = Analysed.source("""
+        import Combine
+        final class Feed {
+            enum State { case idle, loading, streaming, finished, failed }
+            private(set) var state: State = .idle
+            private var bag: AnyCancellable?
+            func start(_ lines: AnyPublisher<String, Error>) {
+                guard case .idle = state else { return }
+                state = .loading
+                bag = lines.sink(
+                    receiveCompletion: { [weak self] done in
+                        switch done {
+                        case .finished: self?.state = .finished
+                        case .failure: self?.state = .failed
+                        }
+                    },
+                    receiveValue: { [weak self] _ in self?.state = .streaming })
+            }
+            func stop() { bag = nil; state = .idle }
+        }
+        """)
+        let feed = try a.machine("Feed.state")
+        XCTAssertNotNil(feed.edge("loading", "start() sink", "streaming"))
+        XCTAssertNotNil(feed.edge("streaming", "start() sink completion", "finished"))
+        XCTAssertNotNil(feed.edge("loading", "start() sink completion", "failed"))
+    }
 }
