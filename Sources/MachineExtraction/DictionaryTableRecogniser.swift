@@ -90,7 +90,7 @@ struct DictionaryTableRecogniser: Recogniser {
             var byKey: [Key: Int] = [:]
             for call in rowCalls {
                 // (one function's calls, those under an `if` too: `if debug { m.addTransition(…) }`)
-                let function = call.ancestorOrSelf { node -> Syntax? in
+                let function = SyntaxHelpers.nearest(call) { node -> Syntax? in
                     node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(ClosureExprSyntax.self)
                         || node.is(AccessorDeclSyntax.self) ? node : nil
                 }

@@ -88,7 +88,7 @@ struct LocalMachineRecogniser: Recogniser {
             SyntaxHelpers.branches(rhs).allSatisfy { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains) != nil }
         }
         func everyTurn(_ lhs: ExprSyntax) -> Bool {
-            lhs.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) })?.parent?.id == body.statements.id
+            SyntaxHelpers.nearest(lhs, { $0.as(CodeBlockItemSyntax.self) })?.parent?.id == body.statements.id
         }
         guard start != nil, writes.contains(where: { isCase($0.rhs) }), !writes.contains(where: { !isCase($0.rhs) && everyTurn($0.lhs) }),
               ValueTestFinder.tests(body, roots: [name]) else { return }

@@ -2517,7 +2517,7 @@ final class ReducerInterpreter {
     /// (`String`, `[Item]`, `Int?`, `URL`; not a type of the inputs of that name), which is data for its
     /// caller, no effect.
     func returnsData(from expr: ExprSyntax) -> Bool {
-        guard let function = expr.ancestorOrSelf(mapping: { $0.as(FunctionDeclSyntax.self) }),
+        guard let function = SyntaxHelpers.nearest(expr, { $0.as(FunctionDeclSyntax.self) }),
               let type = function.signature.returnClause?.type else { return false }
         var t = type
         while true {

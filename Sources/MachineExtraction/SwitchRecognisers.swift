@@ -2071,10 +2071,14 @@ struct SwitchMethodRecogniser: Recogniser {
         // a case carrying a case of another enum (`.live(.buffering)`, `.live(.playing)`): its changes are one state here
         // (written by two methods at least: one method choosing between modes, `.sslRequestSent(.prefer)` or
         // `(.require)`, sets data)
-        let nested = Dictionary(grouping: writes.assigned.compactMap { write in
-            Self.nestedCase(write.value, context: context).map { (outer: $0.outer, inner: $0.inner,
-                                                                 method: write.node.ancestorOrSelf { $0.as(FunctionDeclSyntax.self) }?.id) }
-        }, by: \.outer).filter { Set($0.value.map(\.inner)).count >= 2 && Set($0.value.map(\.method)).count >= 2 }.keys.sorted()
+        var carried: [String: (inner: Set<String>, methods: Set<SyntaxIdentifier>)] = [:]
+        for write in writes.assigned {
+            guard let (outer, inner) = Self.nestedCase(write.value, context: context),
+                  let method = SyntaxHelpers.nearest(write.node, { $0.as(FunctionDeclSyntax.self) }) else { continue }
+            carried[outer, default: ([], [])].inner.insert(inner)
+            carried[outer, default: ([], [])].methods.insert(method.id)
+        }
+        let nested = carried.filter { $0.value.inner.count >= 2 && $0.value.methods.count >= 2 }.keys.sorted()
         if !nested.isEmpty {
             context.warn("'\(machine.name)': \(nested.map { "'\($0)'" }.joined(separator: ", ")) carr\(nested.count == 1 ? "ies" : "y") a case of another enum that the code changes (`.\(nested[0])(.…)`); the states are the outer cases, so those changes are drawn as no change",
                          at: location, severity: .note)

@@ -455,6 +455,17 @@ enum SyntaxHelpers {
     /// `self`, `self?` or `self!`: a member call on it is the type's own (`self?.handle(result)`).
     static func isSelf(_ expr: ExprSyntax) -> Bool { ["self", "self?", "self!"].contains(expr.trimmedText) }
 
+    /// The nearest node from `node` up, itself first, that `transform` maps to a value (swift-syntax's own
+    /// `ancestorOrSelf` is not public in every version this package supports).
+    static func nearest<T>(_ node: some SyntaxProtocol, _ transform: (Syntax) -> T?) -> T? {
+        var current: Syntax? = Syntax(node)
+        while let c = current {
+            if let found = transform(c) { return found }
+            current = c.parent
+        }
+        return nil
+    }
+
     /// The innermost closure a node is in.
     static func enclosingClosure(of node: Syntax) -> ClosureExprSyntax? {
         sequence(first: node, next: { $0.parent }).lazy.compactMap { $0.as(ClosureExprSyntax.self) }.first
