@@ -134,15 +134,8 @@ struct LocalMachineRecogniser: Recogniser {
         let parameters = function.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
         let typeText = parameters?.first { ($0.secondName ?? $0.firstName).text == stream }?.type.trimmedText
             ?? context.index.scope(of: function)?.innermostType?.properties.first { $0.name == stream && !$0.isStatic }?.typeText
-        guard let typeText else { return nil }
-        let element: ResolvedType?
-        if typeText.hasPrefix("[") {
-            element = context.index.scope(of: loop).map { context.index.resolveType(String(typeText.dropFirst().dropLast()), in: $0) }
-        } else {
-            let generic = DSLSupport.genericType(typeText, at: loop, index: context.index)
-            element = ["AsyncStream", "AsyncThrowingStream", "Array"].contains(generic.name) ? generic.arguments.first : nil
-        }
-        guard let e = element?.enumInfo, e.key != stateEnum.key else { return nil }
+        guard let typeText, let e = SwitchMethodRecogniser.elementEnum(ofSequenceTyped: typeText, at: loop, arrays: true, context: context),
+              e.key != stateEnum.key else { return nil }
         return (name, e)
     }
 }

@@ -27,7 +27,7 @@ struct PairPredicate {
         for f in states {
             for t in states {
                 var env = [from: f, to: t]
-                guard case .returned(let value, let node)? = run(body, &env), case .bool(let allows) = value else { return nil }
+                guard case .returned(let answer, let node)? = value(of: body, &env), case .bool(let allows) = answer else { return nil }
                 if allows { result.append((AllowedMoves.Move(from: f, to: t), node)) }
             }
         }
@@ -41,12 +41,6 @@ struct PairPredicate {
 
     /// Runs statements: what the first `return` reached gives, or `fellThrough`; nil where unreadable.
     func run(_ items: CodeBlockItemListSyntax, _ env: inout [String: String]) -> Outcome? {
-        // (a body's one expression is its value)
-        if items.count == 1, let only = items.first, let value = only.item.as(ExprSyntax.self)
-            ?? only.item.as(ExpressionStmtSyntax.self)?.expression {
-            if let choice = choice(value) { return run(choiceOf: choice, &env) }
-            return eval(value, env).map { .returned($0, Syntax(value)) }
-        }
         for item in items {
             let outcome: Outcome?
             if let ret = item.item.as(ReturnStmtSyntax.self) {
@@ -124,7 +118,7 @@ struct PairPredicate {
         }
     }
 
-    /// A branch: its statements, or its one value (`case (.a, .b): true`).
+    /// A body or a branch: its statements, or its one value (`case (.a, .b): true`, a predicate's one expression).
     func value(of items: CodeBlockItemListSyntax, _ env: inout [String: String]) -> Outcome? {
         if items.count == 1, let only = items.first, let e = only.item.as(ExprSyntax.self) ?? only.item.as(ExpressionStmtSyntax.self)?.expression {
             if let choice = choice(e) { return run(choiceOf: choice, &env) }

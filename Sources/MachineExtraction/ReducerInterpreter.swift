@@ -534,6 +534,9 @@ final class ReducerInterpreter {
         }
     }
 
+    /// A path's condition, its answer kept apart in a predicate walked for what it returns.
+    func condition(_ c: Ctx) -> Condition { Condition(c, answering: decidingDepth != nil) }
+
     /// Paths that ended in the same condition are joined, bounding the number of paths. (Looked up by
     /// hash: a body reached by many paths would otherwise compare each with all the others.)
     func merged(_ ctxs: [Ctx]) -> [Ctx] {
@@ -542,7 +545,7 @@ final class ReducerInterpreter {
         var index: [Condition: Int] = [:]
         index.reserveCapacity(ctxs.count)
         for c in ctxs where !c.pairs.isEmpty {
-            let key = Condition(c, answering: decidingDepth != nil)
+            let key = condition(c)
             if let i = index[key] {
                 out[i].join(c)
             } else {
@@ -1830,11 +1833,11 @@ final class ReducerInterpreter {
                 let held = !(last.hasPrefix("!(") && last.hasSuffix(")"))
                 c.guards[c.guards.count - 1] = held ? last : String(last.dropFirst(2).dropLast())
                 stripped.append(c)
-                sides[Condition(c, answering: decidingDepth != nil), default: []].insert(held)
+                sides[condition(c), default: []].insert(held)
             }
             var joined = false
             let next = zip(result, stripped).map { ctx, s -> Ctx in
-                guard let c = s, sides[Condition(c, answering: decidingDepth != nil)]?.count == 2 else { return ctx }
+                guard let c = s, sides[condition(c)]?.count == 2 else { return ctx }
                 var n = c
                 n.guards.removeLast()
                 joined = true

@@ -509,9 +509,10 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
-        let helpers = ReducerSpec.helperTable(Self.methodsWithDefaults(of: stateType, context: context))
+        let stateMethods = Self.methodsWithDefaults(of: stateType, context: context)
+        let helpers = ReducerSpec.helperTable(stateMethods)
         // what every field's check needs, computed once per reducer rather than once per field
-        let facts = CandidateFacts(c, scan: scan, stateType: stateType, context: context)
+        let facts = CandidateFacts(c, scan: scan, stateMethods: stateMethods, context: context)
         // a type declared with one qualified name in several files (targets, copies) has its members
         // merged in the index: each field name once
         var seenFields = Set<String>()
@@ -749,7 +750,8 @@ struct ReducerRecogniser: Recogniser {
         /// `.input(.case)` calls in the body (setter actions), filtered per field's domain.
         var payloadCalls: [(input: String, argument: String)]
 
-        init(_ c: Candidate, scan: SwitchFinder, stateType: TypeInfo, context: ExtractionContext) {
+        /// `stateMethods`: the state type's methods and its protocols' defaults (`methodsWithDefaults`).
+        init(_ c: Candidate, scan: SwitchFinder, stateMethods: [FunctionDeclSyntax], context: ExtractionContext) {
             bodies = [(scan, c.stateParam)]
             var seen = Set<SyntaxIdentifier>()
             for call in scan.calls where call.arguments.contains(where: { $0.expression.is(InOutExprSyntax.self) }) {
@@ -770,7 +772,7 @@ struct ReducerRecogniser: Recogniser {
                       SyntaxHelpers.path(base) == c.stateParam else { return nil }
                 return m.declName.baseName.text
             })
-            for m in ReducerRecogniser.methodsWithDefaults(of: stateType, context: context) where calledOnState.contains(m.name.text) {
+            for m in stateMethods where calledOnState.contains(m.name.text) {
                 guard let body = m.body else { continue }
                 let methodScan = SwitchFinder.scan(body)
                 for assignment in methodScan.assignments {

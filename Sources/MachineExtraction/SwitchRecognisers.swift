@@ -1752,12 +1752,21 @@ struct SwitchMethodRecogniser: Recogniser {
                   let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { continue }
             let parameter = method.signature.parameterClause.parameters.first { ($0.secondName ?? $0.firstName).text == stream }
             guard let typeText = parameter?.type.trimmedText ?? type.properties.first(where: { $0.name == stream && !$0.isStatic })?.typeText,
-                  case let generic = DSLSupport.genericType(typeText, at: loop, index: context.index),
-                  ["AsyncStream", "AsyncThrowingStream"].contains(generic.name),
-                  let e = generic.arguments.first?.enumInfo, e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
+                  let e = Self.elementEnum(ofSequenceTyped: typeText, at: loop, arrays: false, context: context),
+                  e.key != stateEnum.key, inputEnum == nil || inputEnum!.key == e.key else { continue }
             return (name, e, e.caseNames, loop.body)
         }
         return nil
+    }
+
+    /// The declared enum a sequence of that written type gives values of: `AsyncStream<E>`,
+    /// `AsyncThrowingStream<E, …>`, and with `arrays`, `[E]` and `Array<E>`.
+    static func elementEnum(ofSequenceTyped typeText: String, at node: some SyntaxProtocol, arrays: Bool, context: ExtractionContext) -> EnumInfo? {
+        if arrays, typeText.hasPrefix("["), typeText.hasSuffix("]") {
+            return context.index.scope(of: node).flatMap { context.index.resolveType(String(typeText.dropFirst().dropLast()), in: $0).enumInfo }
+        }
+        let generic = DSLSupport.genericType(typeText, at: node, index: context.index)
+        return (["AsyncStream", "AsyncThrowingStream"] + (arrays ? ["Array"] : [])).contains(generic.name) ? generic.arguments.first?.enumInfo : nil
     }
 
     /// The type a generic parameter of `type` is bound to by the extensions that declare its methods
