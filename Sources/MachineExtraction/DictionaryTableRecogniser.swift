@@ -373,7 +373,7 @@ struct DictionaryTableRecogniser: Recogniser {
         // a table given to a machine's initializer with the state it starts in (`StateMachine(initial: .locked,
         // transitions: [...])`): the one other argument naming a state
         if initial == nil, let call = dict.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self) {
-            let started = call.arguments.filter { $0.expression.id != dict.id }.compactMap { context.initialState($0.expression, states: states) }
+            let started = call.arguments.compactMap { $0.expression.id != dict.id ? context.initialState($0.expression, states: states) : nil }
             if started.count == 1 { initial = started[0] }
         }
         var machine = Machine(name: name ?? "table@\(file.location(of: dict).line)", dialect: .dictionaryTable,

@@ -306,8 +306,8 @@ struct EffectReader {
                 if !result.contains(output) { result.append(output) }
             }
         }
-        var operations = call.arguments.filter { $0.label?.text != "catch" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
-        var catches = call.arguments.filter { $0.label?.text == "catch" }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        var operations = call.arguments.compactMap { $0.label?.text != "catch" ? $0.expression.as(ClosureExprSyntax.self) : nil }
+        var catches = call.arguments.compactMap { $0.label?.text == "catch" ? $0.expression.as(ClosureExprSyntax.self) : nil }
         if let t = call.trailingClosure { operations.append(t) }
         for t in call.additionalTrailingClosures {
             if t.label.text == "catch" { catches.append(t.closure) } else { operations.append(t.closure) }

@@ -110,9 +110,11 @@ enum SyntaxHelpers {
         // (a stream's build closure runs in its initializer; an `unfolding:` one for each element, later)
         if streams.contains(callee) {
             return call.arguments.contains { $0.label?.text == "unfolding" } ? []
-                : call.arguments.filter { $0.label == nil }.compactMap { $0.expression.as(ClosureExprSyntax.self) } + (call.trailingClosure.map { [$0] } ?? [])
+                : call.arguments.compactMap { $0.label == nil ? $0.expression.as(ClosureExprSyntax.self) : nil } + (call.trailingClosure.map { [$0] } ?? [])
         }
-        let arguments = call.arguments.filter { !["completion", "onCancel"].contains($0.label?.text) }.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        // (`compactMap`, not `filter`: a syntax collection's `filter` builds a new, detached collection, whose
+        // closures are not the ones in the tree: `withTaskCancellationHandler(operation: { … }, onCancel: …)`)
+        let arguments = call.arguments.compactMap { ["completion", "onCancel"].contains($0.label?.text) ? nil : $0.expression.as(ClosureExprSyntax.self) }
         // (a trailing closure after a closure argument is the completion: `UIView.animate(withDuration: 0.2,
         // animations: { … }) { _ in … }`)
         return arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])
