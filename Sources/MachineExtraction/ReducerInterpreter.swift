@@ -74,6 +74,10 @@ struct ReducerSpec {
     /// e)` is `m` returned with the effects, `.dispatchEffects(e)` keeps the state, `.noChange` is no
     /// transition.
     var returnsNext = false
+    /// The state is a stored property of the type whose methods are walked (`phase`, `self.phase`): a
+    /// local or parameter of its name declared around a use hides it there, as Swift's innermost
+    /// declaration does (`var phase = State.closed; phase = .open` changes no state).
+    var stateIsMember = false
     /// Walking a completion handler: its hand-over to the main queue (`DispatchQueue.main.async { … }`)
     /// is the rest of it, walked at once.
     var mainHopsNow = false
@@ -1425,6 +1429,7 @@ final class ReducerInterpreter {
         // `(action, self.state) = …`: any of its elements
         if let tuple = lhs.as(TupleExprSyntax.self), tuple.elements.count > 1 { return tuple.elements.contains { writesState($0.expression) } }
         guard let path = SyntaxHelpers.path(lhs) ?? SyntaxHelpers.path(SyntaxHelpers.unwrap(lhs)) else { return false }
+        if isLocal(SyntaxHelpers.unwrap(lhs)) { return false }
         let root = path.split(separator: ".").first.map(String.init) ?? path
         let prefix = root + "."
         func denotes(_ p: String) -> Bool { p == root || p.hasPrefix(prefix) }
@@ -1437,9 +1442,18 @@ final class ReducerInterpreter {
     }
 
     /// A bare name of the state that a local declaration before it in a block around it hides (`let (state,
-    /// result) = self.step(); self.state = state`): a value, not the state.
+    /// result) = self.step(); self.state = state`): a value, not the state. For a member state, any local
+    /// or parameter declared around it (`if let state = pending`, `func jam(unless state: State)`), but a
+    /// walked helper's parameter given the state (`extraStatePaths`); `state.mode` by its root.
     func isLocal(_ expr: ExprSyntax) -> Bool {
-        expr.as(DeclReferenceExprSyntax.self).map { locals.contains($0.baseName.text) } ?? false
+        var root = expr
+        while spec.stateIsMember, let member = root.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
+        guard let ref = root.as(DeclReferenceExprSyntax.self) else { return false }
+        let name = ref.baseName.text
+        if locals.contains(name) { return true }
+        guard spec.stateIsMember, name != "self", !extraStatePaths.contains(name),
+              let node = effects.index.inputNode(Syntax(ref)) else { return false }
+        return SymbolIndex.declaresLocalValue(name, around: node)
     }
 
     func isInput(_ path: String?) -> Bool {
@@ -2026,6 +2040,9 @@ final class ReducerInterpreter {
                     // the event is optional: the end of a stream), or every input when none is `nil`
                     guard d.inputIndex["nil"] != nil else { continue }
                     pred = pred.and(inputAtom(Set(d.inputs).subtracting(["nil"]), refutable: false))
+                } else if (b.initializer?.value).map(SyntaxHelpers.isSelf) ?? (b.pattern.trimmedText == "self") {
+                    // `guard let strongSelf = self`, `guard let self`: while the object lives, which the walk assumes
+                    continue
                 } else {
                     pred = pred.and(.unknown(d))
                 }
@@ -2151,6 +2168,8 @@ final class ReducerInterpreter {
         switch subject {
         case .state: return stateAtom([normalizeState(name)], refutable: false, ctx)
         case .input: return inputAtom([name], refutable: false)
+        // (a parameter standing for one case: `next == .closed` when the walk gives `next` `.closed`)
+        case .known(let value): return value == name ? .always(d) : .never(d)
         default: return nil
         }
     }

@@ -786,8 +786,9 @@ struct SwitchMethodRecogniser: Recogniser {
         var assigned: [(node: Syntax, value: ExprSyntax)] = []
         for (owner, property) in holders(of: stateEnum, context: context) {
             let writes = StateWrites(property: property.name, enumMethods: [], type: owner, index: context.index)
-            let spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
+            var spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
                                    helperStatePaths: [property.name], enumFactories: context.factories(of: stateEnum))
+            spec.stateIsMember = true
             let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
             starts.append(startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context))
             let held = self.methodInputs(own, of: owner, like: spec, context: context, qualified: true)
@@ -1152,6 +1153,8 @@ struct SwitchMethodRecogniser: Recogniser {
         var values: [ExprSyntax] = []
         // (those of its extensions too: `convenience init(…) { self.init(…); self.state = .inline }`)
         for initializer in type.initializers + type.extensionInitializers {
+            // (one that only traps makes no value: `required init?(coder: NSCoder) { fatalError() }`)
+            if let body = initializer.body, SyntaxHelpers.onlyTraps(body.statements) { continue }
             let assigned = initializer.body?.statements.lazy.compactMap { item -> ExprSyntax? in
                 // (or handed to the superclass's initializer that sets it: `super.init(state: .idle)`,
                 // `super.init(initialState: .idle)`)
@@ -1979,6 +1982,7 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.setters = writes.setters
             spec.accessors = writes.accessors
             spec.observers = writes.observers.mapValues(\.body)
+            spec.stateIsMember = true
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -2033,6 +2037,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                    setters: writes.setters, accessors: writes.accessors)
         template.observers = writes.observers.mapValues(\.body)
+        template.stateIsMember = true
         if kind == .enumeration { template.ownerPredicates = context.ownerPredicates(of: type, statePaths: statePaths, states: states) }
         var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
         let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)
@@ -2292,6 +2297,9 @@ struct StateWrites {
         func isProperty(_ expr: ExprSyntax) -> Bool {
             if let alias = aliases.last, SyntaxHelpers.path(expr) == alias { return true }
             guard SyntaxHelpers.path(expr) == property else { return false }
+            // a local or parameter of its name declared around it hides it (`var state = State.closed`)
+            if let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self),
+               SymbolIndex.declaresLocalValue(property, around: index?.inputNode(Syntax(ref)) ?? Syntax(ref)) { return false }
             guard shadowing.contains(true) else { return true }
             return SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self)?.base?.trimmedText == "self"
         }

@@ -455,7 +455,65 @@ enum SyntaxHelpers {
     }
 
     /// `self`, `self?` or `self!`: a member call on it is the type's own (`self?.handle(result)`).
-    static func isSelf(_ expr: ExprSyntax) -> Bool { ["self", "self?", "self!"].contains(expr.trimmedText) }
+    static func isSelf(_ expr: ExprSyntax) -> Bool {
+        if ["self", "self?", "self!"].contains(expr.trimmedText) { return true }
+        let e = expr.as(OptionalChainingExprSyntax.self)?.expression ?? expr.as(ForceUnwrapExprSyntax.self)?.expression ?? expr
+        return e.as(DeclReferenceExprSyntax.self).map(aliasesSelf) ?? false
+    }
+
+    /// Whether a name is a local holding `self`, as the closures of older code name it (`guard let
+    /// strongSelf = self else { return }`, `if let me = self`, `[weak weakSelf = self]`, `let this =
+    /// self`): the binding of that name visible where it is written is looked up, as Swift does. (Only
+    /// names saying `self`, and `me` and `this`, are looked up: every member path asks.)
+    static func aliasesSelf(_ ref: DeclReferenceExprSyntax) -> Bool {
+        let name = ref.baseName.text
+        guard name != "self", name == "me" || name == "this" || name.lowercased().contains("self") else { return false }
+        func isSelfValue(_ value: ExprSyntax?) -> Bool {
+            guard let value else { return false }
+            let e = value.as(ForceUnwrapExprSyntax.self)?.expression ?? value.as(OptionalChainingExprSyntax.self)?.expression ?? value
+            return e.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
+        }
+        func binds(_ conditions: ConditionElementListSyntax) -> Bool? {
+            for element in conditions {
+                guard case .optionalBinding(let b) = element.condition, b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { continue }
+                return isSelfValue(b.initializer?.value)
+            }
+            return nil
+        }
+        var child = Syntax(ref)
+        while true {
+            // (a node of a folded or rebuilt tree: where it was written)
+            guard let parent = child.parent ?? Rebuilt.shared.original(of: child)?.parent else { return false }
+            defer { child = parent }
+            switch parent.kind {
+            case .memberBlock, .sourceFile:
+                return false
+            case .codeBlockItemList:
+                for item in parent.cast(CodeBlockItemListSyntax.self).reversed() where item.position < child.position {
+                    if let g = item.item.as(GuardStmtSyntax.self), let found = binds(g.conditions) { return found }
+                    if let v = item.item.as(VariableDeclSyntax.self),
+                       let b = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) {
+                        return isSelfValue(b.initializer?.value)
+                    }
+                }
+            case .ifExpr:
+                let i = parent.cast(IfExprSyntax.self)
+                if child.id != i.conditions.id, let found = binds(i.conditions) { return found }
+            case .closureExpr:
+                let closure = parent.cast(ClosureExprSyntax.self)
+                // (`[weak weakSelf = self]`, read by its tokens: the capture's nodes differ between swift-syntax versions)
+                for capture in closure.signature?.capture?.items ?? [] {
+                    let tokens = capture.tokens(viewMode: .sourceAccurate).map(\.text)
+                    if let equal = tokens.firstIndex(of: "="), equal > 0, tokens[equal - 1] == name { return tokens[(equal + 1)...] == ["self"] }
+                }
+                if closureParameterNames(closure).contains(name) { return false }
+            case .functionDecl, .initializerDecl, .accessorDecl:
+                return false
+            default:
+                break
+            }
+        }
+    }
 
     /// The nearest node from `node` up, itself first, that `transform` maps to a value (swift-syntax's own
     /// `ancestorOrSelf` is not public in every version this package supports).
@@ -715,7 +773,7 @@ enum SyntaxHelpers {
             guard !name.isEmpty else { return nil }
             // (`self?.state` in a closure holding `self` weakly is `self.state`)
             let owner = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
-            if let r = owner.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" { return name }
+            if let r = owner.as(DeclReferenceExprSyntax.self), r.argumentNames == nil, r.baseName.text == "self" || aliasesSelf(r) { return name }
             guard let b = path(base) else { return nil }
             return b + "." + name
         }

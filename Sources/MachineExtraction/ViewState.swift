@@ -76,13 +76,14 @@ struct ViewState {
         var leftOut: [SourceLocation?] = []
         var inputs: [String] = []
         var started: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
-        let template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: optional ? .optional : .enumeration,
+        var template = ReducerSpec(domain: Domain(states: states, inputs: []), stateKind: optional ? .optional : .enumeration,
                                    statePaths: statePaths, inputPaths: [],
                                    helpers: ReducerSpec.helperTable(type.methods.map(\.0)), helperStatePaths: statePaths,
                                    enumMethods: context.mutatingMethods(of: stateEnum), enumFactories: context.factories(of: stateEnum),
                                    enumPredicates: context.predicates(of: stateEnum),
                                    enumSuccessors: context.successors(of: stateEnum),
                                    valueStates: optional ? Dictionary(stateEnum.caseNames.map { ($0, InputPattern.member($0)) }, uniquingKeysWith: { a, _ in a }) : [:])
+        template.stateIsMember = true
         // (the view's state outlives a call: while an action waits, others may change it)
         let own = StateWrites(property: property.name, enumMethods: Set(template.enumMethods.keys), type: type, index: context.index).writers
         for control in controls {
