@@ -193,6 +193,30 @@ final class AwaitFinder: SyntaxVisitor {
     }
 }
 
+/// Whether a statement may throw out of the body walked at that statement itself: a `try` (not `try?`,
+/// `try!`) outside the blocks, `case` bodies, closures and nested functions in it, which are walked as
+/// statements of their own or not at once (`try validate(frame)`, `if try ready()`, `let x = try load()`).
+final class ThrowFinder: SyntaxVisitor {
+    private(set) var found = false
+
+    static func throwsHere(_ item: CodeBlockItemSyntax) -> Bool {
+        // (most statements say no `try` at all)
+        guard item.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) else { return false }
+        let finder = ThrowFinder(viewMode: .sourceAccurate)
+        finder.walk(item)
+        return finder.found
+    }
+
+    override func visit(_ node: TryExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.questionOrExclamationMark == nil { found = true }
+        return found ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: SwitchCaseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
+
 /// A struct that changes its state by rebuilding itself (SwiftNIO's `~Copyable` machines): `self =
 /// .init(phase: .shut)`, or `self = .open(o)` through a static member that does (`static func open(_ o:
 /// Phase.Open) -> Self { .init(phase: .open(o)) }`).
@@ -361,6 +385,8 @@ final class ReducerInterpreter {
     /// For each `do` with a `catch` being walked in a method that waits, the paths at the statements with
     /// a `try` in its body.
     var tryPaths: [[Ctx]] = []
+    /// How many `do` bodies with a `catch` the walk is in: a `try` there does not leave the body walked.
+    var catchDepth = 0
 
     /// Whether a `try` is written in `node`.
     static func tries(_ node: some SyntaxProtocol) -> Bool {
@@ -607,8 +633,25 @@ final class ReducerInterpreter {
             ctxs = suspend(ctxs, at: s)
         }
         if !tryPaths.isEmpty, Self.tries(item) { tryPaths[tryPaths.count - 1] += ctxs }
+        // a `try` no `catch` around it catches leaves the body where it throws, with the state as it is
+        // (`state = .running; try step(); state = .done` may end in `running`)
+        if catchDepth == 0, returnSinks.isEmpty, valueSinks.isEmpty, !spec.returnsState, !spec.returnsNext, ThrowFinder.throwsHere(item) { _ = execReturn(nil, ctxs, implicit: true) }
         switch item.item {
         case .decl(let decl):
+            // `#if DEBUG … #else … #endif`: each clause is a way the body may be built, walked from here
+            // (with no `#else`, none of them is one too)
+            if let config = decl.as(IfConfigDeclSyntax.self) {
+                var flow = Flow()
+                var otherwise = true
+                for clause in config.clauses {
+                    if clause.poundKeyword.tokenKind == .poundElse { otherwise = false }
+                    // (an empty clause lets the paths through)
+                    guard case .statements(let items)? = clause.elements else { flow.next += ctxs; continue }
+                    flow.absorb(execBlock(items, ctxs))
+                }
+                if otherwise { flow.next += ctxs }
+                return flow
+            }
             // a local named like the state hides it (`let (state, result) = self.step()`)
             if let v = decl.as(VariableDeclSyntax.self) {
                 for binding in v.bindings {
@@ -844,7 +887,9 @@ final class ReducerInterpreter {
             // waited, and gone on as another input, before it)
             let collecting = catches && !spec.suspensions.isEmpty
             if collecting { tryPaths.append([]) }
+            if !d.catchClauses.isEmpty { catchDepth += 1 }
             let f = execBlock(d.body.statements, ctxs)
+            if !d.catchClauses.isEmpty { catchDepth -= 1 }
             var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             flow.carry(f)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the

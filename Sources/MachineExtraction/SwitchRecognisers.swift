@@ -2007,9 +2007,10 @@ struct SwitchMethodRecogniser: Recogniser {
         if location == nil {
             let plain = (kind == .enumeration || kind == .optional) && !stateEnum.cases.contains(where: \.hasPayload)
             // (an enum kept in a lock, changed in its closures, or one whose own mutating methods step it by
-            // its case, `mutating func closed() -> OnClosed { switch self { … } }`, is a state whatever tests it)
+            // its case, `mutating func closed() -> OnClosed { switch self { … } }`, `if self == .off { self =
+            // .on }`, is a state whatever tests it)
             let steppedByItself = named && enumMethods.values.contains { m in
-                m.body.map { SwitchFinder.scan($0).switches.contains { SyntaxHelpers.path($0.subject) == "self" } } == true
+                m.body.map { SwitchFinder.scan($0).switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests($0, roots: ["self"]) } == true
             }
             let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)
