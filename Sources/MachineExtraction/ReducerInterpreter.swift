@@ -685,6 +685,9 @@ final class ReducerInterpreter {
             if Self.returnsImplicitly(item), helper(called: expr) != nil || decidingDepth == returnSinks.count {
                 return execReturn(expr, ctxs, implicit: true)
             }
+            // a body giving the next state as its one expression gives it (`var opponent: Side { self == .white ?
+            // .black : .white }`)
+            if spec.returnsState, returnSinks.isEmpty, Self.returnsImplicitly(item, getters: true) { return execReturn(expr, ctxs) }
             return execExpr(expr, ctxs)
         }
     }
@@ -728,10 +731,13 @@ final class ReducerInterpreter {
     /// A function's one expression that is its value (`func alert() -> Action { fail() }`); not a `switch`
     /// or `if` (`returnedChoice` gives their branches' values) nor an assignment. Walked as a `return` when
     /// it calls a helper of the owner, whose returned case it then returns.
-    static func returnsImplicitly(_ item: CodeBlockItemSyntax) -> Bool {
-        guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
-              let function = list.parent?.parent?.as(FunctionDeclSyntax.self),
-              let returned = function.signature.returnClause?.type.trimmedText, !["Void", "()", "Never"].contains(returned),
+    static func returnsImplicitly(_ item: CodeBlockItemSyntax, getters: Bool = false) -> Bool {
+        guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 else { return false }
+        // (a getter's one expression: `var opponent: Side { self == .white ? .black : .white }`)
+        let getter = getters && (list.parent?.is(AccessorBlockSyntax.self) == true
+                                 || list.parent?.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.tokenKind == .keyword(.get))
+        guard getter || list.parent?.parent?.as(FunctionDeclSyntax.self)?.signature.returnClause
+                .map({ !["Void", "()", "Never"].contains($0.type.trimmedText) }) == true,
               let value = item.item.as(ExprSyntax.self), !value.is(SwitchExprSyntax.self), !value.is(IfExprSyntax.self) else { return false }
         return !(value.as(SequenceExprSyntax.self)?.elements.contains { $0.is(AssignmentExprSyntax.self) } ?? false)
     }

@@ -837,6 +837,9 @@ struct SwitchMethodRecogniser: Recogniser {
         let all = stateEnum.caseNames
         guard !stateEnum.qualifiedName.hasPrefix(type.qualifiedName + "."),
               Set(holders(of: stateEnum, context: context).map(\.0.key)).count > 1 else { return all }
+        // (one stepping it by the enum's own successors, `turn = turn.opponent`, reaches the cases they give)
+        let steps = context.successors(of: stateEnum).keys.map { $0.hasSuffix("()") ? String($0.dropLast(2)) : $0 }
+        if steps.contains(where: facts.identifiers.contains) { return all }
         // (a case named only in the patterns of a `switch` over the property is one the type reads, as Swift's
         // exhaustive `switch` makes it, not one it has: `switch state { case .idle, .loaded, .empty: false … }`)
         let outside = facts.identifiers(outsidePatternsOver: property)
