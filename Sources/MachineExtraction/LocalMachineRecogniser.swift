@@ -55,6 +55,25 @@ struct LocalMachineRecogniser: Recogniser {
         return nil
     }
 
+    /// Whether the function returns the variable itself (`return worst`): a value it computes, folding
+    /// the loop's elements into it (the most severe, the last seen), not a machine it runs.
+    static func returns(_ name: String, from function: Syntax) -> Bool {
+        final class Finder: SyntaxVisitor {
+            let name: String
+            var found = false
+            init(_ name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+                if node.expression.map(SyntaxHelpers.unwrap)?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { found = true }
+                return .skipChildren
+            }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let finder = Finder(name)
+        for child in function.children(viewMode: .sourceAccurate) { finder.walk(child) }
+        return finder.found
+    }
+
     /// The `var` declaring `name` in a body around `node`, before it.
     static func declaration(of name: String, before node: Syntax) -> PatternBindingSyntax? {
         var child = node
@@ -91,7 +110,7 @@ struct LocalMachineRecogniser: Recogniser {
             SyntaxHelpers.nearest(lhs, { $0.as(CodeBlockItemSyntax.self) })?.parent?.id == body.statements.id
         }
         guard start != nil, writes.contains(where: { isCase($0.rhs) }), !writes.contains(where: { !isCase($0.rhs) && everyTurn($0.lhs) }),
-              ValueTestFinder.tests(body, roots: [name]) else { return }
+              ValueTestFinder.tests(body, roots: [name]), !Self.returns(name, from: function) else { return }
         built.insert(binding.id)
         let functionName = function.as(FunctionDeclSyntax.self)?.name.text ?? (function.is(InitializerDeclSyntax.self) ? "init" : "get")
         // the input: each value of a loop over events of an enum (`for await signal in signals` with

@@ -123,11 +123,12 @@ struct StatePattern {
         for (method, file) in holder.methods {
             guard let body = method.body else { continue }
             let set = SwitchFinder.scan(body).assignments.filter { writesProperty($0.lhs, own: true) }
-            let named = set.map { constructed($0.rhs, names: names) }
-            guard !set.isEmpty, named.allSatisfy({ $0 != nil }) else { continue }
+            // (each side of `fast ? Quick() : Idle()`)
+            let named = set.map { write in SyntaxHelpers.branches(write.rhs).map { constructed($0, names: names) } }
+            guard !set.isEmpty, named.allSatisfy({ $0.allSatisfy { $0 != nil } }) else { continue }
             let input = method.name.text
             ownInputs.append(input)
-            let targets = named.compactMap { $0 }.uniqued()
+            let targets = named.joined().compactMap { $0 }.uniqued()
             rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: targets.map {
                 Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: targets.count > 1 ? "chosen at run time" : nil)
             }))

@@ -1365,23 +1365,30 @@ struct SwitchMethodRecogniser: Recogniser {
         // a sink's completion after its values)
         let all = started.map { ($0.launch, $0.file, $0.spec, 0) }
         var pending = all.filter { $0.0.kind != "sink completion" } + all.filter { $0.0.kind == "sink completion" }
-        var walkedClosures = Set<SyntaxIdentifier>()
+        // (each closure walked, with its input's name and the states it was walked from: work that starts
+        // itself again, `receive { … self.listen() }`, is walked again from the states it is new in)
+        var walkedClosures: [SyntaxIdentifier: (name: String, states: Set<String>)] = [:]
         // (the states a sink's values lead to, by its call: its completion comes after them, from there too)
         var afterValues: [SyntaxIdentifier: Set<String>] = [:]
         while !pending.isEmpty {
             var (launch, file, template, depth) = pending.removeFirst()
-            guard walkedClosures.insert(launch.closure.id).inserted else { continue }
             let call = launch.kind.hasPrefix("sink") ? SyntaxHelpers.call(taking: launch.closure)?.id : nil
             if launch.kind == "sink completion", let call, let more = afterValues[call] { launch.states.formUnion(more) }
+            let again = walkedClosures[launch.closure.id]
+            if let again {
+                launch.states.subtract(again.states)
+                guard !launch.states.isEmpty else { continue }
+            }
             var starter = launch.inputs.count == 1 ? launch.inputs.first!
                 : SyntaxHelpers.enclosingFunction(launch.closure).map { inputName(of: $0, among: type.methods) }
                     ?? Self.observerName(around: launch.closure) ?? "Task"
             // (a subscription made in `init` is named by what it subscribes to: `didEnterBackgroundNotification
             // sink`, `$query sink`, `loginTap onNext`, not `init() sink 2`)
             if starter == "init()", let subscribed = SyntaxHelpers.subscription(of: launch.closure)?.source { starter = subscribed }
-            var name = starter + " " + launch.kind
+            var name = again?.name ?? starter + " " + launch.kind
             var k = 1
-            while result.inputs.contains(name) { k += 1; name = starter + " \(launch.kind) \(k)" }
+            while again == nil, result.inputs.contains(name) { k += 1; name = starter + " \(launch.kind) \(k)" }
+            walkedClosures[launch.closure.id] = (name, (again?.states ?? []).union(launch.states))
             var spec = template
             spec.domain = Domain(states: spec.domain.states, inputs: [name])
             spec.suspensions = [:]
@@ -1401,7 +1408,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard changesState(walked) else { continue }
             result.rules += walked
             result.leftOut.append(walker.leftOut)
-            result.inputs += [name] + arrived(resumed, in: walked)
+            result.inputs = result.inputs.appendingUnique([name] + arrived(resumed, in: walked))
         }
         return result
     }
