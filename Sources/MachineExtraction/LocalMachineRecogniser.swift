@@ -55,25 +55,6 @@ struct LocalMachineRecogniser: Recogniser {
         return nil
     }
 
-    /// Whether the function returns the variable itself (`return worst`): a value it computes, folding
-    /// the loop's elements into it (the most severe, the last seen), not a machine it runs.
-    static func returns(_ name: String, from function: Syntax) -> Bool {
-        final class Finder: SyntaxVisitor {
-            let name: String
-            var found = false
-            init(_ name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
-                if node.expression.map(SyntaxHelpers.unwrap)?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { found = true }
-                return .skipChildren
-            }
-            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-        }
-        let finder = Finder(name)
-        for child in function.children(viewMode: .sourceAccurate) { finder.walk(child) }
-        return finder.found
-    }
-
     /// The `var` declaring `name` in a body around `node`, before it.
     static func declaration(of name: String, before node: Syntax) -> PatternBindingSyntax? {
         var child = node
@@ -109,8 +90,19 @@ struct LocalMachineRecogniser: Recogniser {
         func everyTurn(_ lhs: ExprSyntax) -> Bool {
             SyntaxHelpers.nearest(lhs, { $0.as(CodeBlockItemSyntax.self) })?.parent?.id == body.statements.id
         }
+        // (each write copying the case a `switch` over another value matched, `case .error: worst = .error`,
+        // folds values of its enum into it: the most severe one seen)
+        func copiesMatched(_ write: (lhs: ExprSyntax, rhs: ExprSyntax)) -> Bool {
+            guard let written = SyntaxHelpers.caseReference(write.rhs, context.index)?.name,
+                  let matched = SyntaxHelpers.nearest(write.lhs, { $0.as(SwitchCaseSyntax.self) }),
+                  case .case(let label) = matched.label,
+                  let subject = matched.parent?.parent?.as(SwitchExprSyntax.self)?.subject, SyntaxHelpers.root(subject) != name else { return false }
+            return label.caseItems.contains { item in
+                item.pattern.as(ExpressionPatternSyntax.self).flatMap { SyntaxHelpers.caseReference($0.expression, context.index)?.name } == written
+            }
+        }
         guard start != nil, writes.contains(where: { isCase($0.rhs) }), !writes.contains(where: { !isCase($0.rhs) && everyTurn($0.lhs) }),
-              ValueTestFinder.tests(body, roots: [name]), !Self.returns(name, from: function) else { return }
+              !writes.allSatisfy(copiesMatched), ValueTestFinder.tests(body, roots: [name]) else { return }
         built.insert(binding.id)
         let functionName = function.as(FunctionDeclSyntax.self)?.name.text ?? (function.is(InitializerDeclSyntax.self) ? "init" : "get")
         // the input: each value of a loop over events of an enum (`for await signal in signals` with
@@ -118,7 +110,11 @@ struct LocalMachineRecogniser: Recogniser {
         var inputs: [String]
         var inputPaths: Set<String> = []
         var inputEnum: EnumInfo?
-        if let f = loop.as(ForStmtSyntax.self), let event = Self.events(of: f, in: function, stateEnum: stateEnum, context: context) {
+        let elements = loop.as(ForStmtSyntax.self).flatMap { Self.elements(of: $0, in: function, context: context) }
+        // (a loop over values of the variable's own enum folds them into it, the most severe or the last
+        // seen: a value it computes, not a machine it runs)
+        if elements?.enumInfo.key == stateEnum.key { return }
+        if let event = elements {
             (inputs, inputPaths, inputEnum) = (event.enumInfo.caseNames, [event.name], event.enumInfo)
         } else if let f = loop.as(ForStmtSyntax.self) {
             inputs = ["\(functionName)() on \(Suspension.describe(Syntax(f)).what)"]
@@ -144,17 +140,16 @@ struct LocalMachineRecogniser: Recogniser {
         context.add(machine, stateEnum: stateEnum, at: binding, leftOut: [interpreter.leftOut])
     }
 
-    /// A loop over values of an enum other than the state's: its variable and the enum, from the written
-    /// type of the sequence (a parameter of the function or a property of its type: `AsyncStream<Signal>`,
+    /// A loop over values of an enum: its variable and the enum, from the written type of the sequence (a
+    /// parameter of the function or a property of its type: `AsyncStream<Signal>`,
     /// `AsyncThrowingStream<Signal, Error>`, `[Signal]`).
-    static func events(of loop: ForStmtSyntax, in function: Syntax, stateEnum: EnumInfo, context: ExtractionContext) -> (name: String, enumInfo: EnumInfo)? {
+    static func elements(of loop: ForStmtSyntax, in function: Syntax, context: ExtractionContext) -> (name: String, enumInfo: EnumInfo)? {
         guard let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { return nil }
         let parameters = function.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
         let typeText = parameters?.first { ($0.secondName ?? $0.firstName).text == stream }?.type.trimmedText
             ?? context.index.scope(of: function)?.innermostType?.properties.first { $0.name == stream && !$0.isStatic }?.typeText
-        guard let typeText, let e = SwitchMethodRecogniser.elementEnum(ofSequenceTyped: typeText, at: loop, arrays: true, context: context),
-              e.key != stateEnum.key else { return nil }
+        guard let typeText, let e = SwitchMethodRecogniser.elementEnum(ofSequenceTyped: typeText, at: loop, arrays: true, context: context) else { return nil }
         return (name, e)
     }
 }

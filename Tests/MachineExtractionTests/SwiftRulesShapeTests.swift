@@ -1,0 +1,280 @@
+import MachineModel
+import XCTest
+
+/// Shapes where one of Swift's own rules decides the edges (made-up identifiers): the innermost
+/// declaration of a name, a `try` that leaves the method, `#if` clauses, an initializer that only traps,
+/// a local holding `self`, one-expression getters, work that starts itself again, and a few shapes of
+/// app code read wrongly before (a delayed hand-over in a callback, a holder's ternary between state
+/// objects, a loop folding values into a local).
+final class SwiftRulesShapeTests: XCTestCase {
+    /// A local or parameter named like the member state hides it: its writes and tests are not the state's.
+    func testALocalOrParameterNamedLikeTheStateHidesIt() throws {
+        let a = Analysed.source("""
+        final class Hatch {
+            enum State { case shut, open, stuck }
+            var state: State = .shut
+            func open() { if state == .shut { state = .open } }
+            func close() { if state == .open { state = .shut } }
+            func preview() -> State {
+                var state = State.shut
+                state = .open
+                return state
+            }
+            func jam(unless state: State) {
+                if state == .shut { self.state = .stuck }
+            }
+            func free() { if state == .stuck { state = .shut } }
+        }
+        """)
+        let hatch = try a.machine("Hatch.state")
+        XCTAssertFalse(hatch.inputs.contains("preview()"), "\(hatch.inputs)")
+        // `jam(unless:)` tests its parameter, so it may jam the hatch from either state
+        XCTAssertEqual(hatch.moves, ["shut -open()-> open", "open -close()-> shut", "shut -jam()-> stuck", "open -jam()-> stuck",
+                                     "stuck -free()-> shut"])
+    }
+
+    /// A `try` no `catch` catches leaves the method with the state as it is there.
+    func testATryLeavesTheMethodWithTheStateAsItIs() throws {
+        let a = Analysed.source("""
+        final class Importer {
+            enum Phase { case ready, reading, imported }
+            var phase: Phase = .ready
+            func parse() throws {}
+            func run() throws {
+                guard phase == .ready else { return }
+                phase = .reading
+                try parse()
+                phase = .imported
+            }
+            func rewind() { phase = .ready }
+        }
+        """)
+        let importer = try a.machine("Importer.phase")
+        XCTAssertNotNil(importer.edge("ready", "run()", "reading"), "\(importer.moves)")
+        XCTAssertNotNil(importer.edge("ready", "run()", "imported"))
+        // (`try?` and a `do` with a `catch` do not leave it)
+        let b = Analysed.source("""
+        final class Importer {
+            enum Phase { case ready, reading, imported, broken }
+            var phase: Phase = .ready
+            func parse() throws {}
+            func run() {
+                guard phase == .ready else { return }
+                phase = .reading
+                try? parse()
+                do { try parse() } catch { phase = .broken; return }
+                phase = .imported
+            }
+            func rewind() { phase = .ready }
+        }
+        """)
+        let caught = try b.machine("Importer.phase")
+        XCTAssertNil(caught.edge("ready", "run()", "reading"), "\(caught.moves)")
+        XCTAssertNotNil(caught.edge("ready", "run()", "broken"))
+    }
+
+    /// Each clause of an `#if` in a body is a way the program may be built.
+    func testIfConfigClausesAreBranches() throws {
+        let a = Analysed.source("""
+        final class Tour {
+            enum Screen { case intro, grant, tools, finished }
+            var screen: Screen = .intro
+            func next() {
+                switch screen {
+                case .intro: screen = .grant
+                case .grant:
+                    #if DEBUG
+                    screen = .tools
+                    #else
+                    screen = .finished
+                    #endif
+                case .tools: screen = .finished
+                case .finished: break
+                }
+            }
+            func restart() { screen = .intro }
+        }
+        """)
+        let tour = try a.machine("Tour.screen")
+        XCTAssertNotNil(tour.edge("grant", "next()", "tools"), "\(tour.moves)")
+        XCTAssertNotNil(tour.edge("grant", "next()", "finished"))
+    }
+
+    /// `required init?(coder:) { fatalError() }` makes no value: the other initializer's start counts.
+    func testAnInitializerThatOnlyTrapsSetsNoStart() throws {
+        let a = Analysed.source("""
+        class Panel {}
+        final class SyncPanel: Panel {
+            enum Status { case idle, syncing, synced }
+            private var status: Status
+            init(name: String) { status = .idle; super.init() }
+            required init?(coder: String) { fatalError("not used") }
+            func sync() { guard status == .idle else { return }; status = .syncing }
+            func done() { guard status == .syncing else { return }; status = .synced }
+        }
+        """)
+        XCTAssertEqual(try a.machine("SyncPanel.status").initial, "idle")
+    }
+
+    /// `guard let strongSelf = self` (and `if let me = self`): writes through the local are the object's.
+    func testALocalHoldingSelfIsSelf() throws {
+        let a = Analysed.source("""
+        final class Api { func signIn(_ done: @escaping (Bool) -> Void) {} }
+        final class SignIn {
+            enum State { case idle, waiting, signedIn, refused }
+            var state: State = .idle
+            let api = Api()
+            func submit() {
+                guard state == .idle else { return }
+                state = .waiting
+                api.signIn { [weak self] ok in
+                    guard let strongSelf = self else { return }
+                    strongSelf.state = ok ? .signedIn : .refused
+                }
+            }
+            func reset() { state = .idle }
+        }
+        """)
+        let signIn = try a.machine("SignIn.state")
+        XCTAssertNotNil(signIn.edge("waiting", "submit() callback", "signedIn"), "\(signIn.moves)")
+        XCTAssertNil(signIn.edge("waiting", "submit() callback", "signedIn")?.guardText?.range(of: "strongSelf"))
+    }
+
+    /// A successor written as one expression (`self == .red ? .blue : .red`) steps the holder; a shared
+    /// enum stepped by it keeps both cases.
+    func testAOneExpressionSuccessorSteps() throws {
+        let a = Analysed.source("""
+        enum Team { case red, blue
+            var other: Team { self == .red ? .blue : .red }
+        }
+        struct Player { var team: Team }
+        final class Match {
+            private(set) var serving: Team = .red
+            func point() { serving = serving.other }
+            func reset() { serving = .red }
+        }
+        """)
+        let match = try a.machine("Match.serving")
+        XCTAssertEqual(match.states, ["red", "blue"])
+        XCTAssertEqual(match.moves, ["red -point()-> blue", "blue -point()-> red", "blue -reset()-> red"])
+        XCTAssertTrue(match.findings.isEmpty, "\(match.findingSet)")
+    }
+
+    /// A callback that starts itself again (`receive { … self.listen() }`) arrives in the states it leads to.
+    func testWorkThatStartsItselfAgainArrivesInItsNewStates() throws {
+        let a = Analysed.source("""
+        final class Socket { func receive(_ handler: @escaping (Result<String, Error>) -> Void) {} }
+        final class Ticker {
+            enum Link { case down, dialing, up }
+            private(set) var link: Link = .down
+            private let socket = Socket()
+            func open() {
+                guard link == .down else { return }
+                link = .dialing
+                listen()
+            }
+            private func listen() {
+                socket.receive { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success: self.link = .up; self.listen()
+                    case .failure: self.link = .down
+                    }
+                }
+            }
+        }
+        """)
+        let ticker = try a.machine("Ticker.link")
+        XCTAssertNotNil(ticker.edge("up", "open() callback", "down"), "\(ticker.moves)")
+        XCTAssertFalse(ticker.findingSet.contains("dead_end_state up"))
+    }
+
+    /// `asyncAfter` in a completion handler runs later, after the handler's own write.
+    func testADelayInACallbackRunsLater() throws {
+        let a = Analysed.source("""
+        import Foundation
+        final class Backend { func post(_ done: @escaping () -> Void) {} }
+        final class Banner {
+            enum Shown { case hidden, entering, shown, leaving }
+            private var shown: Shown = .hidden
+            private let backend = Backend()
+            func present() {
+                guard shown == .hidden else { return }
+                shown = .entering
+                backend.post { [weak self] in
+                    self?.shown = .shown
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 2) { [weak self] in self?.shown = .leaving }
+                }
+            }
+            func clear() { guard shown == .leaving else { return }; shown = .hidden }
+        }
+        """)
+        let banner = try a.machine("Banner.shown")
+        XCTAssertNotNil(banner.edge("entering", "present() callback", "shown"), "\(banner.moves)")
+        XCTAssertNotNil(banner.edge("shown", "present() callback task", "leaving"))
+    }
+
+    /// A holder's method choosing between two state objects (`fast ? Sprint() : Walk()`) is an input.
+    func testAHolderChoosingBetweenStateObjects() throws {
+        let a = Analysed.source("""
+        protocol Gait { func step(_ r: Runner) }
+        struct Walk: Gait { func step(_ r: Runner) { r.gait = Jog() } }
+        struct Jog: Gait { func step(_ r: Runner) {} }
+        struct Sprint: Gait { func step(_ r: Runner) {} }
+        final class Runner {
+            var gait: Gait = Walk()
+            func step() { gait.step(self) }
+            func pace(fast: Bool) { gait = fast ? Sprint() : Walk() }
+        }
+        """)
+        let runner = try a.machine("Runner.gait")
+        XCTAssertNotNil(runner.edge("Walk", "pace", "Sprint"), "\(runner.moves)")
+        XCTAssertFalse(runner.findingSet.contains("unreachable_state Sprint"))
+    }
+
+    /// A loop folding values of the local's own enum into it (the most severe seen) computes a value: no
+    /// local machine; a loop over events of another enum stepping a local stage is one.
+    func testALoopFoldingValuesOfItsOwnEnumIsNoMachine() throws {
+        let a = Analysed.source("""
+        enum Level { case fine, odd, bad }
+        struct Reading { var level: Level }
+        func worst(_ levels: [Level]) -> Level {
+            var result = Level.fine
+            for level in levels {
+                switch level {
+                case .bad: result = .bad
+                case .odd where result == .fine: result = .odd
+                default: break
+                }
+            }
+            return result
+        }
+        func worstReading(_ readings: [Reading]) -> Level {
+            var top = Level.fine
+            for r in readings {
+                switch r.level {
+                case .bad: top = .bad
+                case .odd where top == .fine: top = .odd
+                default: break
+                }
+            }
+            return top
+        }
+        enum Signal { case start, finish }
+        enum Leg { case before, during, after }
+        func follow(_ signals: [Signal]) -> Leg {
+            var leg = Leg.before
+            for s in signals {
+                switch s {
+                case .start where leg == .before: leg = .during
+                case .finish where leg == .during: leg = .after
+                default: break
+                }
+            }
+            return leg
+        }
+        """)
+        XCTAssertEqual(a.machines.map(\.name), ["follow().leg"])
+        XCTAssertEqual(try a.machine("follow().leg").moves, ["before -start-> during", "during -finish-> after"])
+    }
+}
