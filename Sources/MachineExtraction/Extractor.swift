@@ -764,6 +764,9 @@ final class ExtractionContext {
         /// Every `initialState:` / `state:` argument, in file order.
         var initialStateArguments: [ExprSyntax] = []
         var stateInitialisers: [String: [FunctionCallExprSyntax]] = [:]
+        /// Another value's property given a case (`spy.mode = .hang`, `player?.state = .idle`), by the
+        /// property's name: writes made from outside the type that declares it.
+        var memberWrites: [String: [(lhs: MemberAccessExprSyntax, value: ExprSyntax)]] = [:]
         /// Ids given to effects or sends anywhere (`Machine.givenIDs`), by module (of the merged facts).
         private(set) var givenIDs: [String: Set<String>] = [:]
         /// The `id:` arguments of this file's calls that give ids; their text needs the whole index.
@@ -789,6 +792,7 @@ final class ExtractionContext {
                 inoutCalls += part.inoutCalls
                 initialStateArguments += part.initialStateArguments
                 for (name, calls) in part.stateInitialisers { stateInitialisers[name, default: []] += calls }
+                for (name, writes) in part.memberWrites { memberWrites[name, default: []] += writes }
                 for id in part.idArguments { givenIDs[part.module, default: []].insert(EffectReader.idText(id, index)) }
             }
         }
@@ -816,6 +820,16 @@ final class ExtractionContext {
                 if Self.idGivingCalls.contains(name) { idArguments.append(id) }
             }
             if takesInout { inoutCalls.append(node) }
+            return .visitChildren
+        }
+
+        override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+            // (`a.b = .c` alone: most sequences are other operators)
+            if node.elements.count == 3, let (lhs, rhs) = SyntaxHelpers.assignment(node),
+               let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxHelpers.isSelf(base),
+               case let value = SyntaxHelpers.unwrap(rhs[0]), value.is(MemberAccessExprSyntax.self) || value.is(FunctionCallExprSyntax.self) {
+                memberWrites[member.declName.baseName.text, default: []].append((member, value))
+            }
             return .visitChildren
         }
 

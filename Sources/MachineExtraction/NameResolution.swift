@@ -226,6 +226,38 @@ extension SymbolIndex {
         return false
     }
 
+    /// The type a local value or parameter visible at `node` is declared with (`let spy: Spy`, `func
+    /// check(_ spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`), as written; nil for
+    /// a name declared otherwise, or not locally.
+    static func localTypeText(_ name: String, around node: Syntax) -> String? {
+        func fromBinding(_ b: PatternBindingSyntax) -> String? {
+            b.typeAnnotation?.type.trimmedText
+                ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
+        }
+        var child = node
+        var current = node.parent
+        while let c = current {
+            defer { child = c; current = c.parent }
+            switch c.kind {
+            case .memberBlock, .sourceFile:
+                return nil
+            case .codeBlockItemList:
+                for item in c.cast(CodeBlockItemListSyntax.self).reversed() where item.position < child.position {
+                    if let v = item.item.as(VariableDeclSyntax.self),
+                       let b = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) {
+                        return fromBinding(b)
+                    }
+                }
+            case .functionDecl, .initializerDecl:
+                let clause = c.as(FunctionDeclSyntax.self)?.signature.parameterClause ?? c.as(InitializerDeclSyntax.self)?.signature.parameterClause
+                if let p = clause?.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) { return p.type.trimmedText }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
     private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax) -> Bool {
         clause.parameters.contains { ($0.secondName ?? $0.firstName).text.withoutBackticks == name }
     }

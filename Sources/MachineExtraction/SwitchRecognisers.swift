@@ -1066,6 +1066,48 @@ struct SwitchMethodRecogniser: Recogniser {
         return value.as(MemberAccessExprSyntax.self)?.base?.trimmedText
     }
 
+    /// The writes giving the property a case from outside its type (`spy.mode = .hang`, `self.player.state =
+    /// .idle`): each an input named by the function making it (`LoginTests.testHang()`), from every state.
+    /// Only a property others may set (not `private`, `fileprivate`, `private(set)`) on a value whose declared
+    /// type is the property's type: a local, parameter or property declared with it or made by its
+    /// initializer; a value of a type not known is left alone.
+    static func outsideWrites(of property: Binding, in type: TypeInfo, enumName: String, states: [String], context: ExtractionContext) -> (rules: [Rule], inputs: [String]) {
+        guard let writes = context.facts.memberWrites[property.name], !property.isStatic, !property.isComputed,
+              let decl = property.node.parent?.parent?.as(VariableDeclSyntax.self),
+              !decl.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return ([], []) }
+        func typeText(of base: ExprSyntax) -> String? {
+            let e = base.as(OptionalChainingExprSyntax.self)?.expression ?? base.as(ForceUnwrapExprSyntax.self)?.expression ?? base
+            let name: String
+            if let ref = e.as(DeclReferenceExprSyntax.self) {
+                name = ref.baseName.text
+                // (a local or parameter: its declared type, or none known)
+                if SymbolIndex.declaresLocalValue(name, around: Syntax(ref)) { return SymbolIndex.localTypeText(name, around: Syntax(ref)) }
+            } else if let member = e.as(MemberAccessExprSyntax.self), member.base.map(SyntaxHelpers.isSelf) == true {
+                name = member.declName.baseName.text
+            } else {
+                return nil
+            }
+            guard let b = context.index.binding(named: name, at: e, where: { !$0.isStatic }) else { return nil }
+            return b.typeText ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
+        }
+        var rules: [Rule] = []
+        var inputs: [String] = []
+        for (lhs, value) in writes {
+            guard let base = lhs.base, let file = context.index.file(of: lhs),
+                  let target = SyntaxHelpers.caseReference(value, context.index, accepting: states.contains),
+                  // (a case written with its type: that of the state, `Spy.Mode.hang`)
+                  target.type.map({ $0.split(separator: ".").last.map(String.init) == enumName }) ?? true,
+                  let written = typeText(of: base),
+                  SymbolIndex.bareTypeName(written).split(separator: ".").last.map(String.init) == type.name else { continue }
+            let owner = context.index.scope(of: lhs)?.innermostType.map { $0.name + "." } ?? ""
+            let input = owner + (DSLSupport.enclosingFunctionName(lhs) ?? "top level")
+            inputs = inputs.appendingUnique([input])
+            rules.append(Rule(location: file.location(of: lhs), outcomes: [
+                Outcome(pairs: states.map { Pair(from: $0, input: input) }, target: .state(target.name))]))
+        }
+        return (rules, inputs)
+    }
+
     /// Writes no walk reaches make the machine partial, each with a note where it is.
     func markUnfollowed(_ unfollowed: [StateWrites.Unfollowed], in machine: inout Machine, context: ExtractionContext) {
         guard !unfollowed.isEmpty else { return }
@@ -2065,6 +2107,12 @@ struct SwitchMethodRecogniser: Recogniser {
         let assigned = field == nil ? Self.pipelineAssignments(of: property.name, in: type, states: states, context: context) : (rules: [], inputs: [], unfollowed: [])
         rules += assigned.rules
         inputNames = inputNames.appendingUnique(assigned.inputs)
+        // writes from outside the type (`spy.mode = .hang` in a test)
+        if field == nil, wrapper == nil, kind == .enumeration {
+            let outside = Self.outsideWrites(of: property, in: type, enumName: stateEnum.name, states: states, context: context)
+            rules += outside.rules
+            inputNames = inputNames.appendingUnique(outside.inputs)
+        }
         let start = field.map(\.start) ?? wrapper?.initial
         let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
             : startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
