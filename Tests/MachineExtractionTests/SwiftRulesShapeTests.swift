@@ -277,4 +277,27 @@ final class SwiftRulesShapeTests: XCTestCase {
         XCTAssertEqual(a.machines.map(\.name), ["follow().leg"])
         XCTAssertEqual(try a.machine("follow().leg").moves, ["before -start-> during", "during -finish-> after"])
     }
+
+    /// A settable property given a case from outside its type (`stub.mode = .stall` in a test) is an input
+    /// named by the function doing it; a private(set) one and a value of another type are not.
+    func testWritesFromOutsideTheTypeAreInputs() throws {
+        let a = Analysed.source("""
+        final class StubService {
+            enum Mode { case answer, refuse, stall }
+            var mode: Mode = .answer
+            func refuseNext() { if mode == .answer { mode = .refuse } }
+            func restore() { if mode != .answer { mode = .answer } }
+        }
+        final class Other { var mode: StubService.Mode = .answer }
+        final class ServiceChecks {
+            let stub = StubService()
+            func stalls() { stub.mode = .stall }
+            func otherStalls(_ other: Other) { other.mode = .stall }
+        }
+        """)
+        let stub = try a.machine("StubService.mode")
+        XCTAssertEqual(stub.moves, ["answer -refuseNext()-> refuse", "refuse -restore()-> answer", "stall -restore()-> answer",
+                                    "answer -ServiceChecks.stalls()-> stall", "refuse -ServiceChecks.stalls()-> stall"])
+        XCTAssertFalse(stub.findingSet.contains("unreachable_state stall"))
+    }
 }
