@@ -1025,6 +1025,10 @@ final class ReducerInterpreter {
             }
             helperDepth += 1
             defer { helperDepth -= 1 }
+            // (a computed property's setter: `newValue`, or the name it gives it, is the value assigned)
+            let setter = observer.parent?.as(AccessorDeclSyntax.self).flatMap { $0.accessorSpecifier.tokenKind == .keyword(.set) ? $0 : nil }
+            if let setter { substitutions.append([setter.parameters?.name.text ?? "newValue": infix.rightOperand]) }
+            defer { if setter != nil { substitutions.removeLast() } }
             returnSinks.append([])
             let observed = withHelperPaths { execBlock(observer.statements, Self.localsCleared(next)).next }
             return Flow(next: rejoined(Self.localsCleared(observed + returnSinks.removeLast())))
@@ -2128,7 +2132,7 @@ final class ReducerInterpreter {
         if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
             return eval(prefix.expression, ctx).negated(d)
         }
-        if let lit = expr.as(BooleanLiteralExprSyntax.self) {
+        if let lit = (substituted(expr).map(SyntaxHelpers.unwrap) ?? expr).as(BooleanLiteralExprSyntax.self) {
             return lit.literal.text == "true" ? .always(d) : .never(d)
         }
         if spec.stateKind == .bool, isState(SyntaxHelpers.path(expr)) {

@@ -35,20 +35,36 @@ struct StatePattern {
         let last = SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) ?? text
         guard (caches.inheritorsByName![last]?.count ?? 0) >= 2, let scope = context.index.scope(of: property.node),
               let p = context.index.type(text, in: scope), p.kind == "protocol" || p.kind == "class" else { return nil }
-        if let known = caches.patternStates[p.key] { return known.isEmpty ? nil : (p, known) }
+        // the states construct one another (`gate.state = Unlocked()`, `return Dim()`), which is cached by the
+        // protocol, or name the holder's properties keeping one each (`m.state = m.soldOutState`)
+        if let known = caches.patternStates[p.key], !known.isEmpty { return (p, known) }
         let conforming = caches.inheritorsByName![last]!.filter { t in context.index.supertypes(of: t).contains { $0 === p } }
-        // the states construct one another (`gate.state = Unlocked()`, `return Dim()`)
         let names = Set(conforming.map(\.name))
-        let constructs = conforming.count >= 2 && conforming.contains { t in
+        if caches.patternStates[p.key] == nil {
+            let constructs = conforming.count >= 2 && Self.naming(conforming) { names.contains($0) ? $0 : nil }
+            caches.patternStates[p.key] = constructs ? conforming : []
+            if constructs { return (p, conforming) }
+        }
+        let kept = Dictionary(holder.properties.compactMap { b -> (String, String)? in
+            guard !b.isStatic, b.name != property.name, let value = b.initializer ?? SwitchMethodRecogniser.initializerValue(of: b.name, in: holder),
+                  let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self),
+                  let made = SymbolIndex.bareTypeName(call.calledExpression.trimmedText).split(separator: ".").last.map(String.init),
+                  names.contains(made) else { return nil }
+            return (b.name, made)
+        }, uniquingKeysWith: { a, _ in a })
+        return !kept.isEmpty && conforming.count >= 2 && Self.naming(conforming, { kept[$0] }) ? (p, conforming) : nil
+    }
+
+    /// Whether a method of one of the types names another of them (`named` gives the type a name stands for).
+    static func naming(_ types: [TypeInfo], _ named: (String) -> String?) -> Bool {
+        types.contains { t in
             t.methods.contains { method, _ in
                 method.body?.tokens(viewMode: .sourceAccurate).contains { token in
-                    if case .identifier(let name) = token.tokenKind, name != t.name, names.contains(name) { return true }
+                    if case .identifier(let name) = token.tokenKind, let type = named(name), type != t.name { return true }
                     return false
                 } ?? false
             }
         }
-        caches.patternStates[p.key] = constructs ? conforming : []
-        return constructs ? (p, conforming) : nil
     }
 
     func build() -> Bool {
@@ -278,9 +294,22 @@ struct StatePattern {
         return parts.dropLast().drop { $0 == "self" }.isEmpty == own
     }
 
-    /// The state a construction names (`HasCoin()`, `HasCoin.init(…)`, `HasCoin(count: 1)`).
-    func constructed(_ expr: ExprSyntax, names: [String]) -> String? {
-        guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self) else { return nil }
+    /// The state a construction names (`HasCoin()`, `HasCoin.init(…)`, `HasCoin(count: 1)`), or an instance
+    /// kept in a state type's static property (`HasCoin.shared`) or in one of the holder's properties made
+    /// as one (`machine.hasCoinState` with `lazy var hasCoinState: State = HasCoin(machine: self)`, the
+    /// gumball machine's).
+    func constructed(_ expr: ExprSyntax, names: [String], depth: Int = 0) -> String? {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base,
+           let type = SymbolIndex.bareTypeName(base.trimmedText).split(separator: ".").last.map(String.init), names.contains(type) {
+            return member.declName.baseName.text == "init" ? nil : type
+        }
+        if depth < 2, let name = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+           let kept = holder.properties.first(where: { $0.name == name && !$0.isStatic && $0.name != property.name }),
+           let value = kept.initializer ?? SwitchMethodRecogniser.initializerValue(of: name, in: holder) {
+            return constructed(value, names: names, depth: depth + 1)
+        }
+        guard let call = e.as(FunctionCallExprSyntax.self) else { return nil }
         var callee = call.calledExpression
         if let m = callee.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base { callee = base }
         let name = SymbolIndex.bareTypeName(callee.trimmedText).split(separator: ".").last.map(String.init) ?? ""

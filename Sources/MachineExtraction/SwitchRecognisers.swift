@@ -2282,12 +2282,14 @@ struct StateWrites {
     }
 
     /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
-    /// else `willSet`).
+    /// else `willSet`), and the setters of its computed ones (`var isOn: Bool { get { … } set { power =
+    /// newValue ? .on : .off } }`: setting it runs the setter).
     static func observers(of type: TypeInfo, except property: String) -> [String: Observer] {
         var result: [String: Observer] = [:]
-        for b in type.properties where !b.isStatic && !b.isComputed && b.name != property {
+        for b in type.properties where !b.isStatic && b.name != property {
             guard case .accessors(let list)? = b.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { continue }
-            let observer = list.first { $0.accessorSpecifier.text == "didSet" } ?? list.first { $0.accessorSpecifier.text == "willSet" }
+            let observer = b.isComputed ? list.first { $0.accessorSpecifier.text == "set" }
+                : list.first { $0.accessorSpecifier.text == "didSet" } ?? list.first { $0.accessorSpecifier.text == "willSet" }
             if let observer, let body = observer.body { result[b.name] = Observer(body: body, kind: observer.accessorSpecifier.text, file: b.file) }
         }
         return result

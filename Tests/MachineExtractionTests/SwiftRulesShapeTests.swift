@@ -300,4 +300,55 @@ final class SwiftRulesShapeTests: XCTestCase {
                                     "answer -ServiceChecks.stalls()-> stall", "refuse -ServiceChecks.stalls()-> stall"])
         XCTAssertFalse(stub.findingSet.contains("unreachable_state stall"))
     }
+
+    /// A computed property's setter that sets the state (`isOn = true` with `set { power = newValue ? .on :
+    /// .off }`) runs with `newValue` the value assigned.
+    func testAComputedSetterSetsTheState() throws {
+        let a = Analysed.source("""
+        final class Heater {
+            enum Power { case off, on, broken }
+            var power: Power = .off
+            var isOn: Bool {
+                get { power == .on }
+                set { power = newValue ? .on : .off }
+            }
+            func switchOn() { guard power == .off else { return }; isOn = true }
+            func switchOff() { guard power == .on else { return }; isOn = false }
+            func overheat() { power = .broken }
+            func repair() { if power == .broken { power = .off } }
+        }
+        """)
+        let heater = try a.machine("Heater.power")
+        XCTAssertEqual(heater.moves, ["off -switchOn()-> on", "on -switchOff()-> off", "off -overheat()-> broken",
+                                      "on -overheat()-> broken", "broken -repair()-> off"])
+    }
+
+    /// State objects kept in the holder's properties (the gumball machine's `m.state = m.soldOut`) or in
+    /// a state type's static one (`Idle.shared`) are the states they keep.
+    func testStateObjectsKeptInProperties() throws {
+        let a = Analysed.source("""
+        protocol Slot: AnyObject { func insert() }
+        final class Vendor {
+            lazy var empty: Slot = EmptySlot(vendor: self)
+            lazy var paid: Slot = PaidSlot(vendor: self)
+            lazy var slot: Slot = empty
+            func insert() { slot.insert() }
+        }
+        final class EmptySlot: Slot { unowned let vendor: Vendor; init(vendor: Vendor) { self.vendor = vendor }
+            func insert() { vendor.slot = vendor.paid } }
+        final class PaidSlot: Slot { unowned let vendor: Vendor; init(vendor: Vendor) { self.vendor = vendor }
+            func insert() { vendor.slot = vendor.empty } }
+
+        protocol Mood { func poke(_ c: Cat) }
+        final class Calm: Mood { static let shared = Calm(); func poke(_ c: Cat) { c.mood = Cross.shared } }
+        final class Cross: Mood { static let shared = Cross(); func poke(_ c: Cat) { c.mood = Calm.shared } }
+        final class Cat { var mood: Mood = Calm.shared; func poke() { mood.poke(self) } }
+        """)
+        let vendor = try a.machine("Vendor.slot")
+        XCTAssertEqual(vendor.initial, "EmptySlot")
+        XCTAssertEqual(vendor.moves, ["EmptySlot -insert-> PaidSlot", "PaidSlot -insert-> EmptySlot"])
+        let cat = try a.machine("Cat.mood")
+        XCTAssertEqual(cat.initial, "Calm")
+        XCTAssertEqual(cat.moves, ["Calm -poke-> Cross", "Cross -poke-> Calm"])
+    }
 }
