@@ -89,6 +89,9 @@ struct ReducerSpec {
     /// The observers of the owner's other stored properties, by property: setting one runs its body
     /// (`email = text` runs `email`'s `didSet`, which validates it).
     var observers: [String: CodeBlockSyntax] = [:]
+    /// The state property's own `didSet`, run after each write of it (a write in it runs it no more):
+    /// `didSet { if state == .snoozed && muted { state = .armed } }`.
+    var ownObserver: CodeBlockSyntax?
 }
 
 /// An `await` of an `async` method walked as an input (`func load() async { state = .loading; let items =
@@ -387,6 +390,8 @@ final class ReducerInterpreter {
     var tryPaths: [[Ctx]] = []
     /// How many `do` bodies with a `catch` the walk is in: a `try` there does not leave the body walked.
     var catchDepth = 0
+    /// Whether the walk is in the state property's own `didSet` (`ReducerSpec.ownObserver`).
+    var inOwnObserver = false
 
     /// Whether a `try` is written in `node`.
     static func tries(_ node: some SyntaxProtocol) -> Bool {
@@ -1019,6 +1024,14 @@ final class ReducerInterpreter {
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
             let next = assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes))
+            if writes, let own = spec.ownObserver, !inOwnObserver, helperDepth < 4 {
+                inOwnObserver = true
+                helperDepth += 1
+                defer { inOwnObserver = false; helperDepth -= 1 }
+                returnSinks.append([])
+                let observed = withHelperPaths { execBlock(own.statements, Self.localsCleared(next)).next }
+                return Flow(next: rejoined(Self.localsCleared(observed + returnSinks.removeLast())))
+            }
             // a property observed with `didSet`: its observer runs, as a helper would
             guard !writes, let path = SyntaxHelpers.path(infix.leftOperand), let observer = spec.observers[path], helperDepth < 4 else {
                 return Flow(next: next)

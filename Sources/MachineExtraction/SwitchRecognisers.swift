@@ -2034,6 +2034,7 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.setters = writes.setters
             spec.accessors = writes.accessors
             spec.observers = writes.observers.mapValues(\.body)
+            spec.ownObserver = field == nil && wrapper == nil ? StateWrites.didSet(of: property) : nil
             spec.stateIsMember = true
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
@@ -2090,6 +2091,7 @@ struct SwitchMethodRecogniser: Recogniser {
                                    unobservable: unobservable, valueStates: valueStates, rebuild: rebuild,
                                    setters: writes.setters, accessors: writes.accessors)
         template.observers = writes.observers.mapValues(\.body)
+        template.ownObserver = field == nil && wrapper == nil ? StateWrites.didSet(of: property) : nil
         template.stateIsMember = true
         if kind == .enumeration { template.ownerPredicates = context.ownerPredicates(of: type, statePaths: statePaths, states: states) }
         var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
@@ -2284,6 +2286,12 @@ struct StateWrites {
     /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
     /// else `willSet`), and the setters of its computed ones (`var isOn: Bool { get { … } set { power =
     /// newValue ? .on : .off } }`: setting it runs the setter).
+    /// A stored property's `didSet` body.
+    static func didSet(of property: Binding) -> CodeBlockSyntax? {
+        guard case .accessors(let list)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { return nil }
+        return list.first { $0.accessorSpecifier.text == "didSet" }?.body
+    }
+
     static func observers(of type: TypeInfo, except property: String) -> [String: Observer] {
         var result: [String: Observer] = [:]
         for b in type.properties where !b.isStatic && b.name != property {
