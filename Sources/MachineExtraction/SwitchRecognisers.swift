@@ -2286,10 +2286,17 @@ struct StateWrites {
     /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
     /// else `willSet`), and the setters of its computed ones (`var isOn: Bool { get { … } set { power =
     /// newValue ? .on : .off } }`: setting it runs the setter).
-    /// A stored property's `didSet` body.
+    /// A stored property's `didSet` body when it sets the property again from its new value (`if state ==
+    /// .snoozed && muted { state = .armed }`). One that only reads it (`didSet { render() }`) changes no
+    /// edge, and one going back to `oldValue` (`step = oldValue` where a move is not allowed) cannot be
+    /// followed: neither is run.
     static func didSet(of property: Binding) -> CodeBlockSyntax? {
-        guard case .accessors(let list)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors else { return nil }
-        return list.first { $0.accessorSpecifier.text == "didSet" }?.body
+        guard case .accessors(let list)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors,
+              let observer = list.first(where: { $0.accessorSpecifier.text == "didSet" }), let body = observer.body else { return nil }
+        let old = observer.parameters?.name.text ?? "oldValue"
+        guard SwitchFinder.scan(body).assignments.contains(where: { SyntaxHelpers.path($0.lhs) == property.name }),
+              !body.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == old }) else { return nil }
+        return body
     }
 
     static func observers(of type: TypeInfo, except property: String) -> [String: Observer] {

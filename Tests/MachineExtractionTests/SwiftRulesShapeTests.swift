@@ -351,4 +351,24 @@ final class SwiftRulesShapeTests: XCTestCase {
         XCTAssertEqual(cat.initial, "Calm")
         XCTAssertEqual(cat.moves, ["Calm -poke-> Cross", "Cross -poke-> Calm"])
     }
+
+    /// The state's own `didSet` runs after each write of it: one that moves it on (`if state == .paused &&
+    /// locked { state = .idle }`) is part of the write.
+    func testTheStatesOwnDidSetRunsAfterEachWrite() throws {
+        let a = Analysed.source("""
+        final class Kiosk {
+            enum State { case idle, serving, paused }
+            var locked = false
+            var state: State = .idle {
+                didSet { if state == .paused && locked { state = .idle } }
+            }
+            func serve() { if state == .idle { state = .serving } }
+            func pause() { if state == .serving { state = .paused } }
+            func resume() { if state == .paused { state = .serving } }
+        }
+        """)
+        let kiosk = try a.machine("Kiosk.state")
+        XCTAssertEqual(kiosk.moves, ["idle -serve()-> serving", "serving -pause()-> idle", "serving -pause()-> paused",
+                                     "paused -resume()-> serving"])
+    }
 }
