@@ -175,87 +175,85 @@ extension SymbolIndex {
     /// initializer, subscript or closure, a `let`/`var`/`func` declared earlier in an enclosing body, a
     /// name bound by an enclosing `if`/`guard`/`while` condition, `for` loop, `case` pattern or `catch`.
     static func declaresLocalValue(_ name: String, around node: Syntax) -> Bool {
+        localDeclaration(of: name, around: node) != nil
+    }
+
+    /// The declaration of the local value `name` visible at `node`, as Swift looks it up (the innermost
+    /// wins): the pattern binding of a `let`/`var` declared earlier in an enclosing body, a `func` there,
+    /// the condition of an enclosing `if`/`guard`/`while` binding it, a parameter of an enclosing function,
+    /// initializer or subscript (the accessor for `newValue`/`oldValue`), a closure's parameter or capture
+    /// (the closure for `$0`), a `for` loop's pattern, a `case` label, a `catch`. Nil for a name no local
+    /// declaration gives (a member, a global). A node of a rebuilt tree is looked up where it was written.
+    static func localDeclaration(of name: String, around node: Syntax) -> Syntax? {
+        func binding(in conditions: ConditionElementListSyntax) -> Syntax? {
+            conditions.first { binds(name, $0) }.map(Syntax.init)
+        }
+        func parameter(_ clause: FunctionParameterClauseSyntax?) -> Syntax? {
+            clause?.parameters.first { ($0.secondName ?? $0.firstName).text.withoutBackticks == name }.map(Syntax.init)
+        }
         var child = node
-        var current = node.parent
-        while let c = current {
-            defer { child = c; current = c.parent }
+        while let c = child.parent ?? Rebuilt.shared.original(of: child)?.parent {
+            defer { child = c }
             // one kind per node: a switch instead of a cast per kind on every node of the way up
             switch c.kind {
             case .memberBlock, .sourceFile:
-                return false
+                return nil
             case .codeBlockItemList:
-                for item in c.cast(CodeBlockItemListSyntax.self) where item.position < child.position {
-                    if let v = item.item.as(VariableDeclSyntax.self),
-                       v.bindings.contains(where: { binds(name, $0.pattern) }) { return true }
-                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.withoutBackticks == name { return true }
-                    if let g = item.item.as(GuardStmtSyntax.self), binds(name, g.conditions) { return true }
+                // (the nearest before it: `guard let x = x` declares `x` again)
+                for item in c.cast(CodeBlockItemListSyntax.self).reversed() where item.position < child.position {
+                    if let v = item.item.as(VariableDeclSyntax.self), let b = v.bindings.first(where: { binds(name, $0.pattern) }) { return Syntax(b) }
+                    if let f = item.item.as(FunctionDeclSyntax.self), f.name.text.withoutBackticks == name { return Syntax(f) }
+                    if let g = item.item.as(GuardStmtSyntax.self), let found = binding(in: g.conditions) { return found }
                 }
             case .functionDecl:
-                if hasParameter(name, c.cast(FunctionDeclSyntax.self).signature.parameterClause) { return true }
+                if let p = parameter(c.cast(FunctionDeclSyntax.self).signature.parameterClause) { return p }
             case .initializerDecl:
-                if hasParameter(name, c.cast(InitializerDeclSyntax.self).signature.parameterClause) { return true }
+                if let p = parameter(c.cast(InitializerDeclSyntax.self).signature.parameterClause) { return p }
             case .subscriptDecl:
-                if hasParameter(name, c.cast(SubscriptDeclSyntax.self).parameterClause) { return true }
+                if let p = parameter(c.cast(SubscriptDeclSyntax.self).parameterClause) { return p }
             case .accessorDecl:
                 let a = c.cast(AccessorDeclSyntax.self)
                 let implicit = a.accessorSpecifier.text == "set" ? "newValue" : a.accessorSpecifier.text == "didSet" ? "oldValue"
                     : a.accessorSpecifier.text == "willSet" ? "newValue" : nil
-                if (a.parameters?.name.text ?? implicit) == name { return true }
+                if (a.parameters?.name.text ?? implicit) == name { return c }
             case .closureExpr:
                 let closure = c.cast(ClosureExprSyntax.self)
-                if SyntaxHelpers.closureParameterNames(closure).contains(name) { return true }
-                if closure.signature == nil, name.hasPrefix("$") { return true }
+                if SyntaxHelpers.closureParameterNames(closure).contains(name) || closure.signature == nil && name.hasPrefix("$") { return c }
+                // (`[weak owner = self]`, read by its tokens: the capture's nodes differ between swift-syntax versions)
+                for capture in closure.signature?.capture?.items ?? [] {
+                    let tokens = capture.tokens(viewMode: .sourceAccurate).map(\.text)
+                    if let equal = tokens.firstIndex(of: "="), equal > 0, tokens[equal - 1] == name { return Syntax(capture) }
+                }
             case .ifExpr:
                 let i = c.cast(IfExprSyntax.self)
-                if child.id != i.conditions.id, binds(name, i.conditions) { return true }
+                if child.id != i.conditions.id, let found = binding(in: i.conditions) { return found }
             case .whileStmt:
                 let w = c.cast(WhileStmtSyntax.self)
-                if child.id != w.conditions.id, binds(name, w.conditions) { return true }
+                if child.id != w.conditions.id, let found = binding(in: w.conditions) { return found }
             case .forStmt:
                 let f = c.cast(ForStmtSyntax.self)
-                if child.id != f.sequence.id, binds(name, f.pattern) { return true }
+                if child.id != f.sequence.id, binds(name, f.pattern) { return Syntax(f.pattern) }
             case .switchCase:
-                if case .case(let label) = c.cast(SwitchCaseSyntax.self).label, binds(name, label) { return true }
+                if case .case(let label) = c.cast(SwitchCaseSyntax.self).label, binds(name, label) { return Syntax(label) }
             case .catchClause:
                 let k = c.cast(CatchClauseSyntax.self)
-                if k.catchItems.isEmpty ? name == "error" : binds(name, k.catchItems) { return true }
+                if k.catchItems.isEmpty ? name == "error" : binds(name, k.catchItems) { return c }
             default:
                 break
             }
         }
-        return false
+        return nil
     }
 
     /// The type a local value or parameter visible at `node` is declared with (`let spy: Spy`, `func
     /// check(_ spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`), as written; nil for
     /// a name declared otherwise, or not locally.
     static func localTypeText(_ name: String, around node: Syntax) -> String? {
-        func fromBinding(_ b: PatternBindingSyntax) -> String? {
-            b.typeAnnotation?.type.trimmedText
-                ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
-        }
-        var child = node
-        var current = node.parent
-        while let c = current {
-            defer { child = c; current = c.parent }
-            switch c.kind {
-            case .memberBlock, .sourceFile:
-                return nil
-            case .codeBlockItemList:
-                for item in c.cast(CodeBlockItemListSyntax.self).reversed() where item.position < child.position {
-                    if let v = item.item.as(VariableDeclSyntax.self),
-                       let b = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) {
-                        return fromBinding(b)
-                    }
-                }
-            case .functionDecl, .initializerDecl:
-                let clause = c.as(FunctionDeclSyntax.self)?.signature.parameterClause ?? c.as(InitializerDeclSyntax.self)?.signature.parameterClause
-                if let p = clause?.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) { return p.type.trimmedText }
-            default:
-                break
-            }
-        }
-        return nil
+        let declaration = localDeclaration(of: name, around: node)
+        if let p = declaration?.as(FunctionParameterSyntax.self) { return p.type.trimmedText }
+        guard let b = declaration?.as(PatternBindingSyntax.self) else { return nil }
+        return b.typeAnnotation?.type.trimmedText
+            ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
     }
 
     private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax) -> Bool {

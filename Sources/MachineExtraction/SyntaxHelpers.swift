@@ -473,46 +473,14 @@ enum SyntaxHelpers {
             let e = value.as(ForceUnwrapExprSyntax.self)?.expression ?? value.as(OptionalChainingExprSyntax.self)?.expression ?? value
             return e.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
         }
-        func binds(_ conditions: ConditionElementListSyntax) -> Bool? {
-            for element in conditions {
-                guard case .optionalBinding(let b) = element.condition, b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { continue }
-                return isSelfValue(b.initializer?.value)
-            }
-            return nil
+        let declaration = SymbolIndex.localDeclaration(of: name, around: Syntax(ref))
+        if let b = declaration?.as(PatternBindingSyntax.self) { return isSelfValue(b.initializer?.value) }
+        if case .optionalBinding(let b)? = declaration?.as(ConditionElementSyntax.self)?.condition { return isSelfValue(b.initializer?.value) }
+        if let capture = declaration?.as(ClosureCaptureSyntax.self) {
+            let tokens = capture.tokens(viewMode: .sourceAccurate).map(\.text)
+            return tokens.firstIndex(of: "=").map { tokens[($0 + 1)...] == ["self"] } ?? false
         }
-        var child = Syntax(ref)
-        while true {
-            // (a node of a folded or rebuilt tree: where it was written)
-            guard let parent = child.parent ?? Rebuilt.shared.original(of: child)?.parent else { return false }
-            defer { child = parent }
-            switch parent.kind {
-            case .memberBlock, .sourceFile:
-                return false
-            case .codeBlockItemList:
-                for item in parent.cast(CodeBlockItemListSyntax.self).reversed() where item.position < child.position {
-                    if let g = item.item.as(GuardStmtSyntax.self), let found = binds(g.conditions) { return found }
-                    if let v = item.item.as(VariableDeclSyntax.self),
-                       let b = v.bindings.first(where: { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name }) {
-                        return isSelfValue(b.initializer?.value)
-                    }
-                }
-            case .ifExpr:
-                let i = parent.cast(IfExprSyntax.self)
-                if child.id != i.conditions.id, let found = binds(i.conditions) { return found }
-            case .closureExpr:
-                let closure = parent.cast(ClosureExprSyntax.self)
-                // (`[weak weakSelf = self]`, read by its tokens: the capture's nodes differ between swift-syntax versions)
-                for capture in closure.signature?.capture?.items ?? [] {
-                    let tokens = capture.tokens(viewMode: .sourceAccurate).map(\.text)
-                    if let equal = tokens.firstIndex(of: "="), equal > 0, tokens[equal - 1] == name { return tokens[(equal + 1)...] == ["self"] }
-                }
-                if closureParameterNames(closure).contains(name) { return false }
-            case .functionDecl, .initializerDecl, .accessorDecl:
-                return false
-            default:
-                break
-            }
-        }
+        return false
     }
 
     /// The nearest node from `node` up, itself first, that `transform` maps to a value (swift-syntax's own
