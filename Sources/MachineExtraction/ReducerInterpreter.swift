@@ -697,6 +697,16 @@ final class ReducerInterpreter {
         }
     }
 
+    /// The paths after a property observer's body (a `didSet`, a setter) run, as a helper's would, from
+    /// the paths after the write that runs it.
+    func observe(_ body: CodeBlockSyntax, after next: [Ctx]) -> [Ctx] {
+        helperDepth += 1
+        defer { helperDepth -= 1 }
+        returnSinks.append([])
+        let observed = withHelperPaths { execBlock(body.statements, Self.localsCleared(next)).next }
+        return rejoined(Self.localsCleared(observed + returnSinks.removeLast()))
+    }
+
     /// A branch's value given where its `switch` or `if` expression's goes.
     func give(_ value: ExprSyntax, to target: ValueTarget, _ ctxs: [Ctx]) -> Flow {
         // (a choice in a branch gives its own branches' values there)
@@ -1026,25 +1036,18 @@ final class ReducerInterpreter {
             let next = assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes))
             if writes, let own = spec.ownObserver, !inOwnObserver, helperDepth < 4 {
                 inOwnObserver = true
-                helperDepth += 1
-                defer { inOwnObserver = false; helperDepth -= 1 }
-                returnSinks.append([])
-                let observed = withHelperPaths { execBlock(own.statements, Self.localsCleared(next)).next }
-                return Flow(next: rejoined(Self.localsCleared(observed + returnSinks.removeLast())))
+                defer { inOwnObserver = false }
+                return Flow(next: observe(own, after: next))
             }
             // a property observed with `didSet`: its observer runs, as a helper would
             guard !writes, let path = SyntaxHelpers.path(infix.leftOperand), let observer = spec.observers[path], helperDepth < 4 else {
                 return Flow(next: next)
             }
-            helperDepth += 1
-            defer { helperDepth -= 1 }
             // (a computed property's setter: `newValue`, or the name it gives it, is the value assigned)
             let setter = observer.parent?.as(AccessorDeclSyntax.self).flatMap { $0.accessorSpecifier.tokenKind == .keyword(.set) ? $0 : nil }
             if let setter { substitutions.append([setter.parameters?.name.text ?? "newValue": infix.rightOperand]) }
             defer { if setter != nil { substitutions.removeLast() } }
-            returnSinks.append([])
-            let observed = withHelperPaths { execBlock(observer.statements, Self.localsCleared(next)).next }
-            return Flow(next: rejoined(Self.localsCleared(observed + returnSinks.removeLast())))
+            return Flow(next: observe(observer, after: next))
         }
         // `state.count += 1`
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),

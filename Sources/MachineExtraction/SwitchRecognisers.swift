@@ -2283,9 +2283,6 @@ struct StateWrites {
         var file: ParsedFile
     }
 
-    /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
-    /// else `willSet`), and the setters of its computed ones (`var isOn: Bool { get { … } set { power =
-    /// newValue ? .on : .off } }`: setting it runs the setter).
     /// A stored property's `didSet` body when it sets the property again from its new value (`if state ==
     /// .snoozed && muted { state = .armed }`). One that only reads it (`didSet { render() }`) changes no
     /// edge, and one going back to `oldValue` (`step = oldValue` where a move is not allowed) cannot be
@@ -2299,6 +2296,9 @@ struct StateWrites {
         return body
     }
 
+    /// The observers of the type's stored properties other than `property`, by property name (`didSet`,
+    /// else `willSet`), and the setters of its computed ones (`var isOn: Bool { get { … } set { power =
+    /// newValue ? .on : .off } }`: setting it runs the setter).
     static func observers(of type: TypeInfo, except property: String) -> [String: Observer] {
         var result: [String: Observer] = [:]
         for b in type.properties where !b.isStatic && b.name != property {
@@ -2322,9 +2322,6 @@ struct StateWrites {
         /// Methods called in closures no walk follows (`let action = { self?.emit() }`).
         var calledInClosures = Set<String>()
         var closureDepth = 0
-        /// Closures being walked whose parameter has the property's name (`{ state in state = .closed }`):
-        /// there, the bare name is the parameter, and only `self.state` the property.
-        var shadowing: [Bool] = []
 
         let setters: Set<String>
         let accessors: Set<String>
@@ -2374,10 +2371,9 @@ struct StateWrites {
             if let alias = aliases.last, SyntaxHelpers.path(expr) == alias { return true }
             guard SyntaxHelpers.path(expr) == property else { return false }
             // a local or parameter of its name declared around it hides it (`var state = State.closed`)
-            if let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self),
-               SymbolIndex.declaresLocalValue(property, around: index?.inputNode(Syntax(ref)) ?? Syntax(ref)) { return false }
-            guard shadowing.contains(true) else { return true }
-            return SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self)?.base?.trimmedText == "self"
+            // (a closure's parameter too, `{ state in state = .closed }`: there only `self.state` is the property)
+            guard let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self) else { return true }
+            return !SymbolIndex.declaresLocalValue(property, around: index?.inputNode(Syntax(ref)) ?? Syntax(ref))
         }
 
         /// Whether each closure being walked runs later (not `withAnimation { … }`, which runs at once).
@@ -2390,20 +2386,17 @@ struct StateWrites {
                closure.id == node.id {
                 aliases.append(value)
                 later.append(false)
-                shadowing.append(false)
                 return .visitChildren
             }
             // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
             let run = SyntaxHelpers.run(of: node, index: index)
             later.append(!(run == .now || run == .started && closureDepth == 0))
             if later.last! { closureDepth += 1 }
-            shadowing.append(SyntaxHelpers.closureParameterNames(node).contains(property))
             aliases.append("")
             return .visitChildren
         }
         override func visitPost(_ node: ClosureExprSyntax) {
             if later.removeLast() { closureDepth -= 1 }
-            shadowing.removeLast()
             aliases.removeLast()
         }
         // a nested function's writes are not followed either (`func doClose() { … }` run by work started)
