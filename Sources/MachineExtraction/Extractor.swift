@@ -920,7 +920,8 @@ final class ExtractionContext {
         guard let expr else { return nil }
         if let ref = SyntaxHelpers.caseReference(expr, index, accepting: states.contains) { return ref.name }
         if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
-        return nil
+        // (a static constant of the enum standing for a case: `var state: State = .initial`)
+        return SyntaxHelpers.caseReference(expr, index).flatMap { index.staticCase($0.name, among: states) }
     }
 
     /// States and inputs of a machine whose cases come from declared enums where the code declares them,

@@ -2465,6 +2465,9 @@ final class ReducerInterpreter {
             }
         case .enumeration:
             if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { d.stateIndex[$0] != nil }) { return [(ctx, .state(ref.name))] }
+            // (a static constant of the enum standing for a case: `state = .initial`)
+            if expr.is(MemberAccessExprSyntax.self), let ref = SyntaxHelpers.caseReference(expr, effects.index),
+               let constant = effects.index.staticCase(ref.name, among: d.states) { return [(ctx, .state(constant))] }
             // a value handed in by the input (`case let .setMode(mode): state.mode = mode`): a setter
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge

@@ -1890,8 +1890,10 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             return nil
         }
+        // (a case, or a static constant of the enum standing for one: `var state = State.initial`)
         if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i, context.index), let type = ref.type,
-           let e = context.resolve(type, at: property.node)?.enumInfo, e.caseNames.contains(ref.name) {
+           let e = context.resolve(type, at: property.node)?.enumInfo,
+           e.caseNames.contains(ref.name) || context.index.staticCase(ref.name, among: e.caseNames) != nil {
             return (e, .enumeration)
         }
         return nil

@@ -798,6 +798,21 @@ final class SymbolIndex {
     /// The stored or computed variable a name written at `node` refers to: a member of the enclosing
     /// types (innermost first), else one declared in this file, else the only visible one of this
     /// module or an imported module. Nil when none or several are visible.
+    /// The case a static constant stands for where a case is expected (`static let initial: State =
+    /// .offline`, used as `.initial` or `State.initial`): nil unless the constants of that name the inputs
+    /// declare in a type give one case among `states`.
+    func staticCase(_ name: String, among states: [String]) -> String? {
+        let found = Set((bindings[name] ?? []).compactMap { b -> String? in
+            // (stored, or computed as one expression: `static var initial: Self { .offline }`)
+            let getter = b.isComputed ? ExtractionContext.getter(of: b) : nil
+            let value = b.initializer ?? getter.flatMap { $0.count == 1 ? $0.first?.item.as(ExprSyntax.self) : nil }
+            guard b.isStatic, b.owner != nil, let value,
+                  let ref = SyntaxHelpers.caseReference(value, self, accepting: states.contains), ref.name != name else { return nil }
+            return ref.name
+        })
+        return found.count == 1 ? found.first : nil
+    }
+
     func binding(named name: String, at node: some SyntaxProtocol, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
         binding(named: name, in: scope(of: node), where: accept)
     }

@@ -371,4 +371,35 @@ final class SwiftRulesShapeTests: XCTestCase {
         XCTAssertEqual(kiosk.moves, ["idle -serve()-> serving", "serving -pause()-> idle", "serving -pause()-> paused",
                                      "paused -resume()-> serving"])
     }
+
+    /// A static constant of the state's enum standing for a case (`static let initial: State = .offline`,
+    /// `static var initial: Self { .offline }`) is that case, as a start and as a target.
+    func testAStaticConstantOfTheEnumIsItsCase() throws {
+        let a = Analysed.source("""
+        final class Radio {
+            enum State { case off, tuning, playing
+                static let initial: State = .off
+            }
+            var state: State = .initial
+            func tune() { if state == .off { state = .tuning } }
+            func lock() { if state == .tuning { state = .playing } }
+            func stop() { state = .initial }
+        }
+        final class Pager {
+            enum Mode { case idle, paging }
+            var mode = Mode.start
+            func page() { if mode == .idle { mode = .paging } }
+            func settle() { mode = Mode.start }
+        }
+        extension Pager.Mode {
+            static var start: Self { .idle }
+        }
+        """)
+        let radio = try a.machine("Radio.state")
+        XCTAssertEqual(radio.initial, "off")
+        XCTAssertEqual(radio.moves, ["off -tune()-> tuning", "tuning -lock()-> playing", "tuning -stop()-> off", "playing -stop()-> off"])
+        let pager = try a.machine("Pager.mode")
+        XCTAssertEqual(pager.initial, "idle")
+        XCTAssertEqual(pager.moves, ["idle -page()-> paging", "paging -settle()-> idle"])
+    }
 }
