@@ -119,15 +119,26 @@ struct StatePattern {
                 // the method whole for its input, or its regions for the event's cases
                 var parts: [(inputs: [String], region: Region?)] = [([input], nil)]
                 let parameters = Array(method.signature.parameterClause.parameters)
+                var parameter: String?
                 if let event = events[input], event.position < parameters.count {
-                    let parameter = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
-                    let regions = self.regions(of: body, parameter: parameter, cases: event.cases)
-                    parts = regions.isEmpty ? [(event.cases, nil)] : regions.map { ($0.events, $0.region) }
+                    let name = (parameters[event.position].secondName ?? parameters[event.position].firstName).text
+                    parameter = name
+                    let regions = self.regions(of: body, parameter: name, cases: event.cases)
+                    // (a ternary on the event, `event == .go ? Running() : self`, gives each event its side)
+                    let chooses = body.tokens(viewMode: .sourceAccurate).contains { token in
+                        guard token.tokenKind == .infixQuestionMark, let sequence = token.parent?.parent?.parent?.as(SequenceExprSyntax.self) else { return false }
+                        // (`m.state = event == .go ? A() : B()`: the assigned value)
+                        let folded = SyntaxHelpers.fold(ExprSyntax(sequence))
+                        let value = folded.as(InfixOperatorExprSyntax.self).flatMap { $0.operator.is(AssignmentExprSyntax.self) ? $0.rightOperand : nil } ?? folded
+                        return value.as(TernaryExprSyntax.self).map { Self.test(of: $0.condition, parameter: name) != nil } ?? false
+                    }
+                    parts = !regions.isEmpty ? regions.map { ($0.events, $0.region) } : chooses ? event.cases.map { ([$0], nil) } : [(event.cases, nil)]
                 }
                 for (cases, region) in parts {
                     let rule = self.rule(in: body, region: region, returned: returned, from: state.name,
                                          pairs: cases.map { Pair(from: state.name, input: $0) }, at: file.location(of: method),
-                                         names: names, setters: setters, file: file)
+                                         names: names, setters: setters, file: file,
+                                         event: parameter.flatMap { p in cases.count == 1 ? (p, cases[0]) : nil })
                     moved = moved || rule.moves
                     rules.append(rule.rule)
                 }
@@ -168,6 +179,9 @@ struct StatePattern {
         /// Where a node's conditions begin to count (a write under `case .play:` or `if event == .play`
         /// happens for `play`).
         var top: (Syntax) -> Syntax?
+        /// A `guard` of the body that tells the events apart (`guard event == .play else { … }`): no
+        /// condition on the paths after it.
+        var decided: SyntaxIdentifier? = nil
     }
 
     /// The rule of a state's method for `pairs` (in `region`: all of it by default): where its writes of
@@ -175,22 +189,25 @@ struct StatePattern {
     /// (`g.move(to: X())`), or what it returns when the holder assigns it (`returned`); a write under a
     /// condition may not happen. `moves`: some write leads to a state.
     func rule(in body: CodeBlockSyntax, region: Region? = nil, returned: Bool, from state: String, pairs: [Pair],
-              at location: SourceLocation, names: [String], setters: Set<String>, file: ParsedFile) -> (rule: Rule, moves: Bool) {
+              at location: SourceLocation, names: [String], setters: Set<String>, file: ParsedFile,
+              event: (parameter: String, name: String)? = nil) -> (rule: Rule, moves: Bool) {
         func counts(_ node: some SyntaxProtocol) -> Bool { region?.counts(Syntax(node)) ?? true }
-        func conditional(_ node: some SyntaxProtocol) -> Bool { Self.conditional(node, in: body, case: region?.top(Syntax(node))) }
+        func conditional(_ node: some SyntaxProtocol) -> Bool {
+            Self.conditional(node, in: body, case: region?.top(Syntax(node)), except: region?.decided)
+        }
         var targets: [(Target, SourceLocation)] = []
         // a write under a condition (or in a closure) may not happen: the state may stay
         var maybe = false
         let scan = SwitchFinder.scan(body)
         for (lhs, rhs) in scan.assignments where writesProperty(lhs) && counts(lhs) {
-            targets += self.targets(rhs, names: names, from: state).map { ($0, file.location(of: lhs)) }
+            targets += self.targets(rhs, names: names, from: state, event: event).map { ($0, file.location(of: lhs)) }
             maybe = maybe || conditional(lhs)
         }
         // `gate.transition(to: Unlocked())`: a method of the holder that sets the property to its argument
         for call in scan.calls where counts(call) {
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
                   setters.contains(member.declName.baseName.text), let argument = call.arguments.first?.expression else { continue }
-            targets += self.targets(argument, names: names, from: state).map { ($0, file.location(of: call)) }
+            targets += self.targets(argument, names: names, from: state, event: event).map { ($0, file.location(of: call)) }
             maybe = maybe || conditional(call)
         }
         if returned {
@@ -198,7 +215,7 @@ struct StatePattern {
             var values = body.tokens(viewMode: .sourceAccurate).compactMap { $0.parent?.as(ReturnStmtSyntax.self)?.expression }.filter(counts)
             if values.isEmpty, let only = SyntaxHelpers.onlyValue(body.statements) { values = [only] }
             for value in values where SyntaxHelpers.unwrap(value).as(NilLiteralExprSyntax.self) == nil {
-                targets += self.targets(value, names: names, from: state).map { ($0, file.location(of: value)) }
+                targets += self.targets(value, names: names, from: state, event: event).map { ($0, file.location(of: value)) }
             }
         }
         guard !targets.isEmpty else { return (Rule(location: location, outcomes: [Outcome(pairs: pairs, target: .stay)]), false) }
@@ -236,6 +253,16 @@ struct StatePattern {
             if !rest.isEmpty { result.append((rest, Region(counts: { !within($0, split.id) }, top: { _ in nil }))) }
             return result
         }
+        // `guard event == .play else { return self }`: the rest runs for `play`, the `else` for the others
+        for item in body.statements {
+            guard let g = item.item.as(GuardStmtSyntax.self), g.conditions.count == 1, case .expression(let test) = g.conditions.first!.condition,
+                  let (name, equal) = Self.test(of: test, parameter: parameter), equal, cases.contains(name) else { continue }
+            let others = cases.filter { $0 != name }
+            let after = g.endPosition
+            return [([name], Region(counts: { !within($0, g.body.id) }, top: { _ in nil }, decided: g.id))]
+                + (others.isEmpty ? [] : [(others, Region(counts: { within($0, g.body.id) || $0.position < after },
+                                                         top: { within($0, g.body.id) ? Syntax(g.body) : nil }, decided: g.id))])
+        }
         // `if event == .play { … } else if event == .stop { … }`: the `if` bodies, by the case each tests
         var bodies: [(name: String, block: CodeBlockSyntax)] = []
         for node in body.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(IfExprSyntax.self) }) {
@@ -252,9 +279,29 @@ struct StatePattern {
         func tested(_ node: Syntax) -> (name: String, block: CodeBlockSyntax)? {
             bodies.filter { within(node, $0.block.id) }.max { $0.block.position < $1.block.position }
         }
-        return cases.map { event in
-            ([event], Region(counts: { tested($0).map { $0.name == event } ?? true }, top: { tested($0).map { Syntax($0.block) } }))
+        // (a body that returns, `if event == .go { return Running() }`, leaves the rest to the other events)
+        let returning = bodies.filter { b in
+            b.block.statements.last?.item.is(ReturnStmtSyntax.self) == true
+                && b.block.parent.flatMap { SyntaxHelpers.nearest($0, { $0.as(CodeBlockItemSyntax.self) }) }?.parent?.id == body.statements.id
         }
+        return cases.map { event in
+            let leaves = returning.filter { $0.name == event }.map { $0.block.endPosition }.min()
+            return ([event], Region(counts: { node in
+                if let t = tested(node) { return t.name == event }
+                return leaves.map { node.position < $0 } ?? true
+            }, top: { tested($0).map { Syntax($0.block) } }))
+        }
+    }
+
+    /// A comparison of the event parameter with a case (`event == .play`, `.stop != event`): the case, and
+    /// whether it is `==`.
+    static func test(of condition: ExprSyntax, parameter: String) -> (name: String, equal: Bool)? {
+        guard let infix = SyntaxHelpers.fold(condition).as(InfixOperatorExprSyntax.self),
+              case let op = infix.operator.trimmedText, op == "==" || op == "!=" else { return nil }
+        let sides = [infix.leftOperand, infix.rightOperand]
+        guard sides.contains(where: { SyntaxHelpers.path($0) == parameter }),
+              let member = sides.lazy.compactMap({ SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self) }).first, member.base == nil else { return nil }
+        return (member.declName.baseName.text, op == "==")
     }
 
     /// The parameter of a requirement whose type is an enum of the protocol's module other than the
@@ -275,14 +322,15 @@ struct StatePattern {
 
     /// Whether `node` runs only on some paths through `body` (or through the `switch` case `within` of
     /// it): under an `if`, `guard`, `switch` case or loop, in a closure, or after a `guard` of the body.
-    static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax, case within: Syntax? = nil) -> Bool {
+    static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax, case within: Syntax? = nil,
+                            except decided: SyntaxIdentifier? = nil) -> Bool {
         var current = node.parent
         while let c = current, c.id != body.id, c.id != within?.id {
             if c.is(IfExprSyntax.self) || c.is(SwitchCaseSyntax.self) || c.is(GuardStmtSyntax.self) || c.is(ClosureExprSyntax.self)
                 || c.is(ForStmtSyntax.self) || c.is(WhileStmtSyntax.self) || c.is(TernaryExprSyntax.self) { return true }
             current = c.parent
         }
-        return body.statements.contains { $0.item.is(GuardStmtSyntax.self) && $0.position < node.position }
+        return body.statements.contains { $0.item.is(GuardStmtSyntax.self) && $0.item.id != decided && $0.position < node.position }
     }
 
     /// `machine.state = …`, `context?.state = …`, `self.machine.state = …`: a path of two names or more
@@ -318,10 +366,14 @@ struct StatePattern {
 
     /// What an assigned or returned value leads to: a construction of a state, `self` (stay), each side
     /// of `c ? A() : B()`, else a value known only at run time.
-    func targets(_ expr: ExprSyntax, names: [String], from: String) -> [Target] {
+    func targets(_ expr: ExprSyntax, names: [String], from: String, event: (parameter: String, name: String)? = nil) -> [Target] {
         let e = SyntaxHelpers.fold(expr)
         if let t = e.as(TernaryExprSyntax.self) {
-            return targets(t.thenExpression, names: names, from: from) + targets(t.elseExpression, names: names, from: from)
+            // (`event == .go ? Running() : self`, for one event: its side)
+            if let event, let (name, equal) = Self.test(of: t.condition, parameter: event.parameter) {
+                return targets((name == event.name) == equal ? t.thenExpression : t.elseExpression, names: names, from: from, event: event)
+            }
+            return targets(t.thenExpression, names: names, from: from, event: event) + targets(t.elseExpression, names: names, from: from, event: event)
         }
         if e.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return [.stay] }
         if let name = constructed(e, names: names) { return [name == from ? .stay : .state(name)] }

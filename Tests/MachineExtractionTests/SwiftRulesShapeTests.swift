@@ -402,4 +402,20 @@ final class SwiftRulesShapeTests: XCTestCase {
         XCTAssertEqual(pager.initial, "idle")
         XCTAssertEqual(pager.moves, ["idle -page()-> paging", "paging -settle()-> idle"])
     }
+
+    /// A state object's method telling its event apart with a `guard`, a ternary or an `if` that returns
+    /// moves on that event only.
+    func testAStateObjectsEventTestsDecideTheEvent() throws {
+        let a = Analysed.source("""
+        enum Signal { case go, halt }
+        protocol Phase { func on(_ s: Signal) -> Phase }
+        struct Waiting: Phase { func on(_ s: Signal) -> Phase { guard s == .go else { return self }; return Moving() } }
+        struct Moving: Phase { func on(_ s: Signal) -> Phase { s == .halt ? Stopped() : self } }
+        struct Stopped: Phase { func on(_ s: Signal) -> Phase { if s == .go { return Moving() }; return self } }
+        final class Cart { var phase: Phase = Waiting(); func send(_ s: Signal) { phase = phase.on(s) } }
+        """)
+        let cart = try a.machine("Cart.phase")
+        XCTAssertEqual(cart.moves, ["Waiting -go-> Moving", "Moving -halt-> Stopped", "Stopped -go-> Moving"])
+        XCTAssertNil(cart.edge("Waiting", "go", "Moving")?.guardText)
+    }
 }
