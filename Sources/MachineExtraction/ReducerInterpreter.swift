@@ -1159,8 +1159,14 @@ final class ReducerInterpreter {
         if !spec.setters.isEmpty, call.arguments.count == 1, let path = SyntaxHelpers.path(callee), spec.setters.contains(path) {
             return setting(call.arguments.first!.expression, ctxs)
         }
-        // (a delay is no hand-over: `asyncAfter(deadline: .now() + 2) { … }` runs later, as work of its own)
-        if spec.mainHopsNow, DSLSupport.calleeName(call) != "asyncAfter", let hop = SyntaxHelpers.mainHop(call) { return runAtOnce([hop], ctxs) }
+        // (a delay is no hand-over: `asyncAfter(deadline: .now() + 2) { … }` runs later, as work of its own; nor
+        // is one after the callback's own write, which is seen before the hop runs)
+        if spec.mainHopsNow, DSLSupport.calleeName(call) != "asyncAfter", let hop = SyntaxHelpers.mainHop(call) {
+            let written = ctxs.filter { $0.target != nil }
+            if !written.isEmpty { launch(hop, kind: "task", written) }
+            let rest = ctxs.filter { $0.target == nil }
+            return written + (rest.isEmpty ? [] : runAtOnce([hop], rest))
+        }
         // `state.withLock { state in state = .ready }`: the closure runs now, its parameter the state
         if let (closure, value) = SyntaxHelpers.accessorClosure(of: call, among: spec.accessors) {
             return withPaths([value], inputs: []) { runAtOnce([closure], ctxs) }
