@@ -191,7 +191,7 @@ final class SwiftRulesShapeTests: XCTestCase {
 
     /// `asyncAfter` in a completion handler runs later, after the handler's own write.
     func testADelayInACallbackRunsLater() throws {
-        let a = Analysed.source("""
+        let source = """
         import Foundation
         final class Backend { func post(_ done: @escaping () -> Void) {} }
         final class Banner {
@@ -208,10 +208,16 @@ final class SwiftRulesShapeTests: XCTestCase {
             }
             func clear() { guard shown == .leaving else { return }; shown = .hidden }
         }
-        """)
+        """
+        let a = Analysed.source(source)
         let banner = try a.machine("Banner.shown")
         XCTAssertNotNil(banner.edge("entering", "present() callback", "shown"), "\(banner.moves)")
         XCTAssertNotNil(banner.edge("shown", "present() callback task", "leaving"))
+        // (so does a hop to the main queue after the callback's own write)
+        let b = Analysed.source(source.replacingOccurrences(of: "asyncAfter(deadline: .now() + 2)", with: "async"))
+        let hopped = try b.machine("Banner.shown")
+        XCTAssertNil(hopped.edge("entering", "present() callback", "leaving"), "\(hopped.moves)")
+        XCTAssertNotNil(hopped.edge("shown", "present() callback task", "leaving"))
     }
 
     /// A holder's method choosing between two state objects (`fast ? Sprint() : Walk()`) is an input.
