@@ -130,7 +130,7 @@ struct StatePattern {
                         // (`m.state = event == .go ? A() : B()`: the assigned value)
                         let folded = SyntaxHelpers.fold(ExprSyntax(sequence))
                         let value = folded.as(InfixOperatorExprSyntax.self).flatMap { $0.operator.is(AssignmentExprSyntax.self) ? $0.rightOperand : nil } ?? folded
-                        return value.as(TernaryExprSyntax.self).map { Self.test(of: $0.condition, parameter: name) != nil } ?? false
+                        return value.as(TernaryExprSyntax.self).map { self.test(of: $0.condition, parameter: name) != nil } ?? false
                     }
                     parts = !regions.isEmpty ? regions.map { ($0.events, $0.region) } : chooses ? event.cases.map { ([$0], nil) } : [(event.cases, nil)]
                 }
@@ -256,7 +256,7 @@ struct StatePattern {
         // `guard event == .play else { return self }`: the rest runs for `play`, the `else` for the others
         for item in body.statements {
             guard let g = item.item.as(GuardStmtSyntax.self), g.conditions.count == 1, case .expression(let test) = g.conditions.first!.condition,
-                  let (name, equal) = Self.test(of: test, parameter: parameter), equal, cases.contains(name) else { continue }
+                  let (name, equal) = self.test(of: test, parameter: parameter), equal, cases.contains(name) else { continue }
             let others = cases.filter { $0 != name }
             let after = g.endPosition
             return [([name], Region(counts: { !within($0, g.body.id) }, top: { _ in nil }, decided: g.id))]
@@ -267,10 +267,7 @@ struct StatePattern {
         var bodies: [(name: String, block: CodeBlockSyntax)] = []
         for node in body.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(IfExprSyntax.self) }) {
             guard node.conditions.count == 1, case .expression(let test) = node.conditions.first!.condition,
-                  let infix = SyntaxHelpers.fold(test).as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "==" else { continue }
-            let sides = [infix.leftOperand, infix.rightOperand]
-            guard sides.contains(where: { SyntaxHelpers.path($0) == parameter }),
-                  let name = sides.lazy.compactMap({ SyntaxHelpers.caseReference($0, self.context.index)?.name }).first,
+                  let (name, equal) = self.test(of: test, parameter: parameter), equal,
                   cases.contains(name), !bodies.contains(where: { $0.block.id == node.body.id }) else { continue }
             bodies.append((name, node.body))
         }
@@ -295,13 +292,13 @@ struct StatePattern {
 
     /// A comparison of the event parameter with a case (`event == .play`, `.stop != event`): the case, and
     /// whether it is `==`.
-    static func test(of condition: ExprSyntax, parameter: String) -> (name: String, equal: Bool)? {
+    func test(of condition: ExprSyntax, parameter: String) -> (name: String, equal: Bool)? {
         guard let infix = SyntaxHelpers.fold(condition).as(InfixOperatorExprSyntax.self),
               case let op = infix.operator.trimmedText, op == "==" || op == "!=" else { return nil }
         let sides = [infix.leftOperand, infix.rightOperand]
         guard sides.contains(where: { SyntaxHelpers.path($0) == parameter }),
-              let member = sides.lazy.compactMap({ SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self) }).first, member.base == nil else { return nil }
-        return (member.declName.baseName.text, op == "==")
+              let name = sides.lazy.compactMap({ SyntaxHelpers.caseReference($0, self.context.index)?.name }).first else { return nil }
+        return (name, op == "==")
     }
 
     /// The parameter of a requirement whose type is an enum of the protocol's module other than the
@@ -370,7 +367,7 @@ struct StatePattern {
         let e = SyntaxHelpers.fold(expr)
         if let t = e.as(TernaryExprSyntax.self) {
             // (`event == .go ? Running() : self`, for one event: its side)
-            if let event, let (name, equal) = Self.test(of: t.condition, parameter: event.parameter) {
+            if let event, let (name, equal) = test(of: t.condition, parameter: event.parameter) {
                 return targets((name == event.name) == equal ? t.thenExpression : t.elseExpression, names: names, from: from, event: event)
             }
             return targets(t.thenExpression, names: names, from: from, event: event) + targets(t.elseExpression, names: names, from: from, event: event)
