@@ -2097,6 +2097,9 @@ final class ReducerInterpreter {
             switch element.condition {
             case .expression(let e):
                 pred = pred.and(eval(e, ctx))
+            // (`#available(iOS 18, *)`: the platform the program runs on decides, so both ways)
+            case .availability:
+                pred = pred.and(.unknown(d))
             case .matchingPattern(let m):
                 pred = pred.and(atomPred(patternAtom(m.pattern), classify(m.initializer.value), ctx))
             case .optionalBinding(let b):

@@ -98,6 +98,25 @@ final class SwiftRulesShapeTests: XCTestCase {
         let tour = try a.machine("Tour.screen")
         XCTAssertNotNil(tour.edge("grant", "next()", "tools"), "\(tour.moves)")
         XCTAssertNotNil(tour.edge("grant", "next()", "finished"))
+        // (so are the two sides of `if #available`: the platform decides)
+        let b = Analysed.source("""
+        final class Lens {
+            enum Mode { case still, film, depth }
+            var mode: Mode = .still
+            func cycle() {
+                switch mode {
+                case .still: mode = .film
+                case .film:
+                    if #available(iOS 18, *) { mode = .depth } else { mode = .still }
+                case .depth: mode = .still
+                }
+            }
+            func reset() { mode = .still }
+        }
+        """)
+        let lens = try b.machine("Lens.mode")
+        XCTAssertNotNil(lens.edge("film", "cycle()", "depth"), "\(lens.moves)")
+        XCTAssertNotNil(lens.edge("film", "cycle()", "still"))
     }
 
     /// `required init?(coder:) { fatalError() }` makes no value: the other initializer's start counts.
