@@ -218,13 +218,9 @@ enum CandidatePass {
             let enclosing = context.index.type(qualified, in: context.index.scope(of: node))
             let subject = SyntaxHelpers.unwrap(node.subject)
             let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
-            // (a local or parameter of the property's name hides it: `func describe(state: State)`)
-            func local(_ expr: ExprSyntax) -> Bool {
-                guard let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self) else { return false }
-                return SymbolIndex.declaresLocalValue(ref.baseName.text, around: context.index.inputNode(Syntax(ref)) ?? Syntax(ref))
-            }
             for part in parts {
-                guard let path = SyntaxHelpers.path(part), !path.contains("."), !local(part) else { continue }
+                // (a local or parameter of the property's name hides it: `func describe(state: State)`)
+                guard let path = SyntaxHelpers.path(part), !path.contains("."), !SymbolIndex.isLocalName(part) else { continue }
                 if path == "self" {
                     guard let info = enclosing?.enumInfo, !info.cases.isEmpty,
                           function.modifiers.contains(where: { $0.name.text == "mutating" }), let body = function.body,
@@ -235,7 +231,7 @@ enum CandidatePass {
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
                           case let assigning = type.methods.filter({ m, _ in
-                              m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path && !local($0.lhs) } } ?? false
+                              m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path && !SymbolIndex.isLocalName($0.lhs) } } ?? false
                           }), !assigning.isEmpty {
                     result.append(Switched(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)",
                                            assigning: assigning, reason:

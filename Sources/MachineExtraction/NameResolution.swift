@@ -178,6 +178,13 @@ extension SymbolIndex {
         localDeclaration(of: name, around: node) != nil
     }
 
+    /// Whether an expression is a bare name a local declaration around it gives (`state` in a method
+    /// declaring `var state = …`, or taking a parameter `state`), not a member of that name.
+    static func isLocalName(_ expr: ExprSyntax) -> Bool {
+        guard let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self) else { return false }
+        return declaresLocalValue(ref.baseName.text, around: Syntax(ref))
+    }
+
     /// The declaration of the local value `name` visible at `node`, as Swift looks it up (the innermost
     /// wins): the pattern binding of a `let`/`var` declared earlier in an enclosing body, a `func` there,
     /// the condition of an enclosing `if`/`guard`/`while` binding it, a parameter of an enclosing function,
@@ -245,13 +252,12 @@ extension SymbolIndex {
         return nil
     }
 
-    /// The type a local value or parameter visible at `node` is declared with (`let spy: Spy`, `func
-    /// check(_ spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`), as written; nil for
-    /// a name declared otherwise, or not locally.
-    static func localTypeText(_ name: String, around node: Syntax) -> String? {
-        let declaration = localDeclaration(of: name, around: node)
-        if let p = declaration?.as(FunctionParameterSyntax.self) { return p.type.trimmedText }
-        guard let b = declaration?.as(PatternBindingSyntax.self) else { return nil }
+    /// The type a local declaration (`localDeclaration`) gives its value (`let spy: Spy`, `func check(_
+    /// spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`), as written; nil for one
+    /// declared otherwise.
+    static func declaredType(ofLocal declaration: Syntax) -> String? {
+        if let p = declaration.as(FunctionParameterSyntax.self) { return p.type.trimmedText }
+        guard let b = declaration.as(PatternBindingSyntax.self) else { return nil }
         return b.typeAnnotation?.type.trimmedText
             ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
     }

@@ -1529,9 +1529,7 @@ final class ReducerInterpreter {
         guard let ref = root.as(DeclReferenceExprSyntax.self) else { return false }
         let name = ref.baseName.text
         if locals.contains(name) { return true }
-        guard spec.stateIsMember, name != "self", !extraStatePaths.contains(name),
-              let node = effects.index.inputNode(Syntax(ref)) else { return false }
-        return SymbolIndex.declaresLocalValue(name, around: node)
+        return spec.stateIsMember && name != "self" && !extraStatePaths.contains(name) && SymbolIndex.isLocalName(ExprSyntax(ref))
     }
 
     func isInput(_ path: String?) -> Bool {

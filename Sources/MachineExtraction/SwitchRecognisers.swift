@@ -1081,7 +1081,7 @@ struct SwitchMethodRecogniser: Recogniser {
             if let ref = e.as(DeclReferenceExprSyntax.self) {
                 name = ref.baseName.text
                 // (a local or parameter: its declared type, or none known)
-                if SymbolIndex.declaresLocalValue(name, around: Syntax(ref)) { return SymbolIndex.localTypeText(name, around: Syntax(ref)) }
+                if let local = SymbolIndex.localDeclaration(of: name, around: Syntax(ref)) { return SymbolIndex.declaredType(ofLocal: local) }
             } else if let member = e.as(MemberAccessExprSyntax.self), member.base.map(SyntaxHelpers.isSelf) == true {
                 name = member.declName.baseName.text
             } else {
@@ -2374,8 +2374,7 @@ struct StateWrites {
             guard SyntaxHelpers.path(expr) == property else { return false }
             // a local or parameter of its name declared around it hides it (`var state = State.closed`)
             // (a closure's parameter too, `{ state in state = .closed }`: there only `self.state` is the property)
-            guard let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self) else { return true }
-            return !SymbolIndex.declaresLocalValue(property, around: index?.inputNode(Syntax(ref)) ?? Syntax(ref))
+            return !SymbolIndex.isLocalName(expr)
         }
 
         /// Whether each closure being walked runs later (not `withAnimation { … }`, which runs at once).
