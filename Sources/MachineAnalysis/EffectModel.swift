@@ -204,6 +204,8 @@ public struct EffectModel: Sendable {
         for (pair, list) in firing.sorted(by: { ($0.key.from, $0.key.input) < ($1.key.from, $1.key.input) }) {
             guard let s = stateIndex[pair.from], let i = inputIndex[pair.input] else { continue }
             for (rule, outcome) in list {
+                // (a branch that closes the feature, `dismiss()`, leaves no machine to check)
+                if outcome.effect?.dismisses == true { continue }
                 let to: Int?
                 switch outcome.target {
                 case .state(let t): guard let ti = stateIndex[t] else { continue }; to = ti
@@ -228,7 +230,10 @@ public struct EffectModel: Sendable {
                     && definitions[d].effect.endsDelivering(pattern) {
                     definitions[d].endingTriggers.insert(trigger)
                 }
+                // (a row of a table or mapping function is a transition the library reports to its observers,
+                // staying or not: Harvest's `.tick | .running => .running | .empty`; ignoring an input is having no row)
                 let noop = to == s && outcome.effect == nil && outcome.cancels.isEmpty && !outcome.writes
+                    && m.dialect != .operatorTable && m.dialect != .mappingFunction
                 let presentedElsewhere = trigger.containsBytes("presented(") && !teardownInputs.contains(pair.input)
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,

@@ -62,6 +62,14 @@ struct EffectReader {
             return readCall(call, depth: depth)
         }
         if let ref = expr.as(DeclReferenceExprSyntax.self) {
+            // an effect a local constant holds (`let updates: Effect<Action> = .run { … }; return updates.cancellable(id: …)`)
+            if let local = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
+               local.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let),
+               let value = local.initializer?.value {
+                var r = read(SyntaxHelpers.fold(value), depth: depth + 1)
+                r.effect?.label = ref.baseName.text
+                return r
+            }
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
             r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
@@ -109,8 +117,10 @@ struct EffectReader {
         if name == "cancel", baseIsType, call.arguments.allSatisfy({ $0.label.map { ["id", "ids"].contains($0.text) } ?? true }) {
             var r = Result()
             // (`.cancel(ids: [PollID.self, UploadID.self])`: each of them)
+            // (`.cancel(ids: { $0 is A || $0 is B })`: each type tested; `{ _ in true }`: every id)
             let ids = call.arguments.flatMap { argument in
                 SyntaxHelpers.unwrap(argument.expression).as(ArrayExprSyntax.self).map { $0.elements.map { cancelID($0.expression) } }
+                    ?? SyntaxHelpers.unwrap(argument.expression).as(ClosureExprSyntax.self).flatMap(Self.testedIDs)
                     ?? [cancelID(argument.expression)]
             }
             r.cancels = ids.isEmpty ? ["*"] : ids
@@ -138,9 +148,10 @@ struct EffectReader {
                     r.add(read(arg.expression, depth: depth + 1))
                 }
             }
-            // `.concatenate(a, b)`: one after the other, as one effect sending what each sends (unless a
-            // part has an id or a queue of its own, which the parts keep)
-            if ["concatenate", "concat"].contains(name), let e = r.effect, e.parts.count > 1,
+            // TCA's `.concatenate(a, b)`: one after the other, as one effect sending what each sends (unless a
+            // part has an id or a queue of its own, which the parts keep); a publisher's `concat` delivers
+            // every part's value, each part once
+            if name == "concatenate", let e = r.effect, e.parts.count > 1,
                e.parts.allSatisfy({ $0.id == nil && $0.queue == nil }) {
                 r.effect!.parts = []
             }
@@ -166,7 +177,13 @@ struct EffectReader {
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }
             if !extra.isEmpty {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                r.effect!.emits = r.effect!.emits.appendingUnique(extra)
+                if Self.sequenceOperators.contains(name), r.effect!.kind == .once, !r.effect!.emits.isEmpty {
+                    // `producer.prefix(value: .a)`, `.append(b)`: a value delivered besides the producer's, each
+                    // once (a `once` effect delivers one value and ends)
+                    r.effect = r.effect!.merged(with: Effect(label: name, emits: extra))
+                } else {
+                    r.effect!.emits = r.effect!.emits.appendingUnique(extra)
+                }
             }
             // `publisher.autoconnect()`, `.flatMap { for await … }`: this call makes it a stream
             if r.effect != nil, Self.streamCallNames.contains(name)
@@ -187,6 +204,7 @@ struct EffectReader {
             }
         }
         effect.emits = emits(in: Syntax(call), depth: depth)
+        effect.dismisses = dismisses(in: call)
         if isStream(Syntax(call)) {
             effect.kind = .stream
             effect.outputs = outputs(ofStream: call)
@@ -197,7 +215,15 @@ struct EffectReader {
             effect.policy = policy(ofQueue: queue, written: q)
         }
         if let id = SyntaxHelpers.argument(call, "id") { effect.id = cancelID(id) }
+        // `.run { send in await withTaskCancellation(id: CancelID.x, cancelInFlight: true) { … } }`: the id
+        // of the work inside (and, with `cancelInFlight`, it cancels the one before)
+        var inFlight: String?
+        if effect.id == nil, SyntaxHelpers.closures(of: call).count == 1, let inner = Self.taskCancellation(in: call) {
+            effect.id = cancelID(inner.id)
+            if inner.inFlight { inFlight = effect.id }
+        }
         var r = Result(effect: effect)
+        if let inFlight { r.cancels.append(inFlight) }
         // TCA's Effect.timer(id:every:on:) is cancellable(id:cancelInFlight: true) inside
         if name == "timer", let id = effect.id { r.cancels.append(id) }
         if let policy = effect.policy, let queue = effect.queue, Self.policyCancelsPrevious(policy) {
@@ -227,6 +253,47 @@ struct EffectReader {
         }
         return r
     }
+
+    /// Whether a call's closure calls TCA's `dismiss()` (`.run { _ in await self.dismiss() }`): the
+    /// property of that name is `@Dependency(\.dismiss)`.
+    func dismisses(in call: FunctionCallExprSyntax) -> Bool {
+        final class Finder: SyntaxVisitor {
+            var calls: [FunctionCallExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                let callee = node.calledExpression.trimmedText
+                if node.arguments.isEmpty, callee == "dismiss" || callee == "self.dismiss" { calls.append(node) }
+                return .visitChildren
+            }
+        }
+        guard let closure = SyntaxHelpers.closures(of: call).first else { return false }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(closure)
+        return finder.calls.contains { found in
+            guard let at = index.anchor(found, else: origin),
+                  let variable = index.binding(named: "dismiss", at: at)?.node.parent?.parent?.as(VariableDeclSyntax.self) else { return false }
+            return variable.attributes.contains { $0.trimmedText.replacingOccurrences(of: " ", with: "") == "@Dependency(\\.dismiss)" }
+        }
+    }
+
+    /// The `withTaskCancellation(id:cancelInFlight:)` call a call's closure makes, if one.
+    static func taskCancellation(in call: FunctionCallExprSyntax) -> (id: ExprSyntax, inFlight: Bool)? {
+        final class Finder: SyntaxVisitor {
+            var found: FunctionCallExprSyntax?
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if found == nil, node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "withTaskCancellation",
+                   SyntaxHelpers.argument(node, "id") != nil { found = node }
+                return found == nil ? .visitChildren : .skipChildren
+            }
+        }
+        guard let closure = SyntaxHelpers.closures(of: call).first else { return nil }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(closure)
+        guard let found = finder.found, let id = SyntaxHelpers.argument(found, "id") else { return nil }
+        return (id, SyntaxHelpers.argument(found, "cancelInFlight")?.trimmedText == "true")
+    }
+
+    /// Operators that add values to what a producer sends, before or after it (ReactiveSwift, Combine, Rx).
+    static let sequenceOperators: Set<String> = ["prefix", "prepend", "startWith", "append", "concat"]
 
     // MARK: Streams
 
@@ -341,6 +408,16 @@ struct EffectReader {
 
     /// `CancelID.timer` stays; `UploadID()` → `UploadID`; `SocketID.self` → `SocketID`; `.timer` → `timer`.
     func cancelID(_ expr: ExprSyntax) -> String { Self.idText(expr, index, at: origin) }
+
+    /// The ids an Actomaton id predicate takes, when it is one expression: each type it tests (`$0 is A ||
+    /// $0 is B`), or every id (`{ _ in true }`, "*"); nil for another predicate.
+    static func testedIDs(_ closure: ClosureExprSyntax) -> [String]? {
+        guard closure.statements.count == 1, let only = closure.statements.first else { return nil }
+        let text = only.compactText
+        if text == "true" { return ["*"] }
+        let tested = text.matches(of: /\bis\s+([A-Za-z_][A-Za-z0-9_.]*)/).map { String($0.output.1) }
+        return tested.count > 1 ? tested.uniqued() : nil
+    }
 
     static func idText(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil) -> String {
         var e = SyntaxHelpers.unwrap(expr)

@@ -629,25 +629,39 @@ final class ExtractionContext {
         var result: [String: [String: String]] = [:]
         if let type = index.types[info.key] {
             let selfNames: Set<String> = ["Self", info.name, type.qualifiedName]
-            var bodies: [(name: String, body: CodeBlockItemListSyntax, file: ParsedFile, location: SourceLocation)] = []
-            for property in type.properties where property.isComputed && !property.isStatic && selfNames.contains(property.typeText ?? "") {
-                if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file, property.location)) }
+            // (`var next: Self?`, nil for the last case: a successor where there is one)
+            /// Whether a type is the enum (false) or the enum optional (true); nil for another type.
+            func successorType(_ text: String?) -> Bool? {
+                guard let text else { return nil }
+                if selfNames.contains(text) { return false }
+                return SyntaxHelpers.optionalWrapped(text).map(selfNames.contains) == true ? true : nil
+            }
+            var bodies: [(name: String, body: CodeBlockItemListSyntax, file: ParsedFile, location: SourceLocation, optional: Bool)] = []
+            for property in type.properties where property.isComputed && !property.isStatic {
+                if let optional = successorType(property.typeText), let body = Self.getter(of: property) {
+                    bodies.append((property.name, body, property.file, property.location, optional))
+                }
             }
             for (method, file) in type.methods where method.signature.parameterClause.parameters.isEmpty
-                && !method.modifiers.contains(where: { ["static", "mutating", "class"].contains($0.name.text) })
-                && selfNames.contains(method.signature.returnClause?.type.trimmedText ?? "") {
-                if let body = method.body { bodies.append((method.name.text + "()", body.statements, file, file.location(of: method))) }
+                && !method.modifiers.contains(where: { ["static", "mutating", "class"].contains($0.name.text) }) {
+                if let optional = successorType(method.signature.returnClause?.type.trimmedText), let body = method.body {
+                    bodies.append((method.name.text + "()", body.statements, file, file.location(of: method), optional))
+                }
             }
             // `Step(rawValue: step.rawValue + 1)` in an enum of `Int` raw values: the case one on (or back),
-            // where there is one (`rawValue+1`, `rawValue-1`)
+            // where there is one (`rawValue+1`, `rawValue-1`); and the case of each raw value (`rawValue=`,
+            // by the value's text: `.init(rawValue: 0)!`; no name a member could have)
             if let raws = Self.intRawValues(of: info) {
                 let byRaw = Dictionary(uniqueKeysWithValues: raws.map { ($0.value, $0.key) })
                 result["rawValue+1"] = raws.compactMapValues { byRaw[$0 + 1] }
                 result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
+                result["rawValue="] = Dictionary(uniqueKeysWithValues: raws.map { ("\($0.value)", $0.key) })
             }
-            for (name, body, file, location) in bodies {
-                let spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
-                                       returnsState: true)
+            for (name, body, file, location, optional) in bodies {
+                var spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
+                                       returnsState: true, nilIsFailure: optional)
+                // (`Self(rawValue: rawValue + 1)`: read with the raw steps above)
+                spec.enumSuccessors = result
                 let interpreter = ReducerInterpreter(spec: spec, file: file, effects: effectReader(inputs: [], inputType: nil),
                                                      readings: readings)
                 var next: [String: Set<String>] = [:]
@@ -656,12 +670,15 @@ final class ExtractionContext {
                         switch outcome.target {
                         case .state(let t): next[pair.from, default: []].insert(t)
                         case .stay: next[pair.from, default: []].insert(pair.from)
-                        case .failure, .unknown: next[pair.from, default: []].insert("")
+                        // (nil from an optional successor: none; " " never names a case)
+                        case .failure: next[pair.from, default: []].insert(optional ? " " : "")
+                        case .unknown: next[pair.from, default: []].insert("")
                         }
                     }
                 }
-                guard info.caseNames.allSatisfy({ next[$0]?.count == 1 && next[$0]?.first != "" }) else { continue }
-                result[name] = next.mapValues { $0.first! }
+                guard info.caseNames.allSatisfy({ next[$0]?.count == 1 && next[$0]?.first != "" }),
+                      info.caseNames.contains(where: { next[$0]?.first != " " }) else { continue }
+                result[name] = next.compactMapValues { $0.first == " " ? nil : $0.first }
             }
         }
         return result

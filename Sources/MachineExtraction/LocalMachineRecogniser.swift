@@ -135,8 +135,7 @@ struct LocalMachineRecogniser: Recogniser {
                               order: .resolved, terminal: states, stateLocations: context.locations(stateEnum),
                               inputLocations: context.locations(inputEnum))
         // (a placeholder it holds only while a turn runs, `state = .modifying` then the `switch`, is no unreachable state)
-        machine.transient = SwitchMethodRecogniser.transient(writes.map { (Syntax($0.lhs), $0.rhs) }, targets: SwitchMethodRecogniser.targets(of: rules),
-                                                             initial: machine.initial, unobservable: [], context: context)
+        machine.transient = SwitchMethodRecogniser.transient(writes.map { (Syntax($0.lhs), $0.rhs) }, of: machine, unobservable: [], context: context)
         context.add(machine, stateEnum: stateEnum, at: binding, leftOut: [interpreter.leftOut])
     }
 

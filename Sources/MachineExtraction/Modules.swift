@@ -7,8 +7,9 @@ import SwiftSyntax
 ///   holds the file (`.target(name:path:)`, by default `Sources/<name>`, `Tests/<name>` for test targets);
 /// - in a folder with an `.xcodeproj`/`.xcworkspace`, the top folder under it (an app target's sources);
 /// - otherwise the top folder under the path given on the command line (under the package, for
-///   files of a package outside its targets when the path given is above it); files directly in the
-///   given folder, and files given one by one, form the unnamed module `""`;
+///   files of a package outside its targets when the path given is above it), or, in a package's layout
+///   without its manifest, the folder under `Sources/` or `Tests/`; files directly in the given folder,
+///   and files given one by one, form the unnamed module `""`;
 /// - a file inside a documentation catalog (`X.docc/…`) is compiled by no target: each such file (a
 ///   tutorial's code listing, shown on its own) is a module of its own, `X.docc:<file name>`, so the
 ///   listings of successive tutorial steps, which declare the same types, do not see each other.
@@ -65,7 +66,14 @@ struct ModuleMap {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue else { return .module("") }
-        return .module(topFolder(of: absolute, under: base))
+        let top = topFolder(of: absolute, under: base)
+        // a package's layout without its manifest (`Sources/Oven/…`, `Tests/OvenTests/…`): SwiftPM's default
+        // target folders
+        if project == nil, top == "Sources" || top == "Tests" {
+            let target = topFolder(of: absolute, under: base + "/" + top)
+            if !target.isEmpty { return .module(target) }
+        }
+        return .module(top)
     }
 
     /// `root/A/B/x.swift` → `A`; `root/x.swift` → `` (the unnamed module of the loose files given).

@@ -265,16 +265,35 @@ extension ReducerSpec {
 
     /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
     /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
+    /// A `private` or `fileprivate` method is also kept under its file's keys (`fileKey`): Swift lets only
+    /// that file's code call it, so two files may each declare their own (`private func settle()` in two
+    /// extensions of one type).
     static func helperTable(_ methods: [FunctionDeclSyntax]) -> [String: FunctionDeclSyntax] {
         var table: [String: FunctionDeclSyntax] = [:]
         var counts: [String: Int] = [:]
-        for m in methods { counts[m.name.text, default: 0] += 1 }
+        for m in methods {
+            counts[m.name.text, default: 0] += 1
+            if SymbolIndex.isPrivate(m.modifiers) { counts[fileKey(m) + m.name.text, default: 0] += 1 }
+        }
         for m in methods {
             let labels = m.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
-            table["\(m.name.text)(\(labels))"] = table["\(m.name.text)(\(labels))"] ?? m
+            let full = "\(m.name.text)(\(labels))"
+            table[full] = table[full] ?? m
             if counts[m.name.text] == 1 { table[m.name.text] = m }
+            if SymbolIndex.isPrivate(m.modifiers) {
+                let file = fileKey(m)
+                table[file + full] = table[file + full] ?? m
+                if counts[file + m.name.text] == 1 { table[file + m.name.text] = m }
+            }
         }
         return table
+    }
+
+    /// The prefix of a file's keys in a helper table: its tree's root (a node of a tree rebuilt from the
+    /// file is mapped back to the file's own first).
+    static func fileKey(_ node: some SyntaxProtocol) -> String {
+        let input = Rebuilt.shared.original(of: Syntax(node)) ?? Syntax(node)
+        return "\(input.root.id.hashValue)\u{0}"
     }
 
     /// The full name a call uses: `start(bytes:newState:)`, `advance()`, `feed(_:)`.
@@ -1049,11 +1068,14 @@ final class ReducerInterpreter {
             defer { if setter != nil { substitutions.removeLast() } }
             return Flow(next: observe(observer, after: next))
         }
-        // `state.count += 1`
+        // `state.count += 1`; `score += 1` runs the `didSet` of `score` as `score = score + 1` does
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
-           op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text),
-           writesState(infix.leftOperand) {
-            return Flow(next: written(ctxs, if: true))
+           op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text) {
+            if writesState(infix.leftOperand) { return Flow(next: written(ctxs, if: true)) }
+            if let path = SyntaxHelpers.path(infix.leftOperand), let observer = spec.observers[path], helperDepth < 4,
+               observer.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.tokenKind != .keyword(.set) {
+                return Flow(next: observe(observer, after: ctxs))
+            }
         }
         // `precondition(state == .idle)`, `assert(…)`: the paths where it fails trap, like a `guard`'s
         // `fatalError()` (an `assert` in a debug build only, but its author says the state is never other)
@@ -1145,11 +1167,20 @@ final class ReducerInterpreter {
     /// { … }` in `observers.append(…)`), and, with `helpers`, that call the owner's helpers: Swift evaluates
     /// arguments before the call.
     func argumentWork(of call: FunctionCallExprSyntax, _ ctxs: [Ctx], helpers: Bool = false) -> [Ctx] {
-        call.arguments.reduce(ctxs) { paths, argument in
-            guard let inner = SyntaxHelpers.unwrap(argument.expression).as(FunctionCallExprSyntax.self),
-                  !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helpers && helper(called: inner) != nil else { return paths }
+        call.arguments.reduce(ctxs) { paths, argument in work(in: argument.expression, paths, helpers: helpers) }
+    }
+
+    /// The paths after the work an argument starts: a call given a closure to run later, or one found in
+    /// an array it is given, or in the arguments of a call taking none itself (`run(.sequence([.wait(forDuration:
+    /// 1), .run { … }]))`).
+    private func work(in expr: ExprSyntax, _ paths: [Ctx], helpers: Bool) -> [Ctx] {
+        let e = SyntaxHelpers.unwrap(expr)
+        if let array = e.as(ArrayExprSyntax.self) { return array.elements.reduce(paths) { work(in: $1.expression, $0, helpers: helpers) } }
+        guard let inner = e.as(FunctionCallExprSyntax.self) else { return paths }
+        if !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helpers && helper(called: inner) != nil {
             return execCall(inner, paths)
         }
+        return inner.arguments.isEmpty ? paths : argumentWork(of: inner, paths)
     }
 
     func execCall(_ call: FunctionCallExprSyntax, _ raw: [Ctx]) -> [Ctx] {
@@ -1275,6 +1306,10 @@ final class ReducerInterpreter {
     /// The helper of the state's owner a call names: `reset()`, `self.reset()`, `state.reset()`.
     func helper(called call: FunctionCallExprSyntax) -> FunctionDeclSyntax? {
         let callee = call.calledExpression
+        // `super.start()` in an override: the superclass's method (the inputs declare it)
+        if let member = callee.as(MemberAccessExprSyntax.self), member.base?.is(SuperExprSyntax.self) == true {
+            return superclassMethod(member.declName.baseName.text, call)
+        }
         var helperName: String?
         if let ref = callee.as(DeclReferenceExprSyntax.self) { helperName = ref.baseName.text }
         if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, let path = SyntaxHelpers.path(base),
@@ -1282,7 +1317,26 @@ final class ReducerInterpreter {
             helperName = member.declName.baseName.text
         }
         guard let name = helperName else { return nil }
-        return spec.helpers[ReducerSpec.key(name, call)] ?? spec.helpers[name]
+        let full = ReducerSpec.key(name, call), file = ReducerSpec.fileKey(call)
+        return spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name]
+    }
+
+    /// The method of the superclass of the type a call is written in that the call names by its labels,
+    /// with a body.
+    func superclassMethod(_ name: String, _ call: FunctionCallExprSyntax) -> FunctionDeclSyntax? {
+        let index = effects.index
+        guard let scope = index.scope(of: call) else { return nil }
+        var owner: TypeInfo?
+        for case .type(let t) in scope.levels { owner = t; break }
+        guard let owner else { return nil }
+        let key = ReducerSpec.key(name, call)
+        for sup in index.supertypes(of: owner) where sup.kind == "class" {
+            let found = index.methods(named: name, of: sup).filter { m in
+                m.body != nil && "\(name)(\(m.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()))" == key
+            }
+            if let m = found.first { return m }
+        }
+        return nil
     }
 
     /// The call's arguments by the names of the helper's parameters they stand for (`transition(to:
@@ -1529,7 +1583,9 @@ final class ReducerInterpreter {
         guard let ref = root.as(DeclReferenceExprSyntax.self) else { return false }
         let name = ref.baseName.text
         if locals.contains(name) { return true }
+        // (a local holding `self`, `strongSelf.state`, is `self`)
         return spec.stateIsMember && name != "self" && !extraStatePaths.contains(name) && SymbolIndex.isLocalName(ExprSyntax(ref))
+            && !(root.id != expr.id && SyntaxHelpers.aliasesSelf(ref))
     }
 
     func isInput(_ path: String?) -> Bool {
@@ -1599,7 +1655,40 @@ final class ReducerInterpreter {
         if let value = knownCase(expr) { return .known(value) }
         // (a walked helper's parameter given the state: `from` in `canTransition(from: stage, to: next)`)
         if let argument = substituted(expr), isState(SyntaxHelpers.path(SyntaxHelpers.unwrap(argument))) { return .state }
+        if snapshotsState(expr) { return .state }
         return .other(text(expr))
+    }
+
+    /// Whether a bare name is a local copy of the state, read before the function wrote the state or the
+    /// copy (`let current = state; switch current { … }`, `var state = self.state; guard state == .off`): a
+    /// test of it is a test of the state. (`let old = state; state = .idle; if old == .busy` tests the
+    /// value the state had: not this.)
+    func snapshotsState(_ expr: ExprSyntax) -> Bool {
+        guard let ref = expr.as(DeclReferenceExprSyntax.self),
+              let declaration = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
+              declaration.pattern.is(IdentifierPatternSyntax.self),
+              let variable = declaration.parent?.parent?.as(VariableDeclSyntax.self),
+              let value = declaration.initializer?.value, isState(SyntaxHelpers.path(SyntaxHelpers.unwrap(value))),
+              !isLocal(SyntaxHelpers.unwrap(value)),
+              let body = sequence(first: Syntax(variable), next: \.parent).first(where: Self.isFunctionBody)
+        else { return false }
+        // no write of the state in the function (or closure) before the use: a copy taken after one may be
+        // read after another (a loop waiting for a change another thread makes)
+        let use = (Rebuilt.shared.original(of: Syntax(ref)) ?? Syntax(ref)).position
+        let name = ref.baseName.text
+        let finder = SnapshotWriteFinder(from: body.position, to: use) { lhs in
+            self.writesState(lhs) || lhs.as(DeclReferenceExprSyntax.self)?.baseName.text == name
+        }
+        finder.walk(body)
+        return !finder.writes
+    }
+
+    /// Whether a node is the body of a function, initializer, accessor or closure (not of a statement in one).
+    static func isFunctionBody(_ node: Syntax) -> Bool {
+        if node.is(ClosureExprSyntax.self) { return true }
+        guard node.is(CodeBlockSyntax.self), let parent = node.parent else { return false }
+        return parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(AccessorDeclSyntax.self)
+            || parent.is(DeinitializerDeclSyntax.self)
     }
 
     /// The case a walked helper's parameter is given (`next` in `transition(to: .running)`), or nil.
@@ -2056,9 +2145,39 @@ final class ReducerInterpreter {
     /// The state's next case by raw value an expression names (`Step(rawValue: step.rawValue + 1)`), by
     /// state, and the fallback where there is none (`?? .first`).
     func rawStep(_ value: ExprSyntax) -> (next: [String: String], fallback: ExprSyntax?)? {
-        guard !spec.enumSuccessors.isEmpty, let step = SyntaxHelpers.rawStep(value), isState(SyntaxHelpers.path(step.base)),
-              !isLocal(step.base), let next = spec.enumSuccessors[step.name] else { return nil }
-        return (next, step.fallback)
+        guard !spec.enumSuccessors.isEmpty else { return nil }
+        if let step = SyntaxHelpers.rawStep(value), isState(SyntaxHelpers.path(step.base)), !isLocal(step.base),
+           let next = spec.enumSuccessors[step.name] {
+            return (next, step.fallback)
+        }
+        // a step by another amount, written or given to a walked helper (`shift(by: -1)` with `Phase(rawValue:
+        // phase.rawValue + delta)`)
+        if let offset = SyntaxHelpers.rawOffset(value), isState(SyntaxHelpers.path(offset.base)), !isLocal(offset.base),
+           let byRaw = spec.enumSuccessors["rawValue="], let amount = integer(offset.amount) {
+            let raws = Dictionary(byRaw.compactMap { raw, name in Int(raw).map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
+            return (raws.compactMapValues { byRaw["\($0 + offset.sign * amount)"] }, offset.fallback)
+        }
+        // a successor of the enum (`light.next`, `step.advanced()`), optional ones with their fallback
+        // (`step.next ?? .done`) or bound (`guard let next = step.next`)
+        var e = SyntaxHelpers.unwrapFolded(value)
+        var fallback: ExprSyntax?
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
+            e = SyntaxHelpers.unwrap(infix.leftOperand)
+            fallback = infix.rightOperand
+        }
+        let reading = e.as(FunctionCallExprSyntax.self)?.calledExpression ?? e
+        guard let base = reading.as(MemberAccessExprSyntax.self)?.base, let path = SyntaxHelpers.path(base), isState(path), !isLocal(base),
+              let name = SyntaxHelpers.successorName(e, on: [path]), let next = spec.enumSuccessors[name] else { return nil }
+        return (next, fallback)
+    }
+
+    /// An integer an expression is, written (`2`, `-1`) or given to the walked helper for it.
+    func integer(_ expr: ExprSyntax) -> Int? {
+        let e = SyntaxHelpers.unwrap(substituted(SyntaxHelpers.unwrap(expr)) ?? expr)
+        if let literal = e.as(IntegerLiteralExprSyntax.self) { return Int(literal.literal.text) }
+        if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let literal = prefix.expression.as(IntegerLiteralExprSyntax.self) { return Int(literal.literal.text).map { -$0 } }
+        return nil
     }
 
     /// The paths where a condition holds, each with the name it binds to the state's next case by raw value.
@@ -2242,7 +2361,12 @@ final class ReducerInterpreter {
         var name: String?
         if r.is(NilLiteralExprSyntax.self) { name = "nil" }
         else if let b = r.as(BooleanLiteralExprSyntax.self) { name = b.literal.text }
-        else if let ref = SyntaxHelpers.caseReference(r, effects.index) { name = ref.name }
+        else if let ref = SyntaxHelpers.caseReference(r, effects.index) {
+            name = ref.name
+            // (a static constant standing for a case: `mode == .initial` with `static let initial = Mode.idle`)
+            if case .state = subject, d.stateIndex[normalizeState(ref.name)] == nil,
+               let constant = effects.index.staticCase(ref.name, among: d.states) { name = constant }
+        }
         guard let name else { return nil }
         switch subject {
         case .state: return stateAtom([normalizeState(name)], refutable: false, ctx)
@@ -2355,7 +2479,8 @@ final class ReducerInterpreter {
                 return n
             }
         }
-        let path = SyntaxHelpers.path(lhs)
+        // (a local named like the state is no state: `var state = self.state; state = .open`)
+        let path = isLocal(SyntaxHelpers.unwrap(lhs)) ? nil : SyntaxHelpers.path(lhs)
         let rebuilt = rebuilt(lhs, rhs)
         if isState(path) || rebuilt != nil { return startedInPayload(rhs, setting(rebuilt ?? rhs, ctxs)) }
         // the whole owner replaced: `state = State()` resets the field to its default
@@ -2430,17 +2555,24 @@ final class ReducerInterpreter {
         }
         if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
         // (`Step(rawValue: step.rawValue + 1) ?? .first`: the fallback where there is no next case)
+        // (also `light.next`, `step.advanced()`, `step.next ?? .done`)
         if let step = rawStep(expr) {
-            guard let fallback = step.fallback, ctx.target == nil else { return successors(step.next, ctx) }
+            // where there is no next case: the fallback, or the failure a `nil` is (`var next: Self? { Self(rawValue:
+            // rawValue + 1) }`, a mapping function's `-> S?`)
+            let none: Target? = step.fallback == nil && spec.nilIsFailure ? .failure : nil
+            if case .state(let v)? = ctx.target, step.next[v] == nil {
+                if let fallback = step.fallback { return targets(of: fallback, ctx) }
+                if let none { return [(ctx, none)] }
+            }
+            guard ctx.target == nil, step.fallback != nil || none != nil else { return successors(step.next, ctx) }
             var rest = ctx
             rest.pairs = ctx.pairs.subtracting(d.set(states: Set(step.next.keys)))
-            return successors(step.next, ctx) + (rest.pairs.isEmpty ? [] : targets(of: fallback, rest))
+            return successors(step.next, ctx) + (rest.pairs.isEmpty ? [] : step.fallback.map { targets(of: $0, rest) } ?? [(rest, none!)])
         }
-        // (`light.next`, `step.advanced()`)
-        if !spec.enumSuccessors.isEmpty, case let reading = expr.as(FunctionCallExprSyntax.self)?.calledExpression ?? expr,
-           let base = reading.as(MemberAccessExprSyntax.self)?.base, isState(SyntaxHelpers.path(base)), !isLocal(base),
-           let name = SyntaxHelpers.successorName(expr, on: [SyntaxHelpers.path(base)!]), let next = spec.enumSuccessors[name] {
-            return successors(next, ctx)
+        // (a case by its raw value, a literal: `.init(rawValue: 0)!`, `Step(rawValue: 1) ?? .first`)
+        if let literal = SyntaxHelpers.literalRawValue(expr), let byRaw = spec.enumSuccessors["rawValue="] {
+            if let name = byRaw["\(literal.raw)"] { return [(ctx, .state(name))] }
+            if let fallback = literal.fallback { return targets(of: fallback, ctx) }
         }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) ?? constructedTargets(of: call, ctx) { return returned }
         // `Status(code: c) ?? .unknown`: the fallback on the paths where a failable initializer of the enum gives nil
@@ -2783,5 +2915,25 @@ indirect enum PatternAtom {
         case .cases(_, _, let tree): tree
         default: nil
         }
+    }
+}
+
+/// Whether an assignment between two positions writes what `writes` says is the state (`snapshotsState`).
+final class SnapshotWriteFinder: SyntaxVisitor {
+    let range: Range<AbsolutePosition>
+    let isState: (ExprSyntax) -> Bool
+    var writes = false
+    init(from start: AbsolutePosition, to end: AbsolutePosition, writes isState: @escaping (ExprSyntax) -> Bool) {
+        range = start..<max(start, end)
+        self.isState = isState
+        super.init(viewMode: .sourceAccurate)
+    }
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if !writes, range.contains(node.position), let (lhs, _) = SyntaxHelpers.assignment(node), isState(lhs) { writes = true }
+        return writes ? .skipChildren : .visitChildren
+    }
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+        if !writes, range.contains(node.position), isState(node.expression) { writes = true }
+        return .skipChildren
     }
 }

@@ -8,6 +8,8 @@ final class SwitchFinder: SyntaxVisitor {
     var assignments: [(lhs: ExprSyntax, rhs: ExprSyntax)] = []
     var calls: [FunctionCallExprSyntax] = []
     var inouts: [InOutExprSyntax] = []
+    /// What `if let`/`guard let` conditions bind (`guard let next = step.next`).
+    var bound: [ExprSyntax] = []
 
     /// Whether closures and nested functions are entered too.
     private var all = false
@@ -40,6 +42,10 @@ final class SwitchFinder: SyntaxVisitor {
     }
     override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
         inouts.append(node)
+        return .visitChildren
+    }
+    override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+        if let value = node.initializer?.value { bound.append(value) }
         return .visitChildren
     }
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -806,8 +812,7 @@ struct SwitchMethodRecogniser: Recogniser {
         var machine = Machine(name: type.name, dialect: .switchMethod, location: location, states: stateEnum.caseNames,
                               inputs: inputNames + methodInputs, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
-        machine.transient = Self.transient(assigned, targets: Self.targets(of: machine.rules), initial: initial, unobservable: [],
-                                           context: context)
+        machine.transient = Self.transient(assigned, of: machine, unobservable: [], context: context)
         markUnfollowed(unfollowed, in: &machine, context: context)
         context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
     }
@@ -904,11 +909,13 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The states a type's methods assign the property and always overwrite before they return: no rule
     /// leads to them (`self.state = .modifying` while a payload is changed in place, copy-on-write's
     /// placeholder). They are held only while a method runs, so they are not reported unreachable.
-    /// So are the states the code never lets anyone see (`unobservable`) that it assigns.
-    static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], targets: Set<String>, initial: String?,
+    /// So are the states the code never lets anyone see (`unobservable`) that it assigns. (Only states:
+    /// `.initial` standing for a case, `.none` of an optional, `.init(rawValue: 0)` name none.)
+    static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], of machine: Machine,
                           unobservable: Set<String>, context: ExtractionContext) -> [String] {
-        assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
-            .filter { (!targets.contains($0) && $0 != initial) || unobservable.contains($0) }.uniqued()
+        let targets = Self.targets(of: machine.rules), states = Set(machine.states)
+        return assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
+            .filter { states.contains($0) && ((!targets.contains($0) && $0 != machine.initial) || unobservable.contains($0)) }.uniqued()
     }
 
     /// The states some rule leads to.
@@ -1080,10 +1087,18 @@ struct SwitchMethodRecogniser: Recogniser {
             let name: String
             if let ref = e.as(DeclReferenceExprSyntax.self) {
                 name = ref.baseName.text
-                // (a local or parameter: its declared type, or none known)
-                if let local = SymbolIndex.localDeclaration(of: name, around: Syntax(ref)) { return SymbolIndex.declaredType(ofLocal: local) }
+                // (a local or parameter: its declared type, else that of what it is given, `let m = Hub.shared`)
+                if let local = SymbolIndex.localDeclaration(of: name, around: Syntax(ref)) {
+                    return SymbolIndex.declaredType(ofLocal: local)
+                        ?? local.as(PatternBindingSyntax.self)?.initializer.flatMap { SyntaxHelpers.unwrap($0.value).is(MemberAccessExprSyntax.self) ? typeText(of: $0.value) : nil }
+                }
             } else if let member = e.as(MemberAccessExprSyntax.self), member.base.map(SyntaxHelpers.isSelf) == true {
                 name = member.declName.baseName.text
+            } else if let member = e.as(MemberAccessExprSyntax.self), let typeBase = member.base,
+                      let owner = context.index.typeExpression(typeBase, at: typeBase) {
+                // a type's shared instance (`GameCenter.shared.phase = .won`): the static property's type
+                let b = context.index.properties(named: member.declName.baseName.text, of: owner).first { $0.isStatic }
+                return b.flatMap { $0.typeText ?? $0.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText } }
             } else {
                 return nil
             }
@@ -1100,7 +1115,9 @@ struct SwitchMethodRecogniser: Recogniser {
                   let written = typeText(of: base),
                   SymbolIndex.bareTypeName(written).split(separator: ".").last.map(String.init) == type.name else { continue }
             let owner = context.index.scope(of: lhs)?.innermostType.map { $0.name + "." } ?? ""
-            let input = owner + (DSLSupport.enclosingFunctionName(lhs) ?? "top level")
+            let function = sequence(first: Syntax(lhs), next: \.parent).lazy.compactMap { $0.as(FunctionDeclSyntax.self) }.first
+            let input = owner + (function.flatMap { SyntaxHelpers.isDelegateCallback($0) ? SyntaxHelpers.fullName($0) : nil }
+                ?? DSLSupport.enclosingFunctionName(lhs) ?? "top level")
             inputs = inputs.appendingUnique([input])
             rules.append(Rule(location: file.location(of: lhs), outcomes: [
                 Outcome(pairs: states.map { Pair(from: $0, input: input) }, target: .state(target.name))]))
@@ -1501,8 +1518,10 @@ struct SwitchMethodRecogniser: Recogniser {
             guard !successors.isEmpty else { return false }
             let scan = SwitchFinder.scan(body)
             return scan.assignments.contains { _, rhs in SyntaxHelpers.successorName(rhs, on: roots).map(successors.contains) ?? false }
-                // (or names its next case by raw value: `guard let next = Step(rawValue: step.rawValue + 1)`)
+                // (or names its next case by raw value: `guard let next = Step(rawValue: step.rawValue + 1)`, or
+                // binds an optional one: `if let next = step.next`)
                 || scan.calls.contains { SyntaxHelpers.successorName(ExprSyntax($0), on: roots).map(successors.contains) ?? false }
+                || scan.bound.contains { SyntaxHelpers.successorName($0, on: roots).map(successors.contains) ?? false }
         }
         func first(testers: [String: Bool]) -> (FunctionDeclSyntax, ParsedFile)? {
             type.methods.first { method, _ in
@@ -1598,6 +1617,19 @@ struct SwitchMethodRecogniser: Recogniser {
                 let callee = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { m in m.base.map(SyntaxHelpers.isSelf) == true ? m.declName.baseName.text : nil }
                     ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
                 return callee.map { $0 != method.name.text && names.contains($0) } == true && calledBack(Syntax(call))
+            }
+        }
+    }
+
+    /// The first method among `names` (in declaration order) that is a delegate's callback and assigns a
+    /// value named by `roots` a case (`func centralManager(_ central: CBCentralManager, didConnect …) {
+    /// connectionState = .connected }`): the world changes it, as in a callback.
+    static func firstDelegateCallback(_ roots: Set<String>, setters: Set<String>, among names: Set<String>, of type: TypeInfo,
+                                      context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            guard names.contains(method.name.text), SyntaxHelpers.isDelegateCallback(method), let body = method.body else { return false }
+            return SwitchFinder.scanAll(body).writes(of: roots, setters: setters).contains { _, rhs in
+                SyntaxHelpers.branches(rhs).contains { SyntaxHelpers.caseReference($0, context.index) != nil }
             }
         }
     }
@@ -1715,11 +1747,12 @@ struct SwitchMethodRecogniser: Recogniser {
     }
 
     /// A method as an input: `reset()`, or its full name (`next(isolation:)`, `write(_:promise:)`) where
-    /// the type has several methods of that name.
+    /// the type has several methods of that name, or where it is a delegate's callback, whose labels say
+    /// the event (`locationManager(_:didUpdateLocations:)`).
     static func inputName(of method: FunctionDeclSyntax, among methods: [(FunctionDeclSyntax, ParsedFile)]) -> String {
         let name = method.name.text
-        guard methods.lazy.filter({ $0.0.name.text == name }).count > 1 else { return name + "()" }
-        return name + "(" + method.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")"
+        guard methods.lazy.filter({ $0.0.name.text == name }).count > 1 || SyntaxHelpers.isDelegateCallback(method) else { return name + "()" }
+        return SyntaxHelpers.fullName(method)
     }
 
     /// Whether a method body reads as an event method without a `switch` over its event: it tests the state,
@@ -2064,8 +2097,14 @@ struct SwitchMethodRecogniser: Recogniser {
             // (an enum kept in a lock, changed in its closures, or one whose own mutating methods step it by
             // its case, `mutating func closed() -> OnClosed { switch self { … } }`, `if self == .off { self =
             // .on }`, is a state whatever tests it)
-            let steppedByItself = named && enumMethods.values.contains { m in
-                m.body.map { SwitchFinder.scan($0).switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests($0, roots: ["self"]) } == true
+            // (or gives itself its next case, whatever the property's name: `mutating func advance() { self =
+            // Self(rawValue: rawValue + 1) ?? self }`)
+            let steppedByItself = enumMethods.values.contains { m in
+                guard let body = m.body else { return false }
+                let scan = SwitchFinder.scan(body)
+                let assignsSelf = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == "self" }
+                return (named || assignsSelf && plain) && (scan.switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests(body, roots: ["self"]))
+                    || scan.assignments.contains { SyntaxHelpers.path($0.lhs) == "self" && SyntaxHelpers.successorName($0.rhs, on: ["self"]) != nil }
             }
             let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)
@@ -2073,7 +2112,9 @@ struct SwitchMethodRecogniser: Recogniser {
                                     predicates: Set(context.predicates(of: stateEnum).keys))
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
                     ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
-                                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context) : nil)
+                                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                                    ?? Self.firstDelegateCallback(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                                : nil)
                     ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),
@@ -2135,7 +2176,7 @@ struct SwitchMethodRecogniser: Recogniser {
                               states: states, inputs: inputNames, initial: initial, rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         let targets = Self.targets(of: machine.rules)
-        machine.transient = Self.transient(writes.assigned, targets: targets, initial: initial, unobservable: unobservable, context: context)
+        machine.transient = Self.transient(writes.assigned, of: machine, unobservable: unobservable, context: context)
         // a path that ends in a state the code never lets anyone see missed the write that leaves it (made
         // by a closure it hands the state to: `avoidingCoW { $0 = … }`)
         let stuck = unobservable.intersection(targets).sorted()
@@ -2408,6 +2449,8 @@ struct StateWrites {
         override func visitPost(_ node: FunctionDeclSyntax) { closureDepth -= 1 }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+            // (`score += 1` calls the observer of `score` too)
+            if !observed.isEmpty, let compound = SyntaxHelpers.compoundAssignment(node) { setsObserved(compound) }
             if let (lhs, rhs) = SyntaxHelpers.assignment(node) {
                 setsObserved(lhs)
                 let value = rhs.count == 1 ? assigned(lhs, rhs[0]) : nil

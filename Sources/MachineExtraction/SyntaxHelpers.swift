@@ -163,8 +163,8 @@ enum SyntaxHelpers {
             let completion = argument("receiveCompletion") ?? (argument("receiveValue") != nil && !completionArgument ? call.trailingClosure : nil)
             return (value.map { [($0, "sink")] } ?? []) + (completion.map { [($0, "sink completion")] } ?? [])
         }
-        if let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter"].contains(callee),
-           ["Task", "Task.detached", "DispatchQueue.main.async", "DispatchQueue.main.asyncAfter"].contains(call.calledExpression.trimmedText) {
+        if let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter", "addOperation"].contains(callee),
+           ["Task", "Task.detached"].contains(call.calledExpression.trimmedText) || mainHops.contains(call.calledExpression.trimmedText) {
             return [(closures[0], "task")]
         }
         // the completion of an animation (`UIView.animate(…, animations: { … }) { _ in … }`)
@@ -413,9 +413,40 @@ enum SyntaxHelpers {
     /// (`observe(\.status)`), notifications, RxSwift's `onNext` and RxCocoa's `bind`/`drive`, a `@Published`
     /// projection (`$query.sink`), a timer (`Timer.publish(…)`); not a request's one answer
     /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
+    /// So does a handler kept to be called on each change (`connection.stateUpdateHandler = { … }`,
+    /// `monitor.pathUpdateHandler`, `onChange`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
+    /// 1, repeats: true) { … }`).
     static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
+        if let handler = handlerProperty(of: closure)?.lowercased(), handler.contains("update") || handler.contains("change") { return true }
+        if let call = call(taking: closure), argument(call, "repeats")?.trimmedText == "true" { return true }
         guard let s = subscription(of: closure) else { return false }
         return ["observe", "addObserver", "bind", "drive"].contains(s.method) || kind == "onNext" || s.repeating
+    }
+
+    /// Whether a method is a delegate's callback, an event of the world the framework calls: named after
+    /// the object calling it, which it takes first, unlabelled, then the event in labels or in `Did`,
+    /// `Will`, `Should` (`centralManager(_ central: CBCentralManager, didConnect peripheral: …)`,
+    /// `audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, …)`, `urlSession(_ session: URLSession,
+    /// …)`; the type's prefix, `CB`, `AV`, may be left out). (`dataRowReceived(_ row: DataRow)` is none.)
+    static func isDelegateCallback(_ method: FunctionDeclSyntax) -> Bool {
+        let parameters = method.signature.parameterClause.parameters
+        guard let first = parameters.first, first.firstName.tokenKind == .wildcard else { return false }
+        let name = method.name.text
+        var type = Substring(first.type.trimmedText.trimmingCharacters(in: CharacterSet(charactersIn: "!?")))
+        while type.count >= 4 {
+            if name.lowercased().hasPrefix(type.lowercased()) {
+                let rest = name.dropFirst(type.count)
+                return rest.isEmpty ? parameters.count > 1 : ["Did", "Will", "Should"].contains { rest.hasPrefix($0) }
+            }
+            guard type.first?.isUppercase == true, type.dropFirst().first?.isUppercase == true else { return false }
+            type = type.dropFirst()
+        }
+        return false
+    }
+
+    /// A method's full name, `centralManager(_:didConnect:)`.
+    static func fullName(_ method: FunctionDeclSyntax) -> String {
+        method.name.text + "(" + method.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")"
     }
 
     /// Methods that subscribe a closure to values delivered again and again (Combine, RxSwift, KVO,
@@ -511,7 +542,9 @@ enum SyntaxHelpers {
     /// (`light.next` → `next`, `step.advanced()` → `advanced()`): the names `successors(of:)` keeps.
     static func successorName(_ expr: ExprSyntax, on paths: Set<String>) -> String? {
         if let step = rawStep(expr), paths.contains(path(step.base) ?? "") { return step.name }
-        let e = unwrap(expr)
+        var e = unwrap(expr)
+        // (an optional one and its fallback: `step.next ?? .done`)
+        if let infix = unwrapFolded(e).as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" { e = unwrap(infix.leftOperand) }
         if let call = e.as(FunctionCallExprSyntax.self) {
             guard call.arguments.isEmpty, call.trailingClosure == nil else { return nil }
             return member(of: call.calledExpression, on: paths).map { $0 + "()" }
@@ -531,10 +564,45 @@ enum SyntaxHelpers {
         guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
               argument.label?.text == "rawValue", let sum = unwrapFolded(argument.expression).as(InfixOperatorExprSyntax.self),
               case let op = sum.operator.trimmedText, op == "+" || op == "-",
-              sum.rightOperand.as(IntegerLiteralExprSyntax.self)?.literal.text == "1",
+              sum.rightOperand.as(IntegerLiteralExprSyntax.self)?.literal.text == "1" else { return nil }
+        let raw = unwrap(sum.leftOperand)
+        if let member = raw.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue", let base = member.base {
+            return ("rawValue" + op + "1", base, fallback)
+        }
+        // (inside the enum: `Self(rawValue: rawValue + 1)`, the raw value of `self`)
+        guard raw.as(DeclReferenceExprSyntax.self)?.baseName.text == "rawValue" else { return nil }
+        return ("rawValue" + op + "1", ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), fallback)
+    }
+
+    /// `Phase(rawValue: phase.rawValue + delta)` with any amount (`delta`, `2`): the value stepped, the
+    /// sign, the amount and the fallback (`?? .first`).
+    static func rawOffset(_ expr: ExprSyntax) -> (base: ExprSyntax, sign: Int, amount: ExprSyntax, fallback: ExprSyntax?)? {
+        var e = unwrapFolded(expr)
+        var fallback: ExprSyntax?
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
+            e = unwrap(infix.leftOperand)
+            fallback = infix.rightOperand
+        }
+        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+              argument.label?.text == "rawValue", let sum = unwrapFolded(argument.expression).as(InfixOperatorExprSyntax.self),
+              case let op = sum.operator.trimmedText, op == "+" || op == "-",
               let raw = unwrap(sum.leftOperand).as(MemberAccessExprSyntax.self), raw.declName.baseName.text == "rawValue",
               let base = raw.base else { return nil }
-        return ("rawValue" + op + "1", base, fallback)
+        return (base, op == "+" ? 1 : -1, sum.rightOperand, fallback)
+    }
+
+    /// The raw value an expression builds a case from, when it is an integer literal: `.init(rawValue: 0)!`,
+    /// `Step(rawValue: 1) ?? .first` (with the fallback).
+    static func literalRawValue(_ expr: ExprSyntax) -> (raw: Int, fallback: ExprSyntax?)? {
+        var e = unwrapFolded(expr)
+        var fallback: ExprSyntax?
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
+            e = unwrap(infix.leftOperand)
+            fallback = infix.rightOperand
+        }
+        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+              argument.label?.text == "rawValue", let raw = Int(unwrap(argument.expression).trimmedText) else { return nil }
+        return (raw, fallback)
     }
 
     /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).
@@ -632,6 +700,14 @@ enum SyntaxHelpers {
 
     static func root(_ expr: ExprSyntax) -> String? {
         path(expr).map { String($0.prefix { $0 != "." }) }
+    }
+
+    /// The left side of an unfolded compound assignment (`score += 1`, `lives -= 1`).
+    static func compoundAssignment(_ node: SequenceExprSyntax) -> ExprSyntax? {
+        let parts = Array(node.elements)
+        guard parts.count >= 3, let op = parts[1].as(BinaryOperatorExprSyntax.self)?.operator.text, op.count >= 2, op.hasSuffix("="),
+              !["==", "!=", "<=", ">=", "===", "!=="].contains(op) else { return nil }
+        return parts[0]
     }
 
     /// An unfolded assignment `lhs = …` (a sequence whose second element is `=`): its left side and the

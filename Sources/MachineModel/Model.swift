@@ -62,6 +62,9 @@ public struct Effect: Codable, Hashable, Sendable {
     /// ends the stream: a value sent from TCA's `catch:` closure, or after its `for await` loop has
     /// ended. Empty when the code does not say. Not part of the JSON.
     public var outputs: [Output]
+    /// It closes the feature (TCA's `dismiss()`, `@Dependency(\.dismiss)`): the presenting parent tears the
+    /// machine down, with its effects. Not part of the JSON.
+    public var dismisses = false
 
     /// A value an effect sends, and whether delivering it is the effect's last act.
     public struct Output: Hashable, Sendable {
@@ -152,7 +155,7 @@ public struct Effect: Codable, Hashable, Sendable {
     public func merged(with other: Effect) -> Effect {
         var labels: [String] = []
         for l in [label, other.label].compactMap({ $0 }) where !labels.contains(l) { labels.append(l) }
-        return Effect(
+        var merged = Effect(
             label: labels.isEmpty ? nil : labels.joined(separator: " + "),
             emits: emits.appendingUnique(other.emits),
             queue: queue ?? other.queue,
@@ -161,6 +164,8 @@ public struct Effect: Codable, Hashable, Sendable {
             kind: kind == .stream || other.kind == .stream ? .stream : .once,
             parts: components + other.components,
             outputs: outputs.appendingUnique(other.outputs))
+        merged.dismisses = dismisses || other.dismisses
+        return merged
     }
 }
 

@@ -107,6 +107,173 @@ final class EffectChecksEndToEndTests: XCTestCase {
                        ["unknown_cancel_id FlushID", "stale_effect_output primed 4"])
     }
 
+    /// Spellings of ids, cancels and effects that were read wrongly (made-up identifiers): an id given by
+    /// `withTaskCancellation(id:cancelInFlight:)` inside `.run`, Actomaton id predicates (`$0 is A || $0 is
+    /// B`, `{ _ in true }`), an effect kept in a local before it is returned, a table row that stays, and a
+    /// cancel that dismisses the feature.
+    func testIDAndEffectSpellings() throws {
+        let tca = """
+            import ComposableArchitecture
+
+            @Reducer
+            struct Forecast {
+                @ObservableState
+                struct State: Equatable { var phase: Phase = .idle }
+                enum Phase: Equatable { case idle, loading, shown }
+                enum Action { case refresh, loaded, close }
+                enum CancelID { case fetch }
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .refresh:
+                            state.phase = .loading
+                            return .run { send in
+                                await withTaskCancellation(id: CancelID.fetch, cancelInFlight: true) {
+                                    await send(.loaded)
+                                }
+                            }
+                        case .loaded:
+                            state.phase = .shown
+                            return .none
+                        case .close:
+                            state.phase = .idle
+                            return .cancel(id: CancelID.fetch)
+                        }
+                    }
+                }
+            }
+
+            @Reducer
+            struct Compass {
+                @ObservableState
+                struct State: Equatable { var tracking = false; var heading = 0 }
+                enum Action { case start, stop, moved }
+                enum CancelID { case heading }
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .start:
+                            state.tracking = true
+                            let updates: Effect<Action> = .run { send in
+                                for await _ in AsyncStream<Int> { _ in } { await send(.moved) }
+                            }
+                            return updates.cancellable(id: CancelID.heading)
+                        case .stop:
+                            state.tracking = false
+                            return .none
+                        case .moved:
+                            guard state.tracking else { return .none }
+                            state.heading += 1
+                            return .none
+                        }
+                    }
+                }
+            }
+
+            @Reducer
+            struct Upload {
+                @ObservableState
+                struct State: Equatable { var step: Step = .ready }
+                enum Step: Equatable { case ready, sending, sent }
+                enum Action { case send, finished, cancel }
+                enum CancelID { case upload }
+                @Dependency(\\.dismiss) var dismiss
+                var body: some ReducerOf<Self> {
+                    Reduce { state, action in
+                        switch action {
+                        case .send:
+                            guard state.step == .ready else { return .none }
+                            state.step = .sending
+                            return .run { send in await send(.finished) }.cancellable(id: CancelID.upload)
+                        case .finished:
+                            guard state.step == .sending else { return .none }
+                            state.step = .sent
+                            return .none
+                        case .cancel:
+                            return .merge(.cancel(id: CancelID.upload), .run { _ in await self.dismiss() })
+                        }
+                    }
+                }
+            }
+            """
+        let found = try effectFindings(tca)
+        XCTAssertEqual(found["Forecast.phase"], [])
+        // the heading stream left running after `stop` (it is no longer lost in the local)
+        XCTAssertEqual(found["Compass.tracking"], ["uncancelled_effect CancelID.heading 2"])
+        XCTAssertEqual(found["Upload.step"], [])
+
+        let actomaton = """
+            import Actomaton
+
+            enum DeckAction: Sendable { case play, ready, tick, stop, halt }
+            enum Deck: Sendable { case stopped, buffering, playing }
+            struct LoadID: EffectIDProtocol {}
+            struct ClockID: EffectIDProtocol {}
+
+            let deckReducer = Reducer<DeckAction, Deck, Void> { action, state, _ in
+                switch (action, state) {
+                case (.play, .stopped):
+                    state = .buffering
+                    return Effect(id: LoadID()) { .ready }
+                case (.ready, .buffering):
+                    state = .playing
+                    return Effect(id: ClockID(), sequence: { AsyncStream<DeckAction> { _ in } })
+                case (.tick, .playing):
+                    return .empty
+                case (.stop, _):
+                    state = .stopped
+                    return Effect.cancel(ids: { $0 is LoadID || $0 is ClockID })
+                case (.halt, _):
+                    state = .stopped
+                    return Effect.cancel(ids: { _ in true })
+                default:
+                    return .empty
+                }
+            }
+
+            let deck = Actomaton<DeckAction, Deck>(state: .stopped, reducer: deckReducer)
+            """
+        XCTAssertEqual(try effectFindings(actomaton)["deck"], [])
+
+        // Harvest: a row that stays is a transition the machine reports; the timer's ticks are not for nothing
+        let harvest = """
+            import Harvest
+
+            enum LampInput { case on, off, blink }
+            enum Lamp { case dark, blinking }
+            enum TimerID { case blink }
+
+            let blinkTimer = Timer.publish(every: 1, on: .main, in: .common).autoconnect().map { _ in LampInput.blink }
+
+            let mappings: [Harvester<LampInput, Lamp>.EffectMapping] = [
+                .on | .dark => .blinking | Effect(blinkTimer, id: .blink),
+                .blink | .blinking => .blinking | .empty,
+                .off | .blinking => .dark | .cancel(.blink),
+            ]
+
+            let blinker = Harvester(state: .dark, inputs: inputs, mapping: .reduce(.first, mappings))
+            """
+        XCTAssertEqual(try effectFindings(harvest)["blinker"], [])
+
+        // a producer that sends two values (`prefix(value:)`, `concat`) delivers both: the machine waiting in
+        // `armed` for `fire` is not stuck when `ready` comes too
+        let producers = """
+            import ReactiveAutomaton
+            import ReactiveSwift
+
+            enum RelayInput { case arm, ready, fire }
+            enum Relay { case idle, armed, fired }
+
+            let mappings: [Automaton<RelayInput, Relay>.EffectMapping] = [
+                .arm | .idle => .armed | SignalProducer<RelayInput, Never>(value: .ready).prefix(value: .fire),
+                .fire | .armed => .fired | .empty,
+            ]
+
+            let relay = Automaton(state: .idle, input: signal, mapping: reduce(mappings))
+            """
+        XCTAssertEqual(try effectFindings(producers)["relay"], [])
+    }
+
     func testBoundsOptionsAndThePromelaExport() throws {
         let source = """
             import Actomaton
