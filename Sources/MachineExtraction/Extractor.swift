@@ -630,7 +630,7 @@ final class ExtractionContext {
         if let type = index.types[info.key] {
             let selfNames: Set<String> = ["Self", info.name, type.qualifiedName]
             // (`var next: Self?`, nil for the last case: a successor where there is one)
-            /// Whether a type is the enum (false) or the enum optional (true); nil for another type.
+            // whether a type is the enum (false) or the enum optional (true); nil for another type
             func successorType(_ text: String?) -> Bool? {
                 guard let text else { return nil }
                 if selfNames.contains(text) { return false }

@@ -276,8 +276,7 @@ extension ReducerSpec {
             if SymbolIndex.isPrivate(m.modifiers) { counts[fileKey(m) + m.name.text, default: 0] += 1 }
         }
         for m in methods {
-            let labels = m.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
-            let full = "\(m.name.text)(\(labels))"
+            let full = SyntaxHelpers.fullName(m)
             table[full] = table[full] ?? m
             if counts[m.name.text] == 1 { table[m.name.text] = m }
             if SymbolIndex.isPrivate(m.modifiers) {
@@ -1331,10 +1330,7 @@ final class ReducerInterpreter {
         guard let owner else { return nil }
         let key = ReducerSpec.key(name, call)
         for sup in index.supertypes(of: owner) where sup.kind == "class" {
-            let found = index.methods(named: name, of: sup).filter { m in
-                m.body != nil && "\(name)(\(m.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()))" == key
-            }
-            if let m = found.first { return m }
+            if let m = index.methods(named: name, of: sup).first(where: { $0.body != nil && SyntaxHelpers.fullName($0) == key }) { return m }
         }
         return nil
     }
@@ -2159,12 +2155,7 @@ final class ReducerInterpreter {
         }
         // a successor of the enum (`light.next`, `step.advanced()`), optional ones with their fallback
         // (`step.next ?? .done`) or bound (`guard let next = step.next`)
-        var e = SyntaxHelpers.unwrapFolded(value)
-        var fallback: ExprSyntax?
-        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
-            e = SyntaxHelpers.unwrap(infix.leftOperand)
-            fallback = infix.rightOperand
-        }
+        let (e, fallback) = SyntaxHelpers.withoutFallback(value)
         let reading = e.as(FunctionCallExprSyntax.self)?.calledExpression ?? e
         guard let base = reading.as(MemberAccessExprSyntax.self)?.base, let path = SyntaxHelpers.path(base), isState(path), !isLocal(base),
               let name = SyntaxHelpers.successorName(e, on: [path]), let next = spec.enumSuccessors[name] else { return nil }

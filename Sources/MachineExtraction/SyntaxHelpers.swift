@@ -542,9 +542,8 @@ enum SyntaxHelpers {
     /// (`light.next` → `next`, `step.advanced()` → `advanced()`): the names `successors(of:)` keeps.
     static func successorName(_ expr: ExprSyntax, on paths: Set<String>) -> String? {
         if let step = rawStep(expr), paths.contains(path(step.base) ?? "") { return step.name }
-        var e = unwrap(expr)
-        // (an optional one and its fallback: `step.next ?? .done`)
-        if let infix = unwrapFolded(e).as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" { e = unwrap(infix.leftOperand) }
+        // (an optional one before its fallback: `step.next ?? .done`)
+        let e = withoutFallback(expr).value
         if let call = e.as(FunctionCallExprSyntax.self) {
             guard call.arguments.isEmpty, call.trailingClosure == nil else { return nil }
             return member(of: call.calledExpression, on: paths).map { $0 + "()" }
@@ -555,54 +554,46 @@ enum SyntaxHelpers {
     /// `Step(rawValue: step.rawValue + 1)` (or `- 1`), alone or before `?? fallback`: the step's name as
     /// `successors(of:)` keeps it (`rawValue+1`), the value stepped (`step`), and the fallback.
     static func rawStep(_ expr: ExprSyntax) -> (name: String, base: ExprSyntax, fallback: ExprSyntax?)? {
-        var e = unwrapFolded(expr)
-        var fallback: ExprSyntax?
-        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
-            e = unwrap(infix.leftOperand)
-            fallback = infix.rightOperand
-        }
-        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
-              argument.label?.text == "rawValue", let sum = unwrapFolded(argument.expression).as(InfixOperatorExprSyntax.self),
-              case let op = sum.operator.trimmedText, op == "+" || op == "-",
-              sum.rightOperand.as(IntegerLiteralExprSyntax.self)?.literal.text == "1" else { return nil }
-        let raw = unwrap(sum.leftOperand)
-        if let member = raw.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue", let base = member.base {
-            return ("rawValue" + op + "1", base, fallback)
-        }
-        // (inside the enum: `Self(rawValue: rawValue + 1)`, the raw value of `self`)
-        guard raw.as(DeclReferenceExprSyntax.self)?.baseName.text == "rawValue" else { return nil }
-        return ("rawValue" + op + "1", ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), fallback)
+        guard let offset = rawOffset(expr), offset.amount.as(IntegerLiteralExprSyntax.self)?.literal.text == "1" else { return nil }
+        return ("rawValue" + (offset.sign > 0 ? "+" : "-") + "1", offset.base, offset.fallback)
     }
 
     /// `Phase(rawValue: phase.rawValue + delta)` with any amount (`delta`, `2`): the value stepped, the
-    /// sign, the amount and the fallback (`?? .first`).
+    /// sign, the amount and the fallback (`?? .first`). Inside the enum, `Self(rawValue: rawValue + 1)`
+    /// steps `self`.
     static func rawOffset(_ expr: ExprSyntax) -> (base: ExprSyntax, sign: Int, amount: ExprSyntax, fallback: ExprSyntax?)? {
-        var e = unwrapFolded(expr)
-        var fallback: ExprSyntax?
-        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
-            e = unwrap(infix.leftOperand)
-            fallback = infix.rightOperand
+        guard let (argument, fallback) = rawValueArgument(expr), let sum = unwrapFolded(argument).as(InfixOperatorExprSyntax.self),
+              case let op = sum.operator.trimmedText, op == "+" || op == "-" else { return nil }
+        let raw = unwrap(sum.leftOperand)
+        if let member = raw.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue", let base = member.base {
+            return (base, op == "+" ? 1 : -1, sum.rightOperand, fallback)
         }
-        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
-              argument.label?.text == "rawValue", let sum = unwrapFolded(argument.expression).as(InfixOperatorExprSyntax.self),
-              case let op = sum.operator.trimmedText, op == "+" || op == "-",
-              let raw = unwrap(sum.leftOperand).as(MemberAccessExprSyntax.self), raw.declName.baseName.text == "rawValue",
-              let base = raw.base else { return nil }
-        return (base, op == "+" ? 1 : -1, sum.rightOperand, fallback)
+        guard raw.as(DeclReferenceExprSyntax.self)?.baseName.text == "rawValue" else { return nil }
+        return (ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), op == "+" ? 1 : -1, sum.rightOperand, fallback)
     }
 
     /// The raw value an expression builds a case from, when it is an integer literal: `.init(rawValue: 0)!`,
     /// `Step(rawValue: 1) ?? .first` (with the fallback).
     static func literalRawValue(_ expr: ExprSyntax) -> (raw: Int, fallback: ExprSyntax?)? {
-        var e = unwrapFolded(expr)
-        var fallback: ExprSyntax?
-        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" {
-            e = unwrap(infix.leftOperand)
-            fallback = infix.rightOperand
-        }
-        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
-              argument.label?.text == "rawValue", let raw = Int(unwrap(argument.expression).trimmedText) else { return nil }
+        guard let (argument, fallback) = rawValueArgument(expr), let raw = Int(unwrap(argument).trimmedText) else { return nil }
         return (raw, fallback)
+    }
+
+    /// The argument of a case built from its raw value (`Step(rawValue: x)`, `.init(rawValue: x)!`), and
+    /// the fallback after `??`.
+    static func rawValueArgument(_ expr: ExprSyntax) -> (argument: ExprSyntax, fallback: ExprSyntax?)? {
+        let (value, fallback) = withoutFallback(expr)
+        guard let call = value.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+              argument.label?.text == "rawValue" else { return nil }
+        return (argument.expression, fallback)
+    }
+
+    /// An expression before `?? fallback`, and the fallback (`step.next ?? .done`); the expression alone
+    /// without one. Folded and unwrapped.
+    static func withoutFallback(_ expr: ExprSyntax) -> (value: ExprSyntax, fallback: ExprSyntax?) {
+        let e = unwrapFolded(expr)
+        guard let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??" else { return (e, nil) }
+        return (unwrap(infix.leftOperand), infix.rightOperand)
     }
 
     /// The member an expression names on a value at one of `paths` (`light.next` on `light` gives `next`).
