@@ -657,6 +657,10 @@ final class ExtractionContext {
                 result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
                 result["rawValue="] = Dictionary(uniqueKeysWithValues: raws.map { ("\($0.value)", $0.key) })
             }
+            // each case's position in `allCases` when Swift makes it (`allCases=`, by the position's text)
+            if info.inherited.contains("CaseIterable"), !type.properties.contains(where: { $0.name == "allCases" }) {
+                result["allCases="] = Dictionary(uniqueKeysWithValues: info.caseNames.enumerated().map { ("\($0.offset)", $0.element) })
+            }
             for (name, body, file, location, optional) in bodies {
                 var spec = ReducerSpec(domain: Domain(states: info.caseNames, inputs: ["*"]), statePaths: ["self"], inputPaths: [],
                                        returnsState: true, nilIsFailure: optional)

@@ -231,6 +231,11 @@ extension SymbolIndex {
                     let tokens = capture.tokens(viewMode: .sourceAccurate).map(\.text)
                     if let equal = tokens.firstIndex(of: "="), equal > 0, tokens[equal - 1] == name { return Syntax(capture) }
                 }
+            case .conditionElementList:
+                // (an earlier condition's binding: `if let e = error as? URLError, e.code == .cancelled`)
+                for element in c.cast(ConditionElementListSyntax.self) where element.position < child.position && binds(name, element) {
+                    return Syntax(element)
+                }
             case .ifExpr:
                 let i = c.cast(IfExprSyntax.self)
                 if child.id != i.conditions.id, let found = binding(in: i.conditions) { return found }

@@ -2153,6 +2153,11 @@ final class ReducerInterpreter {
             let raws = Dictionary(byRaw.compactMap { raw, name in Int(raw).map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
             return (raws.compactMapValues { byRaw["\($0 + offset.sign * amount)"] }, offset.fallback)
         }
+        // a position in `allCases` (`Stage.allCases[Stage.allCases.firstIndex(of: stage)! + 1]`, `all[(all.firstIndex(of:
+        // stage)! + 1) % all.count]`)
+        if let order = spec.enumSuccessors["allCases="], let next = allCasesStep(value, order: order) {
+            return (next, SyntaxHelpers.withoutFallback(value).fallback)
+        }
         // a successor of the enum (`light.next`, `step.advanced()`), optional ones with their fallback
         // (`step.next ?? .done`) or bound (`guard let next = step.next`)
         let (e, fallback) = SyntaxHelpers.withoutFallback(value)
@@ -2160,6 +2165,65 @@ final class ReducerInterpreter {
         guard let base = reading.as(MemberAccessExprSyntax.self)?.base, let path = SyntaxHelpers.path(base), isState(path), !isLocal(base),
               let name = SyntaxHelpers.successorName(e, on: [path]), let next = spec.enumSuccessors[name] else { return nil }
         return (next, fallback)
+    }
+
+    /// The case of `allCases` (`order`: position → case) an expression picks for each state, at a position
+    /// computed from the state's own (`allCases.firstIndex(of: stage)! + 1`, `% allCases.count`); none where
+    /// it falls outside. Nil when the expression is no such pick.
+    func allCasesStep(_ value: ExprSyntax, order: [String: String]) -> [String: String]? {
+        let e = SyntaxHelpers.withoutFallback(value).value
+        guard let pick = e.as(SubscriptCallExprSyntax.self), isAllCases(pick.calledExpression), pick.arguments.count == 1,
+              let position = pick.arguments.first?.expression else { return nil }
+        var readsState = false
+        var next: [String: String] = [:]
+        for (index, name) in order {
+            guard let from = Int(index), let to = casePosition(position, of: from, count: order.count, readsState: &readsState) else { return nil }
+            if let target = order["\(to)"] { next[name] = target }
+        }
+        return readsState ? next : nil
+    }
+
+    /// Whether an expression is the enum's `allCases` (`Stage.allCases`, `Self.allCases`, `allCases` in the
+    /// enum, a local constant holding it).
+    func isAllCases(_ raw: ExprSyntax) -> Bool {
+        let e = SyntaxHelpers.unwrap(raw)
+        if let member = e.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text == "allCases" }
+        guard let ref = e.as(DeclReferenceExprSyntax.self) else { return false }
+        if ref.baseName.text == "allCases" { return true }
+        let local = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self)
+        return local?.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let)
+            && local?.initializer.map { isAllCases($0.value) } == true
+    }
+
+    /// The position an index expression over `allCases` gives when the state is at `from`: integers,
+    /// `+ - * %`, `count`, `firstIndex(of:)` of the state, `index(after:)`.
+    func casePosition(_ raw: ExprSyntax, of from: Int, count: Int, readsState: inout Bool) -> Int? {
+        let e = SyntaxHelpers.unwrapFolded(raw)
+        if let n = integer(e) { return n }
+        if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "count", let base = member.base, isAllCases(base) {
+            return count
+        }
+        if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
+           let a = casePosition(infix.leftOperand, of: from, count: count, readsState: &readsState),
+           let b = casePosition(infix.rightOperand, of: from, count: count, readsState: &readsState) {
+            switch op {
+            case "+": return a + b
+            case "-": return a - b
+            case "*": return a * b
+            case "%": return b == 0 ? nil : a % b
+            default: return nil
+            }
+        }
+        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first?.expression,
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, isAllCases(base) else { return nil }
+        switch (member.declName.baseName.text, call.arguments.first?.label?.text) {
+        case ("firstIndex", "of"?):
+            guard let path = SyntaxHelpers.path(SyntaxHelpers.unwrap(argument)), isState(path), !isLocal(SyntaxHelpers.unwrap(argument)) else { return nil }
+            readsState = true
+            return from
+        case ("index", "after"?): return casePosition(argument, of: from, count: count, readsState: &readsState).map { $0 + 1 }
+        default: return nil
+        }
     }
 
     /// An integer an expression is, written (`2`, `-1`) or given to the walked helper for it.
@@ -2564,6 +2628,11 @@ final class ReducerInterpreter {
         if let literal = SyntaxHelpers.literalRawValue(expr), let byRaw = spec.enumSuccessors["rawValue="] {
             if let name = byRaw["\(literal.raw)"] { return [(ctx, .state(name))] }
             if let fallback = literal.fallback { return targets(of: fallback, ctx) }
+        }
+        // (the first or last of `allCases`: `Step.allCases.first!`)
+        if let order = spec.enumSuccessors["allCases="], let member = expr.as(MemberAccessExprSyntax.self), let base = member.base,
+           isAllCases(base), let end = ["first": 0, "last": order.count - 1][member.declName.baseName.text], let name = order["\(end)"] {
+            return [(ctx, .state(name))]
         }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) ?? constructedTargets(of: call, ctx) { return returned }
         // `Status(code: c) ?? .unknown`: the fallback on the paths where a failable initializer of the enum gives nil

@@ -1522,6 +1522,8 @@ struct SwitchMethodRecogniser: Recogniser {
                 // binds an optional one: `if let next = step.next`)
                 || scan.calls.contains { SyntaxHelpers.successorName(ExprSyntax($0), on: roots).map(successors.contains) ?? false }
                 || scan.bound.contains { SyntaxHelpers.successorName($0, on: roots).map(successors.contains) ?? false }
+                // (or picks its next case by position: `stage = Stage.allCases[Stage.allCases.firstIndex(of: stage)! + 1]`)
+                || successors.contains("allCases=") && (scan.assignments.map(\.rhs) + scan.bound).contains { Self.picksByPosition($0, of: roots) }
         }
         func first(testers: [String: Bool]) -> (FunctionDeclSyntax, ParsedFile)? {
             type.methods.first { method, _ in
@@ -1619,6 +1621,14 @@ struct SwitchMethodRecogniser: Recogniser {
                 return callee.map { $0 != method.name.text && names.contains($0) } == true && calledBack(Syntax(call))
             }
         }
+    }
+
+    /// Whether an expression picks a case of `allCases` at a position found from a value at `roots`
+    /// (`all[(all.firstIndex(of: stage)! + 1) % all.count]`).
+    static func picksByPosition(_ expr: ExprSyntax, of roots: Set<String>) -> Bool {
+        guard let pick = SyntaxHelpers.withoutFallback(expr).value.as(SubscriptCallExprSyntax.self) else { return false }
+        let position = pick.arguments.trimmedText.filter { !$0.isWhitespace }
+        return roots.contains { position.contains("firstIndex(of:\($0))") || position.contains("firstIndex(of:self.\($0))") }
     }
 
     /// The first method among `names` (in declaration order) that is a delegate's callback and assigns a

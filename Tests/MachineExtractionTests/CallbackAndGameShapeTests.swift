@@ -26,6 +26,22 @@ final class CallbackAndGameShapeTests: XCTestCase {
         XCTAssertNotNil(monitor.edge("scanning", "centralManager(_:didConnect:)", "linked"), "\(monitor.allEdges)")
     }
 
+    /// A name an earlier condition of the same `if` binds is a local there (no note that nothing declares it).
+    func testAnEarlierConditionsBindingIsALocal() throws {
+        let a = Analysed.source("""
+        import Foundation
+        final class Fetcher: NSObject {
+            enum Phase { case idle, loading, failed, cancelled }
+            var phase: Phase = .idle
+            func load() { guard phase == .idle else { return }; phase = .loading }
+            func finished(with error: Error) {
+                if let urlError = error as? URLError, urlError.code == .cancelled { phase = .cancelled } else { phase = .failed }
+            }
+        }
+        """)
+        XCTAssertFalse(a.diagnosticLines.contains { $0.contains("`urlError`") }, "\(a.diagnosticLines)")
+    }
+
     /// A handler kept to be called on each change (`stateUpdateHandler`), and a repeating timer, arrive in
     /// whatever state the machine is by then, not only the one that installed them.
     func testHandlersCalledOnEachChangeArriveInEveryState() throws {

@@ -72,6 +72,25 @@ final class ComputedNextAndCopyShapeTests: XCTestCase {
                                     "body -backTapped()-> intro", "outro -backTapped()-> body"])
     }
 
+    /// A case picked from `allCases` at a position found from the state's own (wrapping with `%`), and its
+    /// first case, step each state once.
+    func testAPickFromAllCasesByPosition() throws {
+        let a = Analysed.source("""
+        enum Slide: String, CaseIterable { case cover, story, pricing }
+        final class Carousel {
+            var slide: Slide = .cover
+            func advance() {
+                let all = Slide.allCases
+                slide = all[(all.firstIndex(of: slide)! + 1) % all.count]
+            }
+            func rewind() { slide = Slide.allCases.first! }
+        }
+        """)
+        let carousel = try a.machine("Carousel.slide")
+        XCTAssertEqual(carousel.moves, ["cover -advance()-> story", "story -advance()-> pricing", "pricing -advance()-> cover",
+                                        "story -rewind()-> cover", "pricing -rewind()-> cover"])
+    }
+
     /// A helper stepping by the amount it is given (`shift(by: -1)`) steps by that many raw values.
     func testAStepByAnAmountAHelperIsGiven() throws {
         let a = Analysed.source("""
