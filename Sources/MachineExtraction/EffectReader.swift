@@ -204,7 +204,10 @@ struct EffectReader {
             }
         }
         effect.emits = emits(in: Syntax(call), depth: depth)
-        effect.dismisses = dismisses(in: call)
+        // the calls its closure makes (`.run { … }`): whether it dismisses the feature, the id it runs under
+        let closures = SyntaxHelpers.closures(of: call)
+        let inner = closures.first.map { DSLSupport.calls(in: $0) } ?? []
+        effect.dismisses = dismisses(among: inner)
         if isStream(Syntax(call)) {
             effect.kind = .stream
             effect.outputs = outputs(ofStream: call)
@@ -218,9 +221,9 @@ struct EffectReader {
         // `.run { send in await withTaskCancellation(id: CancelID.x, cancelInFlight: true) { … } }`: the id
         // of the work inside (and, with `cancelInFlight`, it cancels the one before)
         var inFlight: String?
-        if effect.id == nil, SyntaxHelpers.closures(of: call).count == 1, let inner = Self.taskCancellation(in: call) {
-            effect.id = cancelID(inner.id)
-            if inner.inFlight { inFlight = effect.id }
+        if effect.id == nil, closures.count == 1, let cancellation = Self.taskCancellation(among: inner) {
+            effect.id = cancelID(cancellation.id)
+            if cancellation.inFlight { inFlight = effect.id }
         }
         var r = Result(effect: effect)
         if let inFlight { r.cancels.append(inFlight) }
@@ -254,41 +257,22 @@ struct EffectReader {
         return r
     }
 
-    /// Whether a call's closure calls TCA's `dismiss()` (`.run { _ in await self.dismiss() }`): the
+    /// Whether one of an effect's calls is TCA's `dismiss()` (`.run { _ in await self.dismiss() }`): the
     /// property of that name is `@Dependency(\.dismiss)`.
-    func dismisses(in call: FunctionCallExprSyntax) -> Bool {
-        final class Finder: SyntaxVisitor {
-            var calls: [FunctionCallExprSyntax] = []
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                let callee = node.calledExpression.trimmedText
-                if node.arguments.isEmpty, callee == "dismiss" || callee == "self.dismiss" { calls.append(node) }
-                return .visitChildren
-            }
-        }
-        guard let closure = SyntaxHelpers.closures(of: call).first else { return false }
-        let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(closure)
-        return finder.calls.contains { found in
-            guard let at = index.anchor(found, else: origin),
+    func dismisses(among calls: [FunctionCallExprSyntax]) -> Bool {
+        calls.contains { call in
+            guard call.arguments.isEmpty, ["dismiss", "self.dismiss"].contains(call.calledExpression.trimmedText),
+                  let at = index.anchor(call, else: origin),
                   let variable = index.binding(named: "dismiss", at: at)?.node.parent?.parent?.as(VariableDeclSyntax.self) else { return false }
             return variable.attributes.contains { $0.trimmedText.replacingOccurrences(of: " ", with: "") == "@Dependency(\\.dismiss)" }
         }
     }
 
-    /// The `withTaskCancellation(id:cancelInFlight:)` call a call's closure makes, if one.
-    static func taskCancellation(in call: FunctionCallExprSyntax) -> (id: ExprSyntax, inFlight: Bool)? {
-        final class Finder: SyntaxVisitor {
-            var found: FunctionCallExprSyntax?
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if found == nil, node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "withTaskCancellation",
-                   SyntaxHelpers.argument(node, "id") != nil { found = node }
-                return found == nil ? .visitChildren : .skipChildren
-            }
-        }
-        guard let closure = SyntaxHelpers.closures(of: call).first else { return nil }
-        let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(closure)
-        guard let found = finder.found, let id = SyntaxHelpers.argument(found, "id") else { return nil }
+    /// The `withTaskCancellation(id:cancelInFlight:)` call among an effect's calls, if one: its id and whether
+    /// it cancels the one in flight.
+    static func taskCancellation(among calls: [FunctionCallExprSyntax]) -> (id: ExprSyntax, inFlight: Bool)? {
+        guard let found = calls.first(where: { $0.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "withTaskCancellation" }),
+              let id = SyntaxHelpers.argument(found, "id") else { return nil }
         return (id, SyntaxHelpers.argument(found, "cancelInFlight")?.trimmedText == "true")
     }
 

@@ -1069,7 +1069,7 @@ final class ReducerInterpreter {
         }
         // `state.count += 1`; `score += 1` runs the `didSet` of `score` as `score = score + 1` does
         if let infix = folded.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
-           op.operator.text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(op.operator.text) {
+           SyntaxHelpers.isCompoundAssignment(op) {
             if writesState(infix.leftOperand) { return Flow(next: written(ctxs, if: true)) }
             if let path = SyntaxHelpers.path(infix.leftOperand), let observer = spec.observers[path], helperDepth < 4,
                observer.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.tokenKind != .keyword(.set) {
@@ -1179,7 +1179,9 @@ final class ReducerInterpreter {
         if !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helpers && helper(called: inner) != nil {
             return execCall(inner, paths)
         }
-        return inner.arguments.isEmpty ? paths : argumentWork(of: inner, paths)
+        // (deeper only where a closure is written)
+        let writesClosure = inner.arguments.contains { $0.expression.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace } }
+        return writesClosure ? argumentWork(of: inner, paths) : paths
     }
 
     func execCall(_ call: FunctionCallExprSyntax, _ raw: [Ctx]) -> [Ctx] {
@@ -1671,12 +1673,11 @@ final class ReducerInterpreter {
         // no write of the state in the function (or closure) before the use: a copy taken after one may be
         // read after another (a loop waiting for a change another thread makes)
         let use = (Rebuilt.shared.original(of: Syntax(ref)) ?? Syntax(ref)).position
+        let scan = SwitchFinder.scanAll(body)
         let name = ref.baseName.text
-        let finder = SnapshotWriteFinder(from: body.position, to: use) { lhs in
-            self.writesState(lhs) || lhs.as(DeclReferenceExprSyntax.self)?.baseName.text == name
+        return !(scan.assignments.map(\.lhs) + scan.inouts.map(\.expression)).contains { lhs in
+            lhs.position < use && (writesState(lhs) || lhs.as(DeclReferenceExprSyntax.self)?.baseName.text == name)
         }
-        finder.walk(body)
-        return !finder.writes
     }
 
     /// Whether a node is the body of a function, initializer, accessor or closure (not of a statement in one).
@@ -2975,25 +2976,5 @@ indirect enum PatternAtom {
         case .cases(_, _, let tree): tree
         default: nil
         }
-    }
-}
-
-/// Whether an assignment between two positions writes what `writes` says is the state (`snapshotsState`).
-final class SnapshotWriteFinder: SyntaxVisitor {
-    let range: Range<AbsolutePosition>
-    let isState: (ExprSyntax) -> Bool
-    var writes = false
-    init(from start: AbsolutePosition, to end: AbsolutePosition, writes isState: @escaping (ExprSyntax) -> Bool) {
-        range = start..<max(start, end)
-        self.isState = isState
-        super.init(viewMode: .sourceAccurate)
-    }
-    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-        if !writes, range.contains(node.position), let (lhs, _) = SyntaxHelpers.assignment(node), isState(lhs) { writes = true }
-        return writes ? .skipChildren : .visitChildren
-    }
-    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
-        if !writes, range.contains(node.position), isState(node.expression) { writes = true }
-        return .skipChildren
     }
 }

@@ -1115,8 +1115,7 @@ struct SwitchMethodRecogniser: Recogniser {
                   let written = typeText(of: base),
                   SymbolIndex.bareTypeName(written).split(separator: ".").last.map(String.init) == type.name else { continue }
             let owner = context.index.scope(of: lhs)?.innermostType.map { $0.name + "." } ?? ""
-            let function = sequence(first: Syntax(lhs), next: \.parent).lazy.compactMap { $0.as(FunctionDeclSyntax.self) }.first
-            let input = owner + (function.flatMap { SyntaxHelpers.isDelegateCallback($0) ? SyntaxHelpers.fullName($0) : nil }
+            let input = owner + (SyntaxHelpers.enclosingFunction(lhs).flatMap { SyntaxHelpers.isDelegateCallback($0) ? SyntaxHelpers.fullName($0) : nil }
                 ?? DSLSupport.enclosingFunctionName(lhs) ?? "top level")
             inputs = inputs.appendingUnique([input])
             rules.append(Rule(location: file.location(of: lhs), outcomes: [
@@ -2112,9 +2111,10 @@ struct SwitchMethodRecogniser: Recogniser {
             let steppedByItself = enumMethods.values.contains { m in
                 guard let body = m.body else { return false }
                 let scan = SwitchFinder.scan(body)
-                let assignsSelf = scan.assignments.contains { SyntaxHelpers.path($0.lhs) == "self" }
-                return (named || assignsSelf && plain) && (scan.switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests(body, roots: ["self"]))
-                    || scan.assignments.contains { SyntaxHelpers.path($0.lhs) == "self" && SyntaxHelpers.successorName($0.rhs, on: ["self"]) != nil }
+                let selfWrites = scan.assignments.filter { SyntaxHelpers.path($0.lhs) == "self" }
+                if selfWrites.contains(where: { SyntaxHelpers.successorName($0.rhs, on: ["self"]) != nil }) { return true }
+                return (named || plain && !selfWrites.isEmpty)
+                    && (scan.switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests(body, roots: ["self"]))
             }
             let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)

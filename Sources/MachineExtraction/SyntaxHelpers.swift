@@ -696,9 +696,14 @@ enum SyntaxHelpers {
     /// The left side of an unfolded compound assignment (`score += 1`, `lives -= 1`).
     static func compoundAssignment(_ node: SequenceExprSyntax) -> ExprSyntax? {
         let parts = Array(node.elements)
-        guard parts.count >= 3, let op = parts[1].as(BinaryOperatorExprSyntax.self)?.operator.text, op.count >= 2, op.hasSuffix("="),
-              !["==", "!=", "<=", ">=", "===", "!=="].contains(op) else { return nil }
+        guard parts.count >= 3, let op = parts[1].as(BinaryOperatorExprSyntax.self), isCompoundAssignment(op) else { return nil }
         return parts[0]
+    }
+
+    /// Whether an operator assigns what it computes (`+=`, `-=`, `&&=`), not a comparison (`==`, `<=`).
+    static func isCompoundAssignment(_ op: BinaryOperatorExprSyntax) -> Bool {
+        let text = op.operator.text
+        return text.count >= 2 && text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
     }
 
     /// An unfolded assignment `lhs = …` (a sequence whose second element is `=`): its left side and the
