@@ -221,7 +221,8 @@ struct EffectReader {
         // `.run { send in await withTaskCancellation(id: CancelID.x, cancelInFlight: true) { … } }`: the id
         // of the work inside (and, with `cancelInFlight`, it cancels the one before)
         var inFlight: String?
-        if effect.id == nil, closures.count == 1, let cancellation = Self.taskCancellation(among: inner) {
+        // (the operation: `.run { … } catch: { … }` has its handler too)
+        if effect.id == nil, let cancellation = Self.taskCancellation(among: inner) {
             effect.id = cancelID(cancellation.id)
             if cancellation.inFlight { inFlight = effect.id }
         }

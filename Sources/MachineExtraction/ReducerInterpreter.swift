@@ -675,9 +675,10 @@ final class ReducerInterpreter {
                 if otherwise { flow.next += ctxs }
                 return flow
             }
-            // a local named like the state hides it (`let (state, result) = self.step()`)
+            // a local named like the state hides it (`let (state, result) = self.step()`), but a copy of a
+            // state given as a parameter, which the function returns (`var state = state ?? .home`)
             if let v = decl.as(VariableDeclSyntax.self) {
-                for binding in v.bindings {
+                for binding in v.bindings where spec.stateIsMember || !Self.copiesItself(binding) {
                     for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
                         if case .identifier(let name) = token.tokenKind, isState(name) { locals.insert(name) }
                     }
@@ -1179,6 +1180,11 @@ final class ReducerInterpreter {
         if !SyntaxHelpers.laterClosures(of: inner, index: effects.index).isEmpty || helpers && helper(called: inner) != nil {
             return execCall(inner, paths)
         }
+        // (a mutating method of the state's enum, whose result is handed on: `perform(state.start())`)
+        if !spec.enumMethods.isEmpty, let member = inner.calledExpression.as(MemberAccessExprSyntax.self),
+           spec.enumMethods[member.declName.baseName.text] != nil, isState(member.base.flatMap(SyntaxHelpers.path)) {
+            return execCall(inner, paths)
+        }
         // (deeper only where a closure is written)
         let writesClosure = inner.arguments.contains { $0.expression.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftBrace } }
         return writesClosure ? argumentWork(of: inner, paths) : paths
@@ -1666,8 +1672,10 @@ final class ReducerInterpreter {
               let declaration = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
               declaration.pattern.is(IdentifierPatternSyntax.self),
               let variable = declaration.parent?.parent?.as(VariableDeclSyntax.self),
-              let value = declaration.initializer?.value, isState(SyntaxHelpers.path(SyntaxHelpers.unwrap(value))),
-              !isLocal(SyntaxHelpers.unwrap(value)),
+              let given = declaration.initializer?.value, case let value = SyntaxHelpers.withoutFallback(given).value,
+              case let path = SyntaxHelpers.path(SyntaxHelpers.unwrap(value)), isState(path),
+              // (`let state = state ?? .home`: a declaration's own value names what it hides)
+              path == ref.baseName.text || !isLocal(SyntaxHelpers.unwrap(value)),
               let body = sequence(first: Syntax(variable), next: \.parent).first(where: Self.isFunctionBody)
         else { return false }
         // no write of the state in the function (or closure) before the use: a copy taken after one may be
@@ -1678,6 +1686,13 @@ final class ReducerInterpreter {
         return !(scan.assignments.map(\.lhs) + scan.inouts.map(\.expression)).contains { lhs in
             lhs.position < use && (writesState(lhs) || lhs.as(DeclReferenceExprSyntax.self)?.baseName.text == name)
         }
+    }
+
+    /// Whether a declaration copies the value it hides (`var state = state`, `let model = model ?? Model()`).
+    static func copiesItself(_ binding: PatternBindingSyntax) -> Bool {
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = binding.initializer?.value
+        else { return false }
+        return SyntaxHelpers.path(SyntaxHelpers.withoutFallback(value).value) == name
     }
 
     /// Whether a node is the body of a function, initializer, accessor or closure (not of a statement in one).
@@ -2609,7 +2624,7 @@ final class ReducerInterpreter {
             let b = restrict(ctx, pred.negated(d), text: "!(\(text))")
             return (a.pairs.isEmpty ? [] : targets(of: t.thenExpression, a)) + (b.pairs.isEmpty ? [] : targets(of: t.elseExpression, b))
         }
-        if isState(SyntaxHelpers.path(expr)), !isLocal(expr) { return [(ctx, ctx.target ?? .stay)] }
+        if isState(SyntaxHelpers.path(expr)), !isLocal(expr) || snapshotsState(expr) { return [(ctx, ctx.target ?? .stay)] }
         // (`Step(rawValue: step.rawValue + 1) ?? .first`: the fallback where there is no next case)
         // (also `light.next`, `step.advanced()`, `step.next ?? .done`)
         if let step = rawStep(expr) {
@@ -2660,6 +2675,9 @@ final class ReducerInterpreter {
             guard !spec.valueStates.isEmpty else { return [(ctx, .state("some"))] }
             switch PatternReader.value(expr, effects.index) {
             case .named(let value) where d.stateIndex[value.stateName] != nil: return [(ctx, .state(value.stateName))]
+            // (a case with a payload where the states are the cases: `.settings(tab: .general)` is `settings`)
+            case .named(let value) where value.name.map({ d.stateIndex[$0] != nil && spec.valueStates[$0] == .member($0) }) == true:
+                return [(ctx, .state(value.name!))]
             case .unnamed where d.stateIndex["some"] != nil: return [(ctx, .state("some"))]
             default: return [(ctx, .unknown(expr.compactText))]
             }

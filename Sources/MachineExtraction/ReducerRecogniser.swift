@@ -284,7 +284,7 @@ struct ReducerRecogniser: Recogniser {
                     // the copy is the state
                     let a = 1 - copy.parameter
                     let action = (params[a].secondName ?? params[a].firstName).text
-                    let cast = Self.castAction(body, param: action)
+                    let cast = Self.castAction(body.statements, param: action)
                     var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction, stateParam: copy.name,
                                       actionParam: cast?.name ?? action,
                                       stateType: copy.type, actionType: cast?.type ?? params[a].type.trimmedText,
@@ -307,10 +307,12 @@ struct ReducerRecogniser: Recogniser {
             return .visitChildren
         }
 
-        /// A function returning its parameter's type that starts with a copy of that parameter and returns
-        /// the copy on every `return`: the parameter's index, the copy's name and the state's type. So is
-        /// a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy or a new model, and
-        /// an Elm-style one returning the copy with a command (`-> (Model, Cmd)`, `return (model, .save)`).
+        /// A function returning its parameter's type that makes a copy of that parameter (its first
+        /// statement, or one after early returns) and returns the copy, or the parameter unchanged (`guard
+        /// … else { return state }`), on every `return`: the parameter's index, the copy's name and the
+        /// state's type. So is a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy
+        /// or a new model, and an Elm-style one returning the copy with a command (`-> (Model, Cmd)`,
+        /// `return (model, .save)`).
         static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
             guard let returnType = node.signature.returnClause?.type else { return nil }
             let next = SyntaxHelpers.nextModelType(returnType)
@@ -320,39 +322,41 @@ struct ReducerRecogniser: Recogniser {
             let params = Array(node.signature.parameterClause.parameters)
             // (ReSwift's reducers take the state optional, `nil` before the first action: `var state = state
             // ?? AppState()`)
-            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned || $0.type.trimmedText == returned + "?" }),
-                  let first = body.statements.first?.item.as(VariableDeclSyntax.self), first.bindingSpecifier.text == "var",
+            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned || $0.type.trimmedText == returned + "?" })
+            else { return nil }
+            let parameter = (params[s].secondName ?? params[s].firstName).text
+            // (the copy: the first `var` statement, made of the parameter)
+            guard let first = body.statements.lazy.compactMap({ $0.item.as(VariableDeclSyntax.self) }).first(where: { $0.bindingSpecifier.text == "var" }),
                   first.bindings.count == 1, let binding = first.bindings.first,
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let value = binding.initializer.map({ defaulted($0.value) }),
-                  SyntaxHelpers.path(value) == (params[s].secondName ?? params[s].firstName).text
+                  let value = binding.initializer.map({ SyntaxHelpers.withoutFallback($0.value).value }), SyntaxHelpers.path(value) == parameter
             else { return nil }
             // (a model built afresh: `Model()`, `.init()`)
             func fresh(_ model: ExprSyntax) -> Bool { SyntaxHelpers.construction(model).map { $0 == nil || $0 == returned } ?? false }
+            // what a `return` gives: the copy, or the parameter unchanged
+            func returnedModel(_ e: ExprSyntax) -> String? {
+                if pair != nil, let tuple = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self), tuple.elements.count == 2 {
+                    return SyntaxHelpers.path(tuple.elements.first!.expression)
+                }
+                return SyntaxHelpers.path(e)
+            }
             let returns = SwitchFinder.scan(body).returns
             guard !returns.isEmpty, returns.allSatisfy({ r in
                 guard let e = r.expression else { return false }
                 if next != nil, let value = SyntaxHelpers.nextValue(e) { return value.model.map { SyntaxHelpers.path($0) == name || fresh($0) } ?? true }
-                if pair != nil, let tuple = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self), tuple.elements.count == 2 {
-                    return SyntaxHelpers.path(tuple.elements.first!.expression) == name
-                }
-                return SyntaxHelpers.path(e) == name
-            }) else { return nil }
+                return [name, parameter].contains(returnedModel(e) ?? "")
+            }), returns.contains(where: { r in r.expression.map { returnedModel($0) == name || next != nil } ?? false })
+            else { return nil }
             return (s, name, returned, next != nil)
-        }
-
-        /// `x` of `x ?? fallback`, else the value.
-        static func defaulted(_ value: ExprSyntax) -> ExprSyntax {
-            guard let sequence = value.as(SequenceExprSyntax.self), sequence.elements.count == 3,
-                  Array(sequence.elements)[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" else { return value }
-            return sequence.elements.first!
         }
 
         /// The action read through a cast at the top of a reducer whose action is a protocol (ReSwift's
         /// `guard let action = action as? CounterAction else { return state }`, or `if let`): the name it
-        /// is bound to and the type.
-        static func castAction(_ body: CodeBlockSyntax, param: String) -> (name: String, type: String)? {
-            for item in body.statements.prefix(3) {
+        /// is bound to and the type. None where the reducer tells several action types apart (`if let a =
+        /// action as? SetFilter { … } else if action is ClearFilter { … }`).
+        static func castAction(_ body: CodeBlockItemListSyntax, param: String) -> (name: String, type: String)? {
+            guard ReducerRecogniser.typeCases(in: body, action: param).count < 2 else { return nil }
+            for item in body.prefix(3) {
                 let conditions = item.item.as(GuardStmtSyntax.self)?.conditions
                     ?? item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)?.conditions
                     ?? item.item.as(IfExprSyntax.self)?.conditions
@@ -383,7 +387,9 @@ struct ReducerRecogniser: Recogniser {
     /// The types a reducer whose action is a protocol tells its actions apart by, in the order written
     /// (ReSwift's `case let a as AddTodo`, `case _ as Undo`, `case is Reset` in a `switch` over the action,
     /// `if let a = action as? AddTodo`, `action is Reset`): its inputs.
-    static func typeCases(_ c: Candidate) -> [String] {
+    static func typeCases(_ c: Candidate) -> [String] { typeCases(in: c.body, action: c.actionParam) }
+
+    static func typeCases(in body: CodeBlockItemListSyntax, action: String) -> [String] {
         final class Finder: SyntaxVisitor {
             let action: String
             var types: [String] = []
@@ -408,8 +414,8 @@ struct ReducerRecogniser: Recogniser {
             }
             func found(_ type: String) { if !types.contains(type) { types.append(type) } }
         }
-        let finder = Finder(action: c.actionParam)
-        for item in c.body { finder.walk(item) }
+        let finder = Finder(action: action)
+        for item in body { finder.walk(item) }
         return finder.types
     }
 

@@ -30,7 +30,8 @@ final class SwitchFinder: SyntaxVisitor {
         return f
     }
 
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { all ? .visitChildren : .skipChildren }
+    /// (a closure run at once is part of the body: `lock.withLock { state = .open }`)
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { all || SyntaxHelpers.runsAtOnce(node) ? .visitChildren : .skipChildren }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { all ? .visitChildren : .skipChildren }
     override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
         switches.append(node)
@@ -120,7 +121,8 @@ final class ValueTestFinder: SyntaxVisitor {
         SyntaxHelpers.root(expr).map(roots.contains) == true || paths && SyntaxHelpers.path(expr).map(roots.contains) == true
     }
 
-    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    /// (a closure run at once is part of the body: `lock.withLock { guard state == .idle … }`, `queue.sync { … }`)
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { SyntaxHelpers.runsAtOnce(node) ? .visitChildren : .skipChildren }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
         let subject = SyntaxHelpers.unwrap(node.subject)
@@ -326,8 +328,9 @@ struct MappingFunctionRecogniser: Recogniser {
             let hints = context.writtenEnums(c.typeHint, at: c.node)
             let enums: [EnumInfo?] = (0..<2).map { k in
                 let root = String(paths[k]!.split(separator: ".").first!)
+                // (ReSwift's state comes optional, `nil` before the first action: `state: Route?`)
                 if root == paths[k]!, let i = c.parameters.firstIndex(of: root), i < c.parameterTypes.count,
-                   let written = c.parameterTypes[i], let resolved = context.resolve(written, at: c.node) {
+                   let written = c.parameterTypes[i], let resolved = context.resolve(SyntaxHelpers.optionalWrapped(written) ?? written, at: c.node) {
                     return resolved.enumInfo
                 }
                 // (a field's enum is the one declaring every case its patterns name: `switch (dial,
@@ -377,6 +380,16 @@ struct MappingFunctionRecogniser: Recogniser {
         let (returned, next) = (signature.returned, signature.next)
         var c = c
         let scope = context.index.scope(of: c.node)
+        // an action of a protocol cast to an enum at the top (ReSwift's `guard let nav = action as?
+        // NavAction else { return state }`): the cast's name is the input
+        var aliases: [String] = []
+        for k in enums.indices where enums[k] == nil && c.parameters.count == 2 {
+            guard let cast = ReducerRecogniser.CandidateFinder.castAction(c.body, param: c.parameters[k]),
+                  let e = context.index.enumInfo(cast.type, in: scope) else { continue }
+            enums[k] = e
+            aliases.append(c.parameters[k])
+            c.parameters[k] = cast.name
+        }
         let function = c.node.as(FunctionDeclSyntax.self)
         // a method of an enum taking the state `inout` is that enum's step: `self` is the input
         if c.parameters.count == 1 {
@@ -413,10 +426,12 @@ struct MappingFunctionRecogniser: Recogniser {
                 let value = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil } ?? e
                 return SyntaxHelpers.caseReference(value, context.index)?.name
             }
-            guard !cases.isEmpty, Set(cases).isSubset(of: Set(stateEnum.caseNames)) else { return false }
+            // (or a copy it changes and returns: `var state = state ?? .home; … state = .detail … return state`)
+            let changesCopy = values.contains { SyntaxHelpers.path($0) == state } && scan.assignments.contains { SyntaxHelpers.path($0.lhs) == state }
+            guard !cases.isEmpty || changesCopy, Set(cases).isSubset(of: Set(stateEnum.caseNames)) else { return false }
         }
         add(c, file: file, context: context, states: stateEnum.caseNames, inputs: inputEnum.caseNames, stateEnum: stateEnum,
-            inputEnum: inputEnum, statePath: state, inputPath: input, inoutForm: inoutForm, returnsNext: next)
+            inputEnum: inputEnum, statePath: state, inputPath: input, inputAliases: aliases, inoutForm: inoutForm, returnsNext: next)
         return true
     }
 
@@ -428,7 +443,8 @@ struct MappingFunctionRecogniser: Recogniser {
         let scope = context.index.scope(of: c.node)
         if let function = c.node.as(FunctionDeclSyntax.self) {
             guard c.parameterTypes.count == c.parameters.count else { return nil }
-            let texts = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0 } }
+            // (ReSwift's state comes optional: `state: Route?`)
+            let texts = c.parameterTypes.map { t in t.map { $0.hasPrefix("inout ") ? String($0.dropFirst(6)) : SyntaxHelpers.optionalWrapped($0) ?? $0 } }
             let takenInout = c.parameterTypes.map { $0?.hasPrefix("inout ") ?? false }
             // (a text test first: most functions take and return no enum of the kind)
             let next = function.signature.returnClause.flatMap { SyntaxHelpers.nextModelType($0.type) }
@@ -453,12 +469,12 @@ struct MappingFunctionRecogniser: Recogniser {
     }
 
     func add(_ c: Candidate, file: ParsedFile, context: ExtractionContext, states: [String], inputs: [String], stateEnum: EnumInfo?,
-             inputEnum: EnumInfo?, statePath: String, inputPath: String, inoutForm: Bool, returnsNext: Bool = false) {
+             inputEnum: EnumInfo?, statePath: String, inputPath: String, inputAliases: [String] = [], inoutForm: Bool, returnsNext: Bool = false) {
         let domain = Domain(states: states, inputs: inputs)
         let mappingType = c.typeHint.flatMap { t in context.index.scope(of: c.node).map { context.index.resolveType(t, in: $0) } }
         // Harvest's `EffectMapping` returns nil for "no transition" (typealiases followed)
         let failureOnNil = !inoutForm || mappingType?.shortName == "EffectMapping"
-        var spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: [inputPath],
+        var spec = ReducerSpec(domain: domain, statePaths: [statePath], inputPaths: Set([inputPath] + inputAliases),
                                returnsState: !inoutForm, nilIsFailure: failureOnNil, enumFactories: context.factories(of: stateEnum))
         spec.returnsNext = returnsNext
         let reader = context.effectReader(inputs: inputs, inputType: inputEnum, at: c.node, mappingType: mappingType)
@@ -466,6 +482,7 @@ struct MappingFunctionRecogniser: Recogniser {
         let rules = interpreter.run(c.body, at: file.location(of: c.node))
         let built = context.construction(referencing: c.name, around: c.node)
         let start = built?.initial.map { Self.fieldStart($0, statePath: statePath, context: context) } ?? Self.declaredStart(of: stateEnum, context: context)
+            ?? Self.nilDefault(of: statePath, in: c.body)
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
             location: file.location(of: c.node), states: states, inputs: inputs,
@@ -507,6 +524,16 @@ struct MappingFunctionRecogniser: Recogniser {
         })
     }
 
+    /// The value an optional state stands for before the first input, where the function defaults it
+    /// first (ReSwift's `let state = state ?? .home`).
+    static func nilDefault(of statePath: String, in body: CodeBlockItemListSyntax) -> ExprSyntax? {
+        guard let binding = body.first?.item.as(VariableDeclSyntax.self)?.bindings.first,
+              binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == statePath,
+              let value = binding.initializer?.value, case let (given, fallback?) = SyntaxHelpers.withoutFallback(value),
+              SyntaxHelpers.path(given) == statePath else { return nil }
+        return fallback
+    }
+
     /// The value a state starts with where no construction gives one: what the type declaring its enum
     /// returns from `makeInitialState()` (Square's Workflow: `func makeInitialState() -> State { .cart }`,
     /// its actions' `apply(toState:)` the machine).
@@ -544,6 +571,7 @@ struct SwitchMethodRecogniser: Recogniser {
         // `var status: Status { get { Status(rawValue: raw) ?? .open } set { raw = newValue.rawValue } }`, a
         // persisted model's)
         var assignedNames: Set<String>?
+        let defaultsView = Self.withDefaults(type, context: context).map { view, defaults in (view, defaults, TypeFacts(view)) }
         for property in type.properties where !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
             if property.isComputed {
                 guard Self.settable(property), Self.rawBacked(property) else { continue }
@@ -570,7 +598,13 @@ struct SwitchMethodRecogniser: Recogniser {
             // a SwiftUI view's `@State`, changed by its controls
             if kind == .enumeration || kind == .optional, ViewState.applies(to: type, property: property),
                ViewState(type: type, property: property, stateEnum: stateEnum, optional: kind == .optional, context: context).build() { continue }
-            build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
+            if let (view, defaults, viewFacts) = defaultsView {
+                // (a default is no conformer's own: none claims it, whatever the order types are built in)
+                build(type: view, property: property, stateEnum: stateEnum, kind: kind, facts: viewFacts, context: context)
+                context.claimed.subtract(defaults)
+            } else {
+                build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context)
+            }
             // `func move(to p: Phase) { switch (phase, p) { case (.a, .b): phase = p … } }`: the moves it allows
             if kind == .enumeration, !context.machines.contains(where: { $0.id == "\(type.key).\(property.name)" }),
                let read = AllowedMoves(type: type, stateEnum: stateEnum, context: context).readValidated(subject: property.name) {
@@ -982,6 +1016,41 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The type with the default methods of the protocols it conforms to (those the inputs declare, and
+    /// the protocols they refine) that it does not implement itself, which in Swift are its methods
+    /// (`extension Runnable { func run() { phase = .running } }` for `final class Job: Runnable`), and
+    /// their identities; nil when there are none. Only defaults that change one of its stored properties
+    /// themselves (`phase = …`, `self.state.register()`): one that forwards to another method
+    /// (`func sink(…) { subscribe(…) }`) adds an input doing what that one does.
+    static func withDefaults(_ type: TypeInfo, context: ExtractionContext) -> (TypeInfo, Set<SyntaxIdentifier>)? {
+        guard type.kind != "protocol", !type.inherited.isEmpty else { return nil }
+        let stored = Set(type.properties.filter { !$0.isStatic && !$0.isComputed }.map(\.name))
+        func changesStored(_ method: FunctionDeclSyntax) -> Bool {
+            func own(_ e: ExprSyntax) -> Bool {
+                let path = SyntaxHelpers.path(e).map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }
+                return path.map { stored.contains(String($0.prefix { $0 != "." })) } ?? false
+            }
+            guard let body = method.body else { return false }
+            let scan = SwitchFinder.scan(body)
+            return scan.assignments.contains { own($0.lhs) }
+                || scan.calls.contains { $0.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(own) ?? false }
+        }
+        var names = Set(type.methods.map { SyntaxHelpers.fullName($0.0) })
+        var defaults: [(FunctionDeclSyntax, ParsedFile)] = []
+        var seen: [TypeInfo] = []
+        var queue = context.index.supertypes(of: type).filter { $0.kind == "protocol" }
+        while !queue.isEmpty, seen.count < 16 {
+            let conformed = queue.removeFirst()
+            guard !seen.contains(where: { $0 === conformed }) else { continue }
+            seen.append(conformed)
+            let bodies = conformed.methods.filter { $0.0.body != nil && !$0.0.modifiers.contains { $0.name.text == "private" } }
+            defaults += bodies.filter { !names.contains(SyntaxHelpers.fullName($0.0)) && changesStored($0.0) }
+            names.formUnion(bodies.map { SyntaxHelpers.fullName($0.0) })
+            queue += context.index.supertypes(of: conformed).filter { $0.kind == "protocol" }
+        }
+        return defaults.isEmpty ? nil : (type.view(adding: defaults), Set(defaults.map(\.0.id)))
+    }
+
     /// The stored enum properties of a class's (non-generic) superclasses that the class's own methods
     /// assign, each with a view of the class holding the methods it inherits too (those it does not
     /// override), read as its own.
@@ -1005,23 +1074,15 @@ struct SwitchMethodRecogniser: Recogniser {
                       !e.cases.isEmpty, !result.contains(where: { $0.0.name == property.name }) else { continue }
                 if assigned == nil { assigned = assignedNames(in: type) }
                 guard assigned!.contains(property.name) else { continue }
-                let view = TypeInfo(name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, inherited: type.inherited,
-                                    node: type.node, file: type.file, module: type.module, isFilePrivate: type.isFilePrivate,
-                                    genericParameters: type.genericParameters)
-                view.key = type.key
-                view.parent = type.parent
-                view.extensions = type.extensions
-                view.members = type.members
-                view.properties = type.properties + [property]
                 var names = Set(type.methods.map(\.0.name.text))
-                view.methods = type.methods
+                var inherited: [(FunctionDeclSyntax, ParsedFile)] = []
                 for b in bases {
                     for m in b.methods where !names.contains(m.0.name.text) && !m.0.modifiers.contains(where: { $0.name.text == "private" }) {
-                        view.methods.append(m)
+                        inherited.append(m)
                     }
                     names.formUnion(b.methods.map(\.0.name.text))
                 }
-                result.append((property, e, view))
+                result.append((property, e, type.view(adding: inherited, properties: [property])))
             }
         }
         return result
@@ -1142,7 +1203,10 @@ struct SwitchMethodRecogniser: Recogniser {
         // (an initializer setting it to what it is given starts it where its caller says)
         if Self.startGiven(of: property.name, in: type) != nil { return nil }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
-        if optional, start == nil || start!.is(NilLiteralExprSyntax.self) { return "nil" }
+        // (`= .none` is `nil` where the enum has no case of that name, `Optional.none` always)
+        if optional, start == nil || PatternReader.value(start!, context.index) == .named(.literal("nil")) && !states.contains("none") {
+            return "nil"
+        }
         return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
     }
 

@@ -74,6 +74,8 @@ final class TypeInfo {
     var members: [String: [Declaration]] = [:]
     var enumInfo: EnumInfo?
     var key = ""
+    /// A view of another type (`view(adding:)`): not the index's own, so nothing is kept by its identity.
+    private(set) var isView = false
 
     init(name: String, qualifiedName: String, kind: String, inherited: [String], node: Syntax,
          file: ParsedFile, module: String, isFilePrivate: Bool, genericParameters: [String]) {
@@ -86,6 +88,22 @@ final class TypeInfo {
         self.module = module
         self.isFilePrivate = isFilePrivate
         self.genericParameters = genericParameters
+    }
+
+    /// The type with more methods read as its own (those it inherits from a superclass, or a protocol
+    /// extension's defaults) and more properties: everything else the type's.
+    func view(adding methods: [(FunctionDeclSyntax, ParsedFile)], properties: [Binding] = []) -> TypeInfo {
+        let view = TypeInfo(name: name, qualifiedName: qualifiedName, kind: kind, inherited: inherited, node: node, file: file,
+                            module: module, isFilePrivate: isFilePrivate, genericParameters: genericParameters)
+        view.isView = true
+        view.key = key
+        view.parent = parent
+        view.extensions = extensions
+        view.members = members
+        view.enumInfo = enumInfo
+        view.properties = self.properties + properties
+        view.methods = self.methods + methods
+        return view
     }
 }
 
@@ -890,7 +908,7 @@ final class SymbolIndex {
     /// code asks it for the same few protocols at every name it looks up). Inside a search, what the
     /// cycle guard cuts short depends on the search: it is worked out again.
     func supertypes(of type: TypeInfo) -> [TypeInfo] {
-        let outermost = SearchGuard.current.types.isEmpty
+        let outermost = SearchGuard.current.types.isEmpty && !type.isView
         if outermost {
             supertypesLock.lock()
             let kept = supertypesKept[ObjectIdentifier(type)]
@@ -1253,7 +1271,7 @@ final class SymbolIndex {
                     case .accessors(let list): computed = list.contains { $0.accessorSpecifier.text == "get" }
                     }
                 }
-                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedText,
+                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedText ?? SymbolIndex.environmentType(node.attributes),
                                 initializer: binding.initializer?.value,
                                 owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
                                 isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)
@@ -1262,6 +1280,20 @@ final class SymbolIndex {
             }
             return .visitChildren
         }
+    }
+}
+
+extension SymbolIndex {
+    /// The type an `@Environment(Model.self)` property holds where none is written (`@Environment(Session.self)
+    /// private var session`: Swift takes it from the wrapper's argument).
+    static func environmentType(_ attributes: AttributeListSyntax) -> String? {
+        for case .attribute(let a) in attributes where a.attributeName.trimmedText == "Environment" {
+            guard case .argumentList(let list)? = a.arguments, list.count == 1,
+                  let member = list.first?.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+                  let base = member.base else { continue }
+            return base.trimmedText
+        }
+        return nil
     }
 }
 

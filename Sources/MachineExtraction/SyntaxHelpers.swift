@@ -120,6 +120,13 @@ enum SyntaxHelpers {
         return arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])
     }
 
+    /// Whether a closure is one a call of the platform's runs before it returns (`lock.withLock { … }`,
+    /// `queue.sync { … }`, `withAnimation { … }`), by the callee's name alone.
+    static func runsAtOnce(_ closure: ClosureExprSyntax) -> Bool {
+        guard let call = call(taking: closure) else { return false }
+        return immediateClosures(of: call).contains { $0.id == closure.id }
+    }
+
     /// The completion of a call of one of `immediateCallees`: its `completion:` closure, or its trailing
     /// closure after a closure argument. It runs when the work is done, later.
     static func completionClosure(of call: FunctionCallExprSyntax) -> ClosureExprSyntax? {
@@ -164,7 +171,8 @@ enum SyntaxHelpers {
             return (value.map { [($0, "sink")] } ?? []) + (completion.map { [($0, "sink completion")] } ?? [])
         }
         if let callee = DSLSupport.calleeName(call), ["Task", "detached", "async", "asyncAfter", "addOperation"].contains(callee),
-           ["Task", "Task.detached"].contains(call.calledExpression.trimmedText) || mainHops.contains(call.calledExpression.trimmedText) {
+           ["Task", "Task.detached"].contains(call.calledExpression.trimmedText) || mainHops.contains(call.calledExpression.trimmedText)
+            || index.map({ ownQueue(call, index: $0) }) == true {
             return [(closures[0], "task")]
         }
         // the completion of an animation (`UIView.animate(…, animations: { … }) { _ in … }`)
@@ -331,6 +339,15 @@ enum SyntaxHelpers {
 
     /// Calls that hand a closure to the main queue, to run there later.
     static let mainHops: Set<String> = ["DispatchQueue.main.async", "DispatchQueue.main.asyncAfter", "OperationQueue.main.addOperation"]
+
+    /// Whether a call hands work to a dispatch queue the code keeps (`queue.async { … }`, `self.queue.async(flags:
+    /// .barrier) { … }` with `private let queue = DispatchQueue(label: "…")`): it runs later, in order.
+    static func ownQueue(_ call: FunctionCallExprSyntax, index: SymbolIndex) -> Bool {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["async", "asyncAfter"].contains(member.declName.baseName.text),
+              let base = member.base, let binding = index.binding(referencedBy: base) else { return false }
+        if let text = binding.typeText { return ["DispatchQueue", "DispatchQueue?", "DispatchQueue!"].contains(text) }
+        return binding.initializer.flatMap { unwrap($0).as(FunctionCallExprSyntax.self) }?.calledExpression.trimmedText == "DispatchQueue"
+    }
 
     /// The closure a call hands to the main queue (`DispatchQueue.main.async { … }`), if it is such a call.
     static func mainHop(_ call: FunctionCallExprSyntax) -> ClosureExprSyntax? {

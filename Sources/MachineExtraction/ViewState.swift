@@ -229,9 +229,13 @@ struct ViewState {
         guard let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, callee.first?.isUppercase == true,
               SyntaxHelpers.laterClosures(of: call, index: context.index).isEmpty,
               SyntaxHelpers.enclosingFunction(call) == nil else { return [] }
+        // (or in a closure run at once there: `ScanPage(onFinish: { withAnimation { step = .review } })`)
         func setsState(_ closure: ClosureExprSyntax) -> Bool {
             closure.statements.contains { item in
-                SyntaxHelpers.assignment(item.item).map { ["\(property.name)", "self.\(property.name)"].contains($0.lhs.trimmedText) } ?? false
+                if let (lhs, _) = SyntaxHelpers.assignment(item.item) { return ["\(property.name)", "self.\(property.name)"].contains(lhs.trimmedText) }
+                guard let call = item.item.as(ExpressionStmtSyntax.self)?.expression.as(FunctionCallExprSyntax.self)
+                        ?? item.item.as(FunctionCallExprSyntax.self) else { return false }
+                return SyntaxHelpers.immediateClosures(of: call).contains(where: setsState)
             }
         }
         var result: [(Action, String)] = []

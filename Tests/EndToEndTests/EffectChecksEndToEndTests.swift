@@ -108,9 +108,9 @@ final class EffectChecksEndToEndTests: XCTestCase {
     }
 
     /// Spellings of ids, cancels and effects that were read wrongly (made-up identifiers): an id given by
-    /// `withTaskCancellation(id:cancelInFlight:)` inside `.run`, Actomaton id predicates (`$0 is A || $0 is
-    /// B`, `{ _ in true }`), an effect kept in a local before it is returned, a table row that stays, and a
-    /// cancel that dismisses the feature.
+    /// `withTaskCancellation(id:cancelInFlight:)` inside `.run` (with its `catch:` handler), Actomaton id
+    /// predicates (`$0 is A || $0 is B`, `{ _ in true }`), an effect kept in a local before it is
+    /// returned, a table row that stays, and a cancel that dismisses the feature.
     func testIDAndEffectSpellings() throws {
         let tca = """
             import ComposableArchitecture
@@ -128,10 +128,11 @@ final class EffectChecksEndToEndTests: XCTestCase {
                         case .refresh:
                             state.phase = .loading
                             return .run { send in
-                                await withTaskCancellation(id: CancelID.fetch, cancelInFlight: true) {
+                                try await withTaskCancellation(id: CancelID.fetch, cancelInFlight: true) {
+                                    try await Task.sleep(for: .seconds(1))
                                     await send(.loaded)
                                 }
-                            }
+                            } catch: { _, _ in }
                         case .loaded:
                             state.phase = .shown
                             return .none

@@ -1,0 +1,246 @@
+import MachineModel
+import XCTest
+
+/// Shapes where Swift's conformance rules decide a type's methods (a protocol extension's defaults),
+/// and flows written outside the catalogue's spelling. Made-up identifiers.
+final class ConformanceAndFlowShapeTests: XCTestCase {
+    /// A protocol extension's default methods writing the state through a `{ get set }` requirement are
+    /// the conforming type's methods, unless it implements its own (Swift calls the type's); a protocol
+    /// the first refines gives its defaults too.
+    func testAProtocolExtensionsDefaultsAreTheConformersMethods() throws {
+        let a = Analysed.source([
+            "Contract.swift": """
+            enum Gear { case parked, rolling, braking }
+            protocol Steerable: AnyObject { var gear: Gear { get set } }
+            protocol Drivable: Steerable {}
+            extension Steerable {
+                func brake() { if gear == .rolling { gear = .braking } }
+            }
+            extension Drivable {
+                func roll() { guard gear == .parked else { return }; gear = .rolling }
+                func park() { gear = .braking }
+            }
+            """,
+            "Cart.swift": """
+            final class Cart: Drivable {
+                var gear: Gear = .parked
+                func park() { if gear == .braking { gear = .parked } }
+            }
+            """,
+        ])
+        let cart = try a.machine("Cart.gear")
+        XCTAssertEqual(cart.moves, ["parked -roll()-> rolling", "rolling -brake()-> braking", "braking -park()-> parked"])
+        XCTAssertTrue(cart.findings.isEmpty, "\(cart.findingSet)")
+    }
+
+    /// A reducer returning a copy of its state also returns the state unchanged on early paths (`guard …
+    /// else { return state }`, Elm's `return (model, nil)`), and may test before it copies.
+    func testACopyReducerMayReturnItsStateUnchanged() throws {
+        let a = Analysed.source("""
+        enum Dial { case low, mid, high }
+        struct Knob { var dial: Dial = .low; var ticks = 0 }
+        enum Twist { case up, down, tick }
+        func turn(knob: Knob, twist: Twist) -> Knob {
+            if case .tick = twist, knob.dial == .high { return knob }
+            var next = knob
+            switch twist {
+            case .up:
+                guard knob.dial != .high else { return knob }
+                next.dial = knob.dial == .low ? .mid : .high
+            case .down:
+                next.dial = .low
+            case .tick:
+                next.ticks += 1
+            }
+            return next
+        }
+        """)
+        let knob = try a.machine("Knob.dial")
+        XCTAssertEqual(knob.moves, ["low -up-> mid", "mid -up-> high", "mid -down-> low", "high -down-> low"])
+    }
+
+    /// ReSwift: a reducer telling action types apart with `if let a = action as? T { … } else if action
+    /// is U`, or two `if`s, is no cast to one action enum at the top.
+    func testAReducerTellingActionTypesApartByCasts() throws {
+        let a = Analysed.source("""
+        import ReSwift
+        enum Shade { case plain, tinted, dark }
+        struct GlassState: StateType { var shade: Shade = .plain; var wet = false }
+        struct Tint: Action { let deep: Bool }
+        struct Wipe: Action {}
+        struct Darken: Action {}
+        func glassReducer(action: Action, state: GlassState?) -> GlassState {
+            var state = state ?? GlassState()
+            if let tint = action as? Tint {
+                state.shade = tint.deep ? .dark : .tinted
+            } else if action is Wipe {
+                state.shade = .plain
+            }
+            if action is Darken { state.shade = .dark }
+            return state
+        }
+        """)
+        let glass = try a.machine("GlassState.shade")
+        XCTAssertEqual(Set(glass.inputs), ["Tint", "Wipe", "Darken"])
+        XCTAssertTrue(glass.moves.isSuperset(of: ["plain -Tint-> tinted", "plain -Tint-> dark", "dark -Wipe-> plain", "plain -Darken-> dark"]),
+                      "\(glass.moves)")
+    }
+
+    /// ReSwift: an enum state comes optional and is defaulted first (`let state = state ?? .home`), its
+    /// action a protocol cast to an enum at the top or a plain enum: the local is the state, the default
+    /// its start.
+    func testAnOptionalEnumStateDefaultedByALocalOfItsName() throws {
+        let a = Analysed.source("""
+        import ReSwift
+        enum Tab: Equatable { case feed, post, profile }
+        enum TabAction: Action { case compose, showProfile, back }
+        func tabReducer(action: Action, state: Tab?) -> Tab {
+            var state = state ?? .feed
+            guard let tab = action as? TabAction else { return state }
+            switch tab {
+            case .compose: if state == .feed { state = .post }
+            case .showProfile: if state == .feed { state = .profile }
+            case .back: state = .feed
+            }
+            return state
+        }
+        enum Lid { case shut, ajar, open }
+        enum Push { case nudge, fling, slam }
+        func lidReducer(push: Push, lid: Lid?) -> Lid {
+            let lid = lid ?? .shut
+            switch (lid, push) {
+            case (.shut, .nudge): return .ajar
+            case (.ajar, .fling), (.shut, .fling): return .open
+            case (_, .slam): return .shut
+            default: return lid
+            }
+        }
+        """)
+        let tab = try a.machine("tabReducer")
+        XCTAssertEqual(tab.initial, "feed")
+        XCTAssertEqual(tab.moves, ["feed -compose-> post", "feed -showProfile-> profile", "post -back-> feed", "profile -back-> feed"])
+        let lid = try a.machine("lidReducer")
+        XCTAssertEqual(lid.initial, "shut")
+        XCTAssertEqual(lid.moves, ["shut -nudge-> ajar", "ajar -fling-> open", "shut -fling-> open", "ajar -slam-> shut", "open -slam-> shut"])
+        XCTAssertTrue(lid.findings.isEmpty && tab.findings.isEmpty, "\(lid.findingSet) \(tab.findingSet)")
+    }
+
+    /// State tested and written only inside closures that run at once (`lock.withLock { … }`,
+    /// `queue.sync(flags: .barrier) { … }`), or handed to a serial queue the type keeps (`queue.async {
+    /// … }`: later, in order, each method's work an input of its own).
+    func testStateGuardedByALockOrAQueue() throws {
+        let a = Analysed.source("""
+        import Foundation
+        final class Vault {
+            enum Door { case shut, opening, open }
+            private let lock = NSLock()
+            private var door: Door = .shut
+            func unlock() { lock.withLock { guard door == .shut else { return }; door = .opening } }
+            func swing() { lock.withLock { if door == .opening { door = .open } } }
+            func slam() { lock.withLock { door = .shut } }
+        }
+        final class Spooler {
+            enum Spool { case idle, printing, jammed }
+            private let queue = DispatchQueue(label: "spooler")
+            private var state: Spool = .idle
+            func print() { queue.async { if self.state == .idle { self.state = .printing } } }
+            func jam() { queue.async { guard self.state == .printing else { return }; self.state = .jammed } }
+            func clear() { queue.sync(flags: .barrier) { state = .idle } }
+        }
+        """)
+        let vault = try a.machine("Vault.door")
+        XCTAssertEqual(vault.moves, ["shut -unlock()-> opening", "opening -swing()-> open", "opening -slam()-> shut", "open -slam()-> shut"])
+        let spooler = try a.machine("Spooler.state")
+        XCTAssertEqual(spooler.moves, ["idle -print() task-> printing", "printing -jam() task-> jammed",
+                                       "printing -clear()-> idle", "jammed -clear()-> idle"])
+    }
+
+    /// SwiftUI: a model taken from the environment by its type alone (`@Environment(Model.self) private
+    /// var model`); a child view's callback closure setting the state inside `withAnimation`; an optional
+    /// state set to a case with a literal payload (`.settings(tab: .general)`).
+    func testViewsEnvironmentModelsAnimatedCallbacksAndPayloadCases() throws {
+        let a = Analysed.source("""
+        import SwiftUI
+        import Observation
+        @Observable final class Round {
+            enum Stage { case waiting, racing, finished }
+            var stage: Stage = .waiting
+            func go() { if stage == .waiting { stage = .racing } }
+            func cross() { if stage == .racing { stage = .finished } }
+        }
+        struct FinishLine: View {
+            @Environment(Round.self) private var round
+            var body: some View { Button("Again") { round.stage = .waiting } }
+        }
+        struct StartPage: View { var onGo: () -> Void; var body: some View { Text("go") } }
+        struct Wizard: View {
+            enum Page { case start, done }
+            @State private var page: Page = .start
+            var body: some View {
+                StartPage(onGo: { withAnimation { page = .done } })
+            }
+        }
+        struct Shelf: View {
+            enum Drawer: Hashable, Identifiable { case tools(kind: Int), notes(title: String); var id: Self { self } }
+            @State private var drawer: Drawer?
+            var body: some View {
+                Button("Tools") { drawer = .tools(kind: 2) }
+                    .sheet(item: $drawer) { _ in Text("x") }
+                Button("Notes") { drawer = .notes(title: "a") }
+            }
+        }
+        """)
+        let round = try a.machine("Round.stage")
+        XCTAssertTrue(round.moves.contains("finished -FinishLine.body-> waiting"), "\(round.moves)")
+        XCTAssertFalse(round.findingSet.contains("dead_end_state finished"), "\(round.findingSet)")
+        XCTAssertEqual(try a.machine("Wizard.page").moves, ["start -StartPage.onGo-> done"])
+        let shelf = try a.machine("Shelf.drawer")
+        XCTAssertTrue(shelf.moves.isSuperset(of: ["nil -Tools-> tools", "nil -Notes-> notes"]), "\(shelf.moves)")
+    }
+
+    /// A mutating method of the state's enum called for its result, handed on (`perform(state.start())`),
+    /// changes the state; a protocol's default calling one on the state (`self.state.open()`) is the
+    /// conformer's, one that only forwards to another method is not an input of its own; an optional
+    /// state starting as `.none` starts as `nil`.
+    func testEnumStepsHandedOnDefaultsCallingThemAndANoneStart() throws {
+        let a = Analysed.source("""
+        enum Valve {
+            case shut, open, stuck
+            enum Action { case none, vent }
+            mutating func open() -> Action {
+                guard case .shut = self else { return .none }
+                self = .open
+                return .vent
+            }
+            mutating func jam() -> Action {
+                switch self {
+                case .open: self = .stuck; return .none
+                case .shut, .stuck: return .none
+                }
+            }
+        }
+        protocol Piped: AnyObject { var valve: Valve { get set } }
+        extension Piped {
+            func openValve() { handle(self.valve.open()) }
+            func openAll() { openValve() }
+            func handle(_ action: Valve.Action) { if case .vent = action { print("vent") } }
+        }
+        final class Boiler: Piped {
+            var valve: Valve = .shut
+            func overheat() { handle(valve.jam()) }
+        }
+        enum Lens { case wide, tele }
+        final class Camera {
+            var lens: Lens? = .none
+            func mount() { if lens == nil { lens = .wide } }
+            func zoom() { if lens == .wide { lens = .tele } }
+            func unmount() { lens = nil }
+        }
+        """)
+        let boiler = try a.machine("Boiler.valve")
+        XCTAssertEqual(boiler.moves, ["shut -openValve()-> open", "open -overheat()-> stuck"])
+        XCTAssertEqual(Set(boiler.inputs), ["openValve()", "overheat()"])
+        let camera = try a.machine("Camera.lens")
+        XCTAssertEqual(camera.initial, "nil")
+    }
+}
