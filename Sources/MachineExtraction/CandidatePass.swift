@@ -235,7 +235,7 @@ enum CandidatePass {
                           }), !assigning.isEmpty {
                     result.append(Switched(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)",
                                            assigning: assigning, reason:
-                                   "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files, and its type's methods are not read as its events (that needs it or its enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), or a method whose `switch` over it assigns it where no case carries data, and two methods that change it)"))
+                                   "no method that assigns it also switches over it with an event parameter of an enum type declared in the given files, and its type's methods are not read as its events (that needs it or its enum named as a state, \(SwitchMethodRecogniser.stateWords.joined(separator: ", ")), or a method whose `switch` over it assigns it where no case carries data, and two methods that change it, or one stepping it through its cases)"))
                 }
             }
             return result

@@ -900,6 +900,16 @@ struct ReducerRecogniser: Recogniser {
         }
         let interpreter = ReducerInterpreter(spec: spec, file: c.file, effects: reader, readings: context.readings)
         var rules = interpreter.run(c.body, at: location)
+        var inputs = inputs
+        var leftOut = [interpreter.leftOut]
+        // a store's method (`func send(_ action: Action)` of a view model) starts work that writes the field
+        // later (`Task { … viewState.phase = .list }`, a `sink`): each an input of its own, as for a property
+        if c.dialect == .switchMethod, !interpreter.launches.isEmpty, let owner = context.index.scope(of: c.node)?.innermostType {
+            let tasks = SwitchMethodRecogniser.tasks(interpreter.launches.map { ($0, c.file, spec) }, of: owner, context: context)
+            rules += tasks.rules
+            inputs = inputs.appendingUnique(tasks.inputs)
+            leftOut += tasks.leftOut
+        }
         var implicit: [Outcome] = []
         for input in scopes.filter(\.presentation).map(\.action) {
             // `.dismiss` (the child closed, swiped away, `dismiss()`): back to nil from every presented state
@@ -934,7 +944,7 @@ struct ReducerRecogniser: Recogniser {
         if t.kind == .optional, named == nil, !presented, !Self.holdsFeature(field) { machine.terminal = ["some"] }
         context.add(machine,
                     stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true,
-                    leftOut: [interpreter.leftOut])
+                    leftOut: leftOut)
         guard t.suffix.isEmpty else { return nil }
         // the product reads optionals as nil/some
         let productInitial = named == nil ? initialValue : initialValue.map { $0 == "nil" ? "nil" : "some" }

@@ -1535,6 +1535,20 @@ struct SwitchMethodRecogniser: Recogniser {
         return result
     }
 
+    /// Whether rules step a state through its cases: they lead to two states or more, and some state only
+    /// from some states (`size -feed()-> sizeLF`, `sizeLF -feed()-> data`), not a setter that may give
+    /// any state from any (`mode = x > 0 ? .on : .off`).
+    static func steps(_ rules: [Rule], states: [String]) -> Bool {
+        var sources: [String: Set<String>] = [:]
+        for rule in rules {
+            for outcome in rule.outcomes {
+                guard case .state(let to) = outcome.target else { continue }
+                for pair in outcome.pairs where pair.from != to { sources[to, default: []].insert(pair.from) }
+            }
+        }
+        return sources.count >= 2 && sources.contains { to, from in from.count < states.count - 1 }
+    }
+
     /// The property observer a node is written in, by the property and the observer (`digits.didSet`).
     static func observerName(around node: some SyntaxProtocol) -> String? {
         let ancestors = sequence(first: Syntax(node), next: { $0.parent })
@@ -2218,7 +2232,14 @@ struct SwitchMethodRecogniser: Recogniser {
         walked.inputs = walked.inputs.appendingUnique(initWork.inputs)
         // events that are methods: at least two of them change the state, or one in a type its author
         // calls a state machine (`GlitchesMonitorStateMachine`)
-        guard inputNames.isEmpty ? walked.inputs.count >= (type.name.contains("StateMachine") ? 1 : 2) : !rules.isEmpty else { return }
+        // (or one that steps it through its cases, a decoder's `mutating func feed(_ byte: UInt8)`, given
+        // data: not another value of its kind to merge with, `mutating func reduce(to: Visibility)`)
+        let ownTypes: Set<String> = [type.name, type.qualifiedName, "Self", stateEnum.name]
+        let stepper = walked.inputs.count == 1 && Self.steps(walked.rules, states: states) && !writes.entries.contains { m, _ in
+            m.signature.parameterClause.parameters.contains { ownTypes.contains(SymbolIndex.bareTypeName($0.type.trimmedText)) }
+        }
+        guard inputNames.isEmpty ? walked.inputs.count >= 2 || walked.inputs.count == 1 && (type.name.contains("StateMachine") || stepper)
+                : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
         inputNames += walked.inputs

@@ -243,4 +243,87 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         let camera = try a.machine("Camera.lens")
         XCTAssertEqual(camera.initial, "nil")
     }
+
+    /// A view model whose state is a struct and whose `send(_:)` takes an action: the work it starts
+    /// (`Task { … }`, a `sink`) writes the fields later, an input of its own.
+    func testAStructStoreFollowsTheWorkItStarts() throws {
+        let a = Analysed.source("""
+        import Combine
+        @MainActor
+        final class InboxModel: ObservableObject {
+            enum Fill { case blank, filled, broken }
+            struct Screen { var fill: Fill = .blank; var busy = false; var mails: [String] = [] }
+            enum Intent { case pull, acknowledge }
+            @Published private(set) var screen = Screen()
+            private let fetch: () async throws -> [String]
+            init(fetch: @escaping () async throws -> [String]) { self.fetch = fetch }
+            func send(_ intent: Intent) {
+                switch intent {
+                case .pull:
+                    guard !screen.busy else { return }
+                    screen.busy = true
+                    Task {
+                        do {
+                            let mails = try await fetch()
+                            screen.fill = mails.isEmpty ? .blank : .filled
+                        } catch {
+                            screen.fill = .broken
+                        }
+                        screen.busy = false
+                    }
+                case .acknowledge:
+                    if screen.fill == .broken { screen.fill = .blank }
+                }
+            }
+        }
+        """)
+        let fill = try a.machine("InboxModel.fill")
+        XCTAssertTrue(fill.moves.isSuperset(of: ["blank -pull task-> filled", "blank -pull task-> broken", "broken -acknowledge-> blank"]),
+                      "\(fill.moves)")
+        XCTAssertFalse(fill.findings.contains { $0.check == "unreachable_state" }, "\(fill.findingSet)")
+        let busy = try a.machine("InboxModel.busy")
+        XCTAssertEqual(busy.moves, ["false -pull-> true", "true -pull task-> false"])
+    }
+
+    /// A decoder changed by one method given data (`mutating func feed(_ byte: UInt8)`), whose `switch`
+    /// over its state steps it from each state to the next, is a machine; one method merging another
+    /// value of its kind (`mutating func raise(to: Level)`) is not.
+    func testADecoderSteppedByOneMethod() throws {
+        let a = Analysed.source("""
+        struct LineFramer {
+            enum State { case text, carriage, escape }
+            var state: State = .text
+            var line: [UInt8] = []
+            mutating func feed(_ byte: UInt8) -> [UInt8]? {
+                switch state {
+                case .text:
+                    if byte == 13 { state = .carriage } else if byte == 92 { state = .escape } else { line.append(byte) }
+                    return nil
+                case .carriage:
+                    state = .text
+                    defer { line = [] }
+                    return line
+                case .escape:
+                    line.append(byte)
+                    state = .text
+                    return nil
+                }
+            }
+        }
+        struct Clearance {
+            enum Level { case open, guarded, sealed }
+            var level: Level = .open
+            mutating func raise(to other: Clearance) {
+                switch other.level {
+                case .open: break
+                case .guarded: if case .open = level { level = .guarded }
+                case .sealed: level = .sealed
+                }
+            }
+        }
+        """)
+        let framer = try a.machine("LineFramer.state")
+        XCTAssertEqual(framer.moves, ["text -feed()-> carriage", "text -feed()-> escape", "carriage -feed()-> text", "escape -feed()-> text"])
+        XCTAssertFalse(a.machines.contains { $0.name == "Clearance.level" })
+    }
 }
