@@ -2101,8 +2101,10 @@ final class ReducerInterpreter {
         let ownMethod = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { member in
             member.base.flatMap { isState(SyntaxHelpers.path($0)) ? spec.enumMethods[member.declName.baseName.text] : nil }
         }
+        // (or a lock's accessor running one on the state: `if state.withLock({ $0.pause() })`)
         guard ownMethod != nil || helper(called: call).map(testsState) == true
-                || helper(called: call) != nil && call.arguments.contains(where: { isState(SyntaxHelpers.path($0.expression)) }) else { return nil }
+                || helper(called: call) != nil && call.arguments.contains(where: { isState(SyntaxHelpers.path($0.expression)) })
+                || !spec.accessors.isEmpty && SyntaxHelpers.accessorClosure(of: call, among: spec.accessors) != nil else { return nil }
         return (call, negated)
     }
 
@@ -2167,7 +2169,13 @@ final class ReducerInterpreter {
         if let offset = SyntaxHelpers.rawOffset(value), isState(SyntaxHelpers.path(offset.base)), !isLocal(offset.base),
            let byRaw = spec.enumSuccessors["rawValue="], let amount = integer(offset.amount) {
             let raws = Dictionary(byRaw.compactMap { raw, name in Int(raw).map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
-            return (raws.compactMapValues { byRaw["\($0 + offset.sign * amount)"] }, offset.fallback)
+            // (clamped: `min(step.rawValue + 1, 3)` stops at 3)
+            let bound = offset.clamp.map { ($0.upper, integer($0.bound)) }
+            if let bound, bound.1 == nil { return nil }
+            return (raws.compactMapValues { raw in
+                let stepped = raw + offset.sign * amount
+                return byRaw["\(bound.map { $0.0 ? min(stepped, $0.1!) : max(stepped, $0.1!) } ?? stepped)"]
+            }, offset.fallback)
         }
         // a position in `allCases` (`Stage.allCases[Stage.allCases.firstIndex(of: stage)! + 1]`, `all[(all.firstIndex(of:
         // stage)! + 1) % all.count]`)
@@ -2248,6 +2256,14 @@ final class ReducerInterpreter {
         if let literal = e.as(IntegerLiteralExprSyntax.self) { return Int(literal.literal.text) }
         if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
            let literal = prefix.expression.as(IntegerLiteralExprSyntax.self) { return Int(literal.literal.text).map { -$0 } }
+        // (the number of the enum's cases, and sums of such: `Step.allCases.count - 1`)
+        if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "count", let base = member.base, isAllCases(base) {
+            return spec.enumSuccessors["allCases="]?.count
+        }
+        if let infix = SyntaxHelpers.unwrapFolded(e).as(InfixOperatorExprSyntax.self), case let op = infix.operator.trimmedText, op == "+" || op == "-",
+           let left = integer(infix.leftOperand), let right = integer(infix.rightOperand) {
+            return op == "+" ? left + right : left - right
+        }
         return nil
     }
 

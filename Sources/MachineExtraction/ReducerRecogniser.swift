@@ -197,6 +197,18 @@ struct ReducerRecogniser: Recogniser {
         }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            // a closure handed to a library as its reducer, its parameters written with their types
+            // (CombineFeedback's `Loop(initial: State(), reduce: { (state: inout State, event: Event) in … })`):
+            // read like a function of that signature
+            for argument in node.arguments where ["reduce", "reducer"].contains(argument.label?.text ?? "") {
+                guard let closure = argument.expression.as(ClosureExprSyntax.self),
+                      case let types = SyntaxHelpers.closureParameterTypes(closure), types.count == 2, types.allSatisfy({ $0 != nil }),
+                      let s = types.firstIndex(where: { $0!.hasPrefix("inout ") }) ?? (types[1]!.hasPrefix("inout ") ? nil : 0),
+                      var c = Self.candidate(closure, file: file, dialect: .mappingFunction, state: s, action: 1 - s, stateType: nil, actionType: nil,
+                                             owners: SyntaxHelpers.enclosingTypeNames(node)) else { continue }
+                c.bySignature = true
+                found.append(.candidate(c))
+            }
             // `.init { … }` as the value of `var reducer: Reducer<A, S, E>`: the annotation names the type
             var implicitType: String?
             if let m = node.calledExpression.as(MemberAccessExprSyntax.self), m.base == nil, m.declName.baseName.text == "init" {

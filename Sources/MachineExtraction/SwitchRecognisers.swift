@@ -276,8 +276,10 @@ struct MappingFunctionRecogniser: Recogniser {
                 } else {
                     hint = DSLSupport.annotatedType(of: node)
                 }
+                // (a `scan` is named by what its result is assigned to: `light = events.scan(Light.off) { … }`)
+                let name = MappingFunctionRecogniser.scanCall(of: node).flatMap { SyntaxHelpers.assignedName($0) } ?? SyntaxHelpers.enclosingBindingName(node)
                 candidates.append(Candidate(node: Syntax(node), parameters: params, parameterTypes: SyntaxHelpers.closureParameterTypes(node),
-                                            body: node.statements, name: SyntaxHelpers.enclosingBindingName(node), typeHint: hint))
+                                            body: node.statements, name: name, typeHint: hint))
             }
             return .visitChildren
         }
@@ -459,6 +461,16 @@ struct MappingFunctionRecogniser: Recogniser {
                     returned.flatMap { context.index.enumInfo($0, in: scope) }, next != nil)
         }
         // (not reported when ambiguous: the hint may be the callee the closure is handed to, not its type)
+        // (a closure whose parameters are written with their types: `{ (current: Light, event: LampEvent) -> Light
+        // in … }`; what it returns, where it says none, is a `scan`'s accumulator, its first parameter)
+        if let closure = c.node.as(ClosureExprSyntax.self), let scope, c.parameters.count >= 2, c.parameterTypes.count == c.parameters.count,
+           case let written = c.parameterTypes.compactMap({ $0 }), written.count == c.parameters.count {
+            let takenInout = written.map { $0.hasPrefix("inout ") }
+            let enums = written.map { context.index.enumInfo($0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0, in: scope) }
+            let returned = closure.signature?.returnClause.map { r in context.index.enumInfo(SyntaxHelpers.optionalWrapped(r.type.trimmedText) ?? r.type.trimmedText, in: scope) }
+                ?? (MappingFunctionRecogniser.scanCall(of: closure) != nil ? enums[0] : nil)
+            return (enums, takenInout, returned, false)
+        }
         guard c.parameters.count >= 2, let hint = c.typeHint, let scope, case let resolved = context.index.resolveType(hint, in: scope),
               resolved.externalName == "(function)", resolved.arguments.count == c.parameters.count + 1 else { return nil }
         var result = resolved.arguments.last!
@@ -481,8 +493,9 @@ struct MappingFunctionRecogniser: Recogniser {
         let interpreter = ReducerInterpreter(spec: spec, file: file, effects: reader, readings: context.readings)
         let rules = interpreter.run(c.body, at: file.location(of: c.node))
         let built = context.construction(referencing: c.name, around: c.node)
-        let start = built?.initial.map { Self.fieldStart($0, statePath: statePath, context: context) } ?? Self.declaredStart(of: stateEnum, context: context)
-            ?? Self.nilDefault(of: statePath, in: c.body)
+        var start: ExprSyntax? = built?.initial.map { Self.fieldStart($0, statePath: statePath, context: context) }
+        start = start ?? Self.declaredStart(of: stateEnum, context: context) ?? Self.nilDefault(of: statePath, in: c.body)
+        if start == nil, let closure = c.node.as(ClosureExprSyntax.self) { start = Self.scanSeed(of: closure) }
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
             location: file.location(of: c.node), states: states, inputs: inputs,
@@ -522,6 +535,19 @@ struct MappingFunctionRecogniser: Recogniser {
         return SwitchMethodRecogniser.agreed(holders.map { owner, property in
             recogniser.startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
         })
+    }
+
+    /// The `scan` call a closure is the accumulating closure of (`events.scan(.off) { state, event in … }`,
+    /// `scan(into: .closed) { … }`), if it is one.
+    static func scanCall(of closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
+        guard let call = SyntaxHelpers.call(taking: closure), DSLSupport.calleeName(call) == "scan",
+              call.arguments.count >= 1, !call.arguments.first!.expression.is(ClosureExprSyntax.self) else { return nil }
+        return call
+    }
+
+    /// The seed of a `scan`: the value its accumulator starts with.
+    static func scanSeed(of closure: ClosureExprSyntax) -> ExprSyntax? {
+        scanCall(of: closure)?.arguments.first?.expression
     }
 
     /// The value an optional state stands for before the first input, where the function defaults it
@@ -1601,6 +1627,10 @@ struct SwitchMethodRecogniser: Recogniser {
                 || scan.bound.contains { SyntaxHelpers.successorName($0, on: roots).map(successors.contains) ?? false }
                 // (or picks its next case by position: `stage = Stage.allCases[Stage.allCases.firstIndex(of: stage)! + 1]`)
                 || successors.contains("allCases=") && (scan.assignments.map(\.rhs) + scan.bound).contains { Self.picksByPosition($0, of: roots) }
+                // (or steps it by raw value, by any amount or clamped: `DimStep(rawValue: min(step.rawValue + 1, 3))!`)
+                || successors.contains("rawValue=") && (scan.assignments.map(\.rhs) + scan.bound).contains { rhs in
+                    SyntaxHelpers.rawOffset(rhs).map { roots.contains(SyntaxHelpers.path($0.base) ?? "") } ?? false
+                }
         }
         func first(testers: [String: Bool]) -> (FunctionDeclSyntax, ParsedFile)? {
             type.methods.first { method, _ in

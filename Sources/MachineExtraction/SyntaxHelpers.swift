@@ -571,22 +571,32 @@ enum SyntaxHelpers {
     /// `Step(rawValue: step.rawValue + 1)` (or `- 1`), alone or before `?? fallback`: the step's name as
     /// `successors(of:)` keeps it (`rawValue+1`), the value stepped (`step`), and the fallback.
     static func rawStep(_ expr: ExprSyntax) -> (name: String, base: ExprSyntax, fallback: ExprSyntax?)? {
-        guard let offset = rawOffset(expr), offset.amount.as(IntegerLiteralExprSyntax.self)?.literal.text == "1" else { return nil }
+        guard let offset = rawOffset(expr), offset.clamp == nil, offset.amount.as(IntegerLiteralExprSyntax.self)?.literal.text == "1" else { return nil }
         return ("rawValue" + (offset.sign > 0 ? "+" : "-") + "1", offset.base, offset.fallback)
     }
 
     /// `Phase(rawValue: phase.rawValue + delta)` with any amount (`delta`, `2`): the value stepped, the
-    /// sign, the amount and the fallback (`?? .first`). Inside the enum, `Self(rawValue: rawValue + 1)`
-    /// steps `self`.
-    static func rawOffset(_ expr: ExprSyntax) -> (base: ExprSyntax, sign: Int, amount: ExprSyntax, fallback: ExprSyntax?)? {
-        guard let (argument, fallback) = rawValueArgument(expr), let sum = unwrapFolded(argument).as(InfixOperatorExprSyntax.self),
+    /// sign, the amount, the fallback (`?? .first`) and a clamp (`min(step.rawValue + 1, 3)`: the bound,
+    /// and whether it is an upper one). Inside the enum, `Self(rawValue: rawValue + 1)` steps `self`.
+    static func rawOffset(_ expr: ExprSyntax) -> (base: ExprSyntax, sign: Int, amount: ExprSyntax, fallback: ExprSyntax?,
+                                                   clamp: (upper: Bool, bound: ExprSyntax)?)? {
+        guard var (argument, fallback) = rawValueArgument(expr) else { return nil }
+        var clamp: (upper: Bool, bound: ExprSyntax)?
+        if let call = unwrap(argument).as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           callee == "min" || callee == "max", call.arguments.count == 2, call.arguments.allSatisfy({ $0.label == nil }) {
+            let parts = call.arguments.map(\.expression)
+            let stepped = parts.firstIndex { unwrapFolded($0).is(InfixOperatorExprSyntax.self) } ?? 0
+            argument = parts[stepped]
+            clamp = (callee == "min", parts[1 - stepped])
+        }
+        guard let sum = unwrapFolded(argument).as(InfixOperatorExprSyntax.self),
               case let op = sum.operator.trimmedText, op == "+" || op == "-" else { return nil }
         let raw = unwrap(sum.leftOperand)
         if let member = raw.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue", let base = member.base {
-            return (base, op == "+" ? 1 : -1, sum.rightOperand, fallback)
+            return (base, op == "+" ? 1 : -1, sum.rightOperand, fallback, clamp)
         }
         guard raw.as(DeclReferenceExprSyntax.self)?.baseName.text == "rawValue" else { return nil }
-        return (ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), op == "+" ? 1 : -1, sum.rightOperand, fallback)
+        return (ExprSyntax(DeclReferenceExprSyntax(baseName: .keyword(.self))), op == "+" ? 1 : -1, sum.rightOperand, fallback, clamp)
     }
 
     /// The raw value an expression builds a case from, when it is an integer literal: `.init(rawValue: 0)!`,
@@ -903,6 +913,24 @@ enum SyntaxHelpers {
             current = c.parent
         }
         return nil
+    }
+
+    /// The name an expression's value is given: the variable it initializes or the property it is assigned
+    /// to (`light = events.scan(…) { … }`, `self.light = …`, `let light = …`), through the calls chained
+    /// after it (`.eraseToAnyPublisher()`); none when a subscription takes the values (`bag = events.scan(…)
+    /// { … }.sink { … }` names the subscription).
+    static func assignedName(_ expr: some SyntaxProtocol) -> String? {
+        var node = Syntax(expr)
+        while let parent = node.parent, parent.is(MemberAccessExprSyntax.self) || parent.is(FunctionCallExprSyntax.self) && parent.as(FunctionCallExprSyntax.self)?.calledExpression.id == node.id {
+            if let member = parent.as(MemberAccessExprSyntax.self), subscriptionMethods.contains(member.declName.baseName.text) { return nil }
+            node = parent
+        }
+        if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+            return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+        guard let sequence = node.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),
+              let (lhs, rhs) = assignment(sequence), rhs.count == 1, rhs[0].id == node.id else { return nil }
+        return path(lhs).map { String($0.split(separator: ".").last!) }
     }
 
     /// Names of the types the node is nested in, outermost first.

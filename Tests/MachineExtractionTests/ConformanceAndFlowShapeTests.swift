@@ -326,4 +326,98 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         XCTAssertEqual(framer.moves, ["text -feed()-> carriage", "text -feed()-> escape", "carriage -feed()-> text", "escape -feed()-> text"])
         XCTAssertFalse(a.machines.contains { $0.name == "Clearance.level" })
     }
+
+    /// A `scan` whose closure writes its parameters' types is a mapping of its seed (the initial state),
+    /// named by what it is assigned to; a library's `reduce:` closure with written types is a reducer.
+    func testScanAndLoopClosuresWithWrittenTypes() throws {
+        let a = Analysed.source("""
+        import RxSwift
+        import CombineFeedback
+        enum Beam { case off, low, high }
+        enum Flick { case tap, hold }
+        final class Torch {
+            let beam: Observable<Beam>
+            init(flicks: Observable<Flick>) {
+                beam = flicks.scan(Beam.off) { (current: Beam, flick: Flick) -> Beam in
+                    switch flick {
+                    case .tap:
+                        switch current {
+                        case .off: return .low
+                        case .low: return .high
+                        case .high: return .off
+                        }
+                    case .hold: return .off
+                    }
+                }
+            }
+        }
+        enum Seal: Equatable { case open, pending, sealed }
+        struct Envelope {
+            struct State { var seal: Seal = .open; var stamps = 0 }
+            enum Event { case lick, press, tear, stamp }
+            static func loop() -> Loop<State, Event> {
+                Loop(initial: State(), reduce: { (state: inout State, event: Event) in
+                    switch event {
+                    case .lick: if state.seal == .open { state.seal = .pending }
+                    case .press: if state.seal == .pending { state.seal = .sealed }
+                    case .tear: state = State()
+                    case .stamp: state.stamps += 1
+                    }
+                }, feedbacks: [])
+            }
+        }
+        """)
+        let torch = try a.machine("beam")
+        XCTAssertEqual(torch.initial, "off")
+        XCTAssertEqual(torch.moves, ["off -tap-> low", "low -tap-> high", "high -tap-> off", "low -hold-> off", "high -hold-> off"])
+        let envelope = try a.machine("Envelope.seal")
+        XCTAssertEqual(envelope.initial, "open")
+        XCTAssertEqual(envelope.moves, ["open -lick-> pending", "pending -press-> sealed", "pending -tear-> open", "sealed -tear-> open"])
+    }
+
+    /// A lock's accessor running the state's own method as a condition (`if state.withLock({ $0.pause() })`,
+    /// `guard … else`): the method's move is made, and what it returns decides the branch.
+    func testALockedStepAsACondition() throws {
+        let a = Analysed.source("""
+        import Synchronization
+        enum Tap {
+            case idle, flowing, held
+            mutating func open() { if case .idle = self { self = .flowing } }
+            mutating func hold() -> Bool {
+                guard case .flowing = self else { return false }
+                self = .held
+                return true
+            }
+            mutating func shut() { self = .idle }
+        }
+        final class Faucet: Sendable {
+            let state = Mutex(Tap.idle)
+            func open() { state.withLock { $0.open() } }
+            func hold() { if state.withLock({ $0.hold() }) { print("held") } }
+            func shut() {
+                guard state.withLock({ $0.hold() }) else { state.withLock { $0.shut() }; return }
+            }
+        }
+        """)
+        let faucet = try a.machine("Faucet.state")
+        XCTAssertTrue(faucet.moves.isSuperset(of: ["idle -open()-> flowing", "flowing -hold()-> held", "flowing -shut()-> held", "held -shut()-> idle"]),
+                      "\(faucet.moves)")
+        XCTAssertFalse(faucet.findings.contains { $0.check == "unreachable_state" }, "\(faucet.findingSet)")
+    }
+
+    /// A step by raw value clamped to a bound (`min(level.rawValue + 1, Notch.allCases.count - 1)`, `max(… - 1,
+    /// 0)`): the last case stays.
+    func testAClampedRawValueStep() throws {
+        let a = Analysed.source("""
+        enum Notch: Int, CaseIterable { case zero, one, two }
+        final class Fan {
+            var step: Notch = .zero
+            func faster() { step = Notch(rawValue: min(step.rawValue + 1, Notch.allCases.count - 1))! }
+            func slower() { step = Notch(rawValue: max(step.rawValue - 1, 0)) ?? .zero }
+        }
+        """)
+        let fan = try a.machine("Fan.step")
+        XCTAssertEqual(fan.moves, ["zero -faster()-> one", "one -faster()-> two", "two -slower()-> one", "one -slower()-> zero"])
+        XCTAssertTrue(fan.allEdges.isSuperset(of: ["two -faster()-> two", "zero -slower()-> zero"]))
+    }
 }
