@@ -846,21 +846,33 @@ final class ExtractionContext {
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             // (`a.b = .c` alone: most sequences are other operators)
-            if node.elements.count == 3, let (lhs, rhs) = SyntaxHelpers.assignment(node),
-               let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxHelpers.isSelf(base),
+            guard node.elements.count == 3, let (lhs, rhs) = SyntaxHelpers.assignment(node) else { return .visitChildren }
+            if let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxHelpers.isSelf(base),
                case let value = SyntaxHelpers.unwrap(rhs[0]), value.is(MemberAccessExprSyntax.self) || value.is(FunctionCallExprSyntax.self) {
                 memberWrites[member.declName.baseName.text, default: []].append((member, value))
+            }
+            // ReactorKit's `initialState = State(phase: .idle, seconds: 0)` in an initializer
+            if ["initialState", "self.initialState"].contains(SyntaxHelpers.path(lhs) ?? "") { initialState(rhs[0]) }
+            return .visitChildren
+        }
+
+        // (`let initialState = State(phase: .idle)`)
+        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+            for binding in node.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "initialState" {
+                if let value = binding.initializer?.value { initialState(value) }
             }
             return .visitChildren
         }
 
+        /// A store's state built where it starts.
+        func initialState(_ value: ExprSyntax) {
+            guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self) else { return }
+            stateInitialisers[String(call.calledExpression.trimmedText.split(separator: ".").last ?? ""), default: []].append(call)
+        }
+
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
             if let label = node.label?.text, label == "initialState" || label == "state" { initialStateArguments.append(node.expression) }
-            if let label = node.label?.text, label == "initialState" || label == "state",
-               let call = SyntaxHelpers.unwrap(node.expression).as(FunctionCallExprSyntax.self) {
-                let callee = call.calledExpression.trimmedText
-                stateInitialisers[String(callee.split(separator: ".").last ?? ""), default: []].append(call)
-            }
+            if let label = node.label?.text, label == "initialState" || label == "state" { initialState(node.expression) }
             return .visitChildren
         }
     }

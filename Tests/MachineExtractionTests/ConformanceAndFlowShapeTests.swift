@@ -420,4 +420,36 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         XCTAssertEqual(fan.moves, ["zero -faster()-> one", "one -faster()-> two", "two -slower()-> one", "one -slower()-> zero"])
         XCTAssertTrue(fan.allEdges.isSuperset(of: ["two -faster()-> two", "zero -slower()-> zero"]))
     }
+
+    /// ReactorKit: the state a reactor starts in is built by its memberwise initializer (`initialState =
+    /// State(phase: .idle, seconds: 0)`, in `init` or as a constant): the field starts as given.
+    func testAReactorsInitialStateBuiltByItsMemberwiseInitializer() throws {
+        let a = Analysed.source("""
+        import ReactorKit
+        final class KilnReactor: Reactor {
+            enum Heat: Equatable { case cold, warming, hot }
+            enum Action { case fire, douse }
+            enum Mutation { case warm, peak, cool }
+            struct State { var heat: Heat; var minutes: Int }
+            let initialState: State
+            init() { initialState = State(heat: .cold, minutes: 0) }
+            func mutate(action: Action) -> Observable<Mutation> {
+                switch action {
+                case .fire: return .just(.warm)
+                case .douse: return .just(.cool)
+                }
+            }
+            func reduce(state: State, mutation: Mutation) -> State {
+                var state = state
+                switch mutation {
+                case .warm: if state.heat == .cold { state.heat = .warming }
+                case .peak: if state.heat == .warming { state.heat = .hot }
+                case .cool: state.heat = .cold
+                }
+                return state
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("KilnReactor.heat").initial, "cold")
+    }
 }
