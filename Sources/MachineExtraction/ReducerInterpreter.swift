@@ -1718,6 +1718,24 @@ final class ReducerInterpreter {
         }
     }
 
+    /// What a pattern over a tuple asks of its elements that are neither the state nor the input (`case
+    /// (.quoted, "\""):` over `(state, scalar)` asks `scalar ~ "\""`); nil when it asks nothing of them.
+    func dataText(_ pattern: PatternSyntax, _ subject: ExprSyntax, _ parts: [Subject]) -> String? {
+        guard let subjects = SyntaxHelpers.unwrap(subject).as(TupleExprSyntax.self)?.elements.map(\.expression), subjects.count == parts.count else { return nil }
+        let elements: [String]
+        if let tuple = pattern.as(ExpressionPatternSyntax.self)?.expression.as(TupleExprSyntax.self) {
+            elements = tuple.elements.map { $0.expression.trimmedText }
+        } else if let tuple = pattern.as(TuplePatternSyntax.self) {
+            elements = tuple.elements.map { $0.pattern.trimmedText }
+        } else { return nil }
+        guard elements.count == parts.count else { return nil }
+        let asked = zip(zip(subjects, elements), parts).compactMap { pair, part -> String? in
+            guard case .other = part, pair.1 != "_", !pair.1.hasPrefix("let "), !pair.1.hasPrefix("var ") else { return nil }
+            return "\(pair.0.trimmedText) ~ \(pair.1)"
+        }
+        return asked.isEmpty ? nil : asked.joined(separator: " && ")
+    }
+
     func execSwitch(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow {
         if let flow = execSwitchOnArgument(sw, ctx) { return flow }
         // `switch result` where `result` was bound by a case on the input (`case let .view(action)`, even
@@ -1743,6 +1761,9 @@ final class ReducerInterpreter {
             var narrowings: [Narrowing] = []
             var broad: Set<String> = []
             var bindings: [String: Bound] = [:]
+            // what each item asks of the data beside the machine in a tuple (`case (.fieldStart, "\""):`
+            // `scalar ~ "\""`), nil for an item asking nothing of it
+            var dataTexts: [String?] = []
             // the pairs a pattern without a `where` takes: `where` binds to its own pattern only (`case .off,
             // .dim where bright:` is `.off` or `.dim` with `bright`)
             var unconditioned = d.none
@@ -1763,6 +1784,7 @@ final class ReducerInterpreter {
                         tree = full
                         bindingPaths = read.bindings.mapValues { bound.path + $0 }
                     } else {
+                        if machineSwitch, case .tuple(let parts) = subject { dataTexts.append(dataText(item.pattern, sw.subject, parts)) }
                         p = atomPred(atom, subject, ctx)
                         tree = inputTree(atom, subject)
                         if let tree { p = p.and(Pred(yes: arrivals(tree), maybe: d.none)) }
@@ -1799,6 +1821,8 @@ final class ReducerInterpreter {
                 if !machineSwitch {
                     caseGuards.append("\(text(sw.subject)) ~ \((patternTexts + whereTexts).joined(separator: ", "))")
                     caseCtx.guards.append(caseGuards.last!)
+                } else if !dataTexts.isEmpty, !dataTexts.contains(nil) {
+                    caseCtx.guards.append((dataTexts.compactMap { $0 } + whereTexts).uniqued().joined(separator: " || "))
                 } else if !whereTexts.isEmpty {
                     caseCtx.guards.append(whereTexts.uniqued().joined(separator: " || "))
                 }

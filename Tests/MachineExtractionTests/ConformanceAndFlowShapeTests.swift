@@ -452,4 +452,30 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         """)
         XCTAssertEqual(try a.machine("KilnReactor.heat").initial, "cold")
     }
+
+    /// A `switch` over the state and a value read each turn (`switch (state, scalar)`): what a case asks
+    /// of the value is the edge's guard (`scalar ~ "\""`), so the edges out of a state tell apart.
+    func testATupleSwitchKeepsWhatItAsksOfTheData() throws {
+        let a = Analysed.source("""
+        struct Quoter {
+            enum Mode { case plain, quoted }
+            func words(in text: String) -> Int {
+                var mode = Mode.plain
+                var count = 0
+                for scalar in text.unicodeScalars {
+                    switch (mode, scalar) {
+                    case (.plain, "\\""): mode = .quoted
+                    case (.quoted, "\\""): mode = .plain; count += 1
+                    case (.plain, " "), (.plain, "\\t"): count += 1
+                    case (_, _): break
+                    }
+                }
+                return count
+            }
+        }
+        """)
+        let quoter = try a.machine("Quoter.words().mode")
+        let guards = Set(quoter.rules.flatMap { $0.outcomes.compactMap(\.guardText) })
+        XCTAssertTrue(guards.isSuperset(of: [#"scalar ~ "\"""#, #"scalar ~ " " || scalar ~ "\t""#]), "\(guards)")
+    }
 }
