@@ -11,10 +11,16 @@ import SwiftSyntax
 /// state, so every state may end it (none is a dead end).
 struct LocalMachineRecogniser: Recogniser {
     final class Finder: SyntaxVisitor {
-        /// Every `switch`, in walk order.
-        var switches: [SwitchExprSyntax] = []
+        /// Every `switch`, and every assignment of a case to a bare name (`section = .inSection`, a loop
+        /// testing the name with `if`/`guard`), in walk order.
+        var anchors: [Syntax] = []
         override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
-            switches.append(node)
+            anchors.append(Syntax(node))
+            return .visitChildren
+        }
+        override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.elements.count == 3, let (lhs, rhs) = SyntaxHelpers.assignment(node), lhs.is(DeclReferenceExprSyntax.self),
+               rhs.count == 1, SyntaxHelpers.unwrap(rhs[0]).is(MemberAccessExprSyntax.self) { anchors.append(Syntax(node)) }
             return .visitChildren
         }
     }
@@ -24,15 +30,24 @@ struct LocalMachineRecogniser: Recogniser {
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         for (file, finder) in self.found(found, in: context, as: Finder.self) {
             var built = Set<SyntaxIdentifier>()
-            for sw in finder.switches {
-                guard let (loop, body, function) = Self.enclosing(sw) else { continue }
+            // (the `switch`es first: a machine one of them steps is located there)
+            for anchor in finder.anchors.filter({ $0.is(SwitchExprSyntax.self) }) + finder.anchors.filter({ !$0.is(SwitchExprSyntax.self) }) {
+                guard let (loop, body, function) = Self.enclosing(anchor) else { continue }
                 // the names it switches over (`switch state`, `switch (mode, signal)`) and those it assigns
-                let subject = SyntaxHelpers.unwrap(sw.subject)
-                let tested = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
-                let names = (tested.compactMap { $0.as(DeclReferenceExprSyntax.self)?.baseName.text }
-                    + SwitchFinder.scan(sw).assignments.compactMap { $0.lhs.as(DeclReferenceExprSyntax.self)?.baseName.text }).uniqued()
+                let names: [String]
+                if let sw = anchor.as(SwitchExprSyntax.self) {
+                    let subject = SyntaxHelpers.unwrap(sw.subject)
+                    let tested = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
+                    names = (tested.compactMap { $0.as(DeclReferenceExprSyntax.self)?.baseName.text }
+                        + SwitchFinder.scan(sw).assignments.compactMap { $0.lhs.as(DeclReferenceExprSyntax.self)?.baseName.text }).uniqued()
+                } else {
+                    // (one the function returns is a value it computes, the worst level seen: `return worst`)
+                    let name = anchor.as(SequenceExprSyntax.self).flatMap(SyntaxHelpers.assignment).flatMap { $0.lhs.as(DeclReferenceExprSyntax.self)?.baseName.text }
+                    let returned = Self.body(of: function).map { SwitchFinder.scan($0).returns.contains { $0.expression.flatMap(SyntaxHelpers.path) == name } } ?? true
+                    names = name.map { returned ? [] : [$0] } ?? []
+                }
                 for name in names {
-                    build(name, loop: loop, body: body, function: function, at: sw, file: file, context: context, built: &built)
+                    build(name, loop: loop, body: body, function: function, at: anchor, file: file, context: context, built: &built)
                 }
             }
         }
@@ -55,6 +70,11 @@ struct LocalMachineRecogniser: Recogniser {
         return nil
     }
 
+    /// The body of a function, initializer or accessor.
+    static func body(of function: Syntax) -> CodeBlockSyntax? {
+        function.as(FunctionDeclSyntax.self)?.body ?? function.as(InitializerDeclSyntax.self)?.body ?? function.as(AccessorDeclSyntax.self)?.body
+    }
+
     /// The `var` declaring `name` in a body around `node`, before it.
     static func declaration(of name: String, before node: Syntax) -> PatternBindingSyntax? {
         var child = node
@@ -71,7 +91,7 @@ struct LocalMachineRecogniser: Recogniser {
         return nil
     }
 
-    func build(_ name: String, loop: Syntax, body: CodeBlockSyntax, function: Syntax, at sw: SwitchExprSyntax, file: ParsedFile,
+    func build(_ name: String, loop: Syntax, body: CodeBlockSyntax, function: Syntax, at sw: Syntax, file: ParsedFile,
                context: ExtractionContext, built: inout Set<SyntaxIdentifier>) {
         guard let binding = Self.declaration(of: name, before: loop), !built.contains(binding.id) else { return }
         // the variable's enum: written, or the type of the case it starts at (`Lex.start`)

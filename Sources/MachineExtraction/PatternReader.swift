@@ -97,7 +97,7 @@ enum PatternReader {
         guard let ref = SyntaxHelpers.caseReference(callee ?? expr, index, at: anchor) else { return .runtime }
         // `T.x` that is a type (`Editor.State` without a call) is no value of the field
         if ref.name == "init" || callee == nil && ref.type != nil && index.meaning(ofBase: expr, at: anchor) == .type { return .unnamed }
-        if ref.name == "none", ref.type == nil || callee == nil { return .named(.literal("nil")) }
+        if ref.name == "none", ref.type.map({ $0 == "Optional" || $0.hasPrefix("Optional<") }) ?? true { return .named(.literal("nil")) }
         guard let call = expr.as(FunctionCallExprSyntax.self) else { return .named(.member(ref.name)) }
         if ref.name == "some", call.arguments.count == 1 { return value(call.arguments.first!.expression, index, at: anchor) }
         let arguments = call.arguments.map { argument -> InputPattern.Argument in

@@ -1229,8 +1229,8 @@ struct SwitchMethodRecogniser: Recogniser {
         // (an initializer setting it to what it is given starts it where its caller says)
         if Self.startGiven(of: property.name, in: type) != nil { return nil }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
-        // (`= .none` is `nil` where the enum has no case of that name, `Optional.none` always)
-        if optional, start == nil || PatternReader.value(start!, context.index) == .named(.literal("nil")) && !states.contains("none") {
+        // (`= .none` is `nil`, as Swift reads it even where the enum has a case of that name, and `Optional.none`)
+        if optional, start == nil || PatternReader.value(start!, context.index) == .named(.literal("nil")) {
             return "nil"
         }
         return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
@@ -2035,7 +2035,9 @@ struct SwitchMethodRecogniser: Recogniser {
             // name declared twice is reported only for a stored property where no `?` is written)
             let resolved = wrapped == nil && !property.isComputed ? context.resolve(text, at: node)
                 : context.index.scope(of: node).map { context.index.resolveType(text, in: $0) }
-            if let e = resolved?.enumInfo, !e.cases.isEmpty, wrapped == nil || !e.caseNames.contains("none") {
+            // (an optional of an enum with a case `none`: `.none` is the optional's, as Swift reads it, and
+            // `Band.none` the case)
+            if let e = resolved?.enumInfo, !e.cases.isEmpty {
                 return (e, wrapped == nil ? .enumeration : .optional)
             }
             return nil

@@ -478,4 +478,59 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         let guards = Set(quoter.rules.flatMap { $0.outcomes.compactMap(\.guardText) })
         XCTAssertTrue(guards.isSuperset(of: [#"scalar ~ "\"""#, #"scalar ~ " " || scalar ~ "\t""#]), "\(guards)")
     }
+
+    /// An optional of an enum with its own case `none`: `.none` is the optional's (`nil`, as Swift reads
+    /// it), `Dial.none` the case.
+    func testAnOptionalOfAnEnumWithItsOwnNone() throws {
+        let a = Analysed.source("""
+        enum Dial { case none, low, high }
+        final class Heater {
+            var dial: Dial? = .none
+            func start() { if dial == nil { dial = .low } }
+            func boost() { if dial == .low { dial = .high } }
+            func idle() { guard dial != nil else { return }; dial = Dial.none }
+            func unplug() { dial = .none }
+        }
+        """)
+        let heater = try a.machine("Heater.dial")
+        XCTAssertEqual(heater.initial, "nil")
+        XCTAssertTrue(heater.moves.isSuperset(of: ["nil -start()-> low", "low -boost()-> high", "high -idle()-> none", "none -unplug()-> nil"]),
+                      "\(heater.moves)")
+        XCTAssertFalse(heater.moves.contains("high -idle()-> nil"))
+    }
+
+    /// A local variable a loop tests with `if`/`guard` (no `switch`) and assigns cases is a machine of
+    /// the loop too; not one the function returns, a value it computes (the worst grade seen).
+    func testALocalMachineTestedByIfAndGuard() throws {
+        let a = Analysed.source("""
+        enum Block { case prose, fence }
+        struct FenceCounter {
+            func count(_ text: String) -> Int {
+                var block = Block.prose
+                var fences = 0
+                for line in text.split(separator: "\\n") {
+                    if line.hasPrefix("```") {
+                        if block == .prose { block = .fence; fences += 1 } else { block = .prose }
+                        continue
+                    }
+                    guard block == .prose else { continue }
+                }
+                return fences
+            }
+        }
+        enum Grade { case fine, poor, bad }
+        struct Inspector {
+            func worst(of notes: [String]) -> Grade {
+                var worst = Grade.fine
+                for note in notes {
+                    if note.hasPrefix("bad") { worst = .bad } else if note.hasPrefix("poor") && worst == .fine { worst = .poor }
+                }
+                return worst
+            }
+        }
+        """)
+        let counter = try a.machine("FenceCounter.count().block")
+        XCTAssertEqual(counter.moves, ["prose -count() on split()-> fence", "fence -count() on split()-> prose"])
+        XCTAssertFalse(a.machines.contains { $0.name.hasPrefix("Inspector") }, "a value the function computes and returns")
+    }
 }
