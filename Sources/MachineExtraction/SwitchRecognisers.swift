@@ -1202,13 +1202,30 @@ struct SwitchMethodRecogniser: Recogniser {
                   let written = typeText(of: base),
                   SymbolIndex.bareTypeName(written).split(separator: ".").last.map(String.init) == type.name else { continue }
             let owner = context.index.scope(of: lhs)?.innermostType.map { $0.name + "." } ?? ""
-            let input = owner + (SyntaxHelpers.enclosingFunction(lhs).flatMap { SyntaxHelpers.isDelegateCallback($0) ? SyntaxHelpers.fullName($0) : nil }
+            // (a view's button writing a model's state, `Button("Edit") { model.phase = .editing }`: named
+            // by its title, from the states the view shows it in, `if model.phase == .viewing { … }`)
+            let button = Self.button(around: lhs)
+            let input = owner + (button?.title ?? SyntaxHelpers.enclosingFunction(lhs).flatMap { SyntaxHelpers.isDelegateCallback($0) ? SyntaxHelpers.fullName($0) : nil }
                 ?? DSLSupport.enclosingFunctionName(lhs) ?? "top level")
+            let from = button.map { b in
+                let evaluator = PredicateEvaluator(values: states, subjects: [lhs.trimmedText], file: file, index: context.index)
+                return states.filter(ViewState.shown(Syntax(b.call), in: Set(states), evaluator).contains)
+            } ?? states
+            guard !from.isEmpty else { continue }
             inputs = inputs.appendingUnique([input])
             rules.append(Rule(location: file.location(of: lhs), outcomes: [
-                Outcome(pairs: states.map { Pair(from: $0, input: input) }, target: .state(target.name))]))
+                Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: .state(target.name))]))
         }
         return (rules, inputs)
+    }
+
+    /// The `Button` whose action a node is written in (`Button("Edit") { model.phase = .editing }`), with its
+    /// title, if one.
+    static func button(around node: some SyntaxProtocol) -> (call: FunctionCallExprSyntax, title: String)? {
+        guard let closure = sequence(first: Syntax(node), next: { $0.parent }).lazy.compactMap({ $0.as(ClosureExprSyntax.self) }).first,
+              let call = SyntaxHelpers.call(taking: closure), call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Button",
+              let title = call.arguments.first(where: { $0.label == nil }).flatMap({ ViewState.firstString(in: Syntax($0.expression)) }) else { return nil }
+        return (call, title)
     }
 
     /// Writes no walk reaches make the machine partial, each with a note where it is.

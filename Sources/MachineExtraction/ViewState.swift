@@ -297,8 +297,15 @@ struct ViewState {
             if let content { subjects.formUnion(SyntaxHelpers.closureParameterNames(content)) } else { all = ["nil"] }
         }
         let evaluator = PredicateEvaluator(values: stateEnum.caseNames, subjects: subjects, file: control.file, index: context.index)
+        return Self.shown(Syntax(control.call), in: all, evaluator)
+    }
+
+    /// The states among `all` a view shows a node in: the cases of each `switch` over the evaluator's
+    /// subjects around it, the branch of each `if` testing them, less those a `.disabled(…)` on it is
+    /// surely true in.
+    static func shown(_ node: Syntax, in all: Set<String>, _ evaluator: PredicateEvaluator) -> Set<String> {
         var states = all
-        var child = Syntax(control.call)
+        var child = node
         while let parent = child.parent, !parent.is(MemberBlockItemSyntax.self) {
             if let sc = parent.as(SwitchCaseSyntax.self), let sw = sc.parent?.parent?.as(SwitchExprSyntax.self), evaluator.isSubject(sw.subject) {
                 states.formIntersection(Self.states(of: sc, in: sw, evaluator))

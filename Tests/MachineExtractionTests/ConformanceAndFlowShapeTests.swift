@@ -156,7 +156,8 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
     }
 
     /// SwiftUI: a model taken from the environment by its type alone (`@Environment(Model.self) private
-    /// var model`); a child view's callback closure setting the state inside `withAnimation`; an optional
+    /// var model`), its state set by a button (named by its title, from the states the view shows it in);
+    /// a child view's callback closure setting the state inside `withAnimation`; an optional
     /// state set to a case with a literal payload (`.settings(tab: .general)`).
     func testViewsEnvironmentModelsAnimatedCallbacksAndPayloadCases() throws {
         let a = Analysed.source("""
@@ -170,7 +171,9 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         }
         struct FinishLine: View {
             @Environment(Round.self) private var round
-            var body: some View { Button("Again") { round.stage = .waiting } }
+            var body: some View {
+                if round.stage == .finished { Button("Again") { round.stage = .waiting } }
+            }
         }
         struct StartPage: View { var onGo: () -> Void; var body: some View { Text("go") } }
         struct Wizard: View {
@@ -191,7 +194,8 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         }
         """)
         let round = try a.machine("Round.stage")
-        XCTAssertTrue(round.moves.contains("finished -FinishLine.body-> waiting"), "\(round.moves)")
+        XCTAssertTrue(round.moves.contains("finished -FinishLine.Again-> waiting"), "\(round.moves)")
+        XCTAssertFalse(round.moves.contains("racing -FinishLine.Again-> waiting"), "the button shows only when finished")
         XCTAssertFalse(round.findingSet.contains("dead_end_state finished"), "\(round.findingSet)")
         XCTAssertEqual(try a.machine("Wizard.page").moves, ["start -StartPage.onGo-> done"])
         let shelf = try a.machine("Shelf.drawer")
