@@ -130,7 +130,7 @@ struct LocalMachineRecogniser: Recogniser {
         var inputs: [String]
         var inputPaths: Set<String> = []
         var inputEnum: EnumInfo?
-        let elements = loop.as(ForStmtSyntax.self).flatMap { Self.elements(of: $0, in: function, context: context) }
+        let elements = Self.elements(of: loop, in: function, context: context)
         // (a loop over values of the variable's own enum folds them into it, the most severe or the last
         // seen: a value it computes, not a machine it runs)
         if elements?.enumInfo.key == stateEnum.key { return }
@@ -162,13 +162,34 @@ struct LocalMachineRecogniser: Recogniser {
     /// A loop over values of an enum: its variable and the enum, from the written type of the sequence (a
     /// parameter of the function or a property of its type: `AsyncStream<Signal>`,
     /// `AsyncThrowingStream<Signal, Error>`, `[Signal]`).
-    static func elements(of loop: ForStmtSyntax, in function: Syntax, context: ExtractionContext) -> (name: String, enumInfo: EnumInfo)? {
-        guard let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-              let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { return nil }
+    static func elements(of loop: Syntax, in function: Syntax, context: ExtractionContext) -> (name: String, enumInfo: EnumInfo)? {
+        let element: (name: String, sequence: ExprSyntax)?
+        if let f = loop.as(ForStmtSyntax.self) {
+            element = f.pattern.as(IdentifierPatternSyntax.self).map { ($0.identifier.text, f.sequence) }
+        } else {
+            element = loop.as(WhileStmtSyntax.self).flatMap(Self.iterated)
+        }
+        guard let (name, sequence) = element,
+              let stream = SyntaxHelpers.path(sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { return nil }
         let parameters = function.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
         let typeText = parameters?.first { ($0.secondName ?? $0.firstName).text == stream }?.type.trimmedText
             ?? context.index.scope(of: function)?.innermostType?.properties.first { $0.name == stream && !$0.isStatic }?.typeText
         guard let typeText, let e = SwitchMethodRecogniser.elementEnum(ofSequenceTyped: typeText, at: loop, arrays: true, context: context) else { return nil }
         return (name, e)
+    }
+
+    /// `while let token = iterator.next()` with `var iterator = tokens.makeIterator()`: the name each
+    /// value is bound to and the sequence iterated.
+    static func iterated(_ loop: WhileStmtSyntax) -> (name: String, sequence: ExprSyntax)? {
+        guard loop.conditions.count == 1, case .optionalBinding(let b) = loop.conditions.first!.condition,
+              let name = b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let next = b.initializer.flatMap({ SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self) }), next.arguments.isEmpty,
+              let member = next.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "next",
+              let iterator = member.base?.as(DeclReferenceExprSyntax.self),
+              let local = SymbolIndex.localDeclaration(of: iterator.baseName.text, around: Syntax(loop))?.as(PatternBindingSyntax.self),
+              let made = local.initializer.flatMap({ SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self) }),
+              let maker = made.calledExpression.as(MemberAccessExprSyntax.self), maker.declName.baseName.text == "makeIterator",
+              let sequence = maker.base else { return nil }
+        return (name, sequence)
     }
 }

@@ -537,4 +537,31 @@ final class ConformanceAndFlowShapeTests: XCTestCase {
         XCTAssertEqual(counter.moves, ["prose -count() on split()-> fence", "fence -count() on split()-> prose"])
         XCTAssertFalse(a.machines.contains { $0.name.hasPrefix("Inspector") }, "a value the function computes and returns")
     }
+
+    /// A local machine whose loop takes its events from an iterator (`while let token = iterator.next()`
+    /// with `var iterator = tokens.makeIterator()` over `[Token]`): one input per case, as a `for` loop.
+    func testALocalMachineOverAnIterator() throws {
+        let a = Analysed.source("""
+        enum Piece { case open, close, text(String) }
+        struct Nester {
+            func depthOK(_ pieces: [Piece]) -> Bool {
+                enum Level { case outside, inside }
+                var level = Level.outside
+                var iterator = pieces.makeIterator()
+                while let piece = iterator.next() {
+                    switch (level, piece) {
+                    case (.outside, .open): level = .inside
+                    case (.inside, .close): level = .outside
+                    case (.outside, .close), (.inside, .open): return false
+                    case (_, .text): continue
+                    }
+                }
+                return level == .outside
+            }
+        }
+        """)
+        let nester = try a.machine("Nester.depthOK().level")
+        XCTAssertEqual(Set(nester.inputs), ["open", "close", "text"])
+        XCTAssertEqual(nester.moves, ["outside -open-> inside", "inside -close-> outside"])
+    }
 }
