@@ -2194,11 +2194,14 @@ final class ReducerInterpreter {
            let byRaw = spec.enumSuccessors["rawValue="], let amount = integer(offset.amount) {
             let raws = Dictionary(byRaw.compactMap { raw, name in Int(raw).map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
             // (clamped: `min(step.rawValue + 1, 3)` stops at 3)
-            let bound = offset.clamp.map { ($0.upper, integer($0.bound)) }
-            if let bound, bound.1 == nil { return nil }
+            var bound: (upper: Bool, value: Int)?
+            if let clamp = offset.clamp {
+                guard let value = integer(clamp.bound) else { return nil }
+                bound = (clamp.upper, value)
+            }
             return (raws.compactMapValues { raw in
                 let stepped = raw + offset.sign * amount
-                return byRaw["\(bound.map { $0.0 ? min(stepped, $0.1!) : max(stepped, $0.1!) } ?? stepped)"]
+                return byRaw["\(bound.map { $0.upper ? min(stepped, $0.value) : max(stepped, $0.value) } ?? stepped)"]
             }, offset.fallback)
         }
         // a position in `allCases` (`Stage.allCases[Stage.allCases.firstIndex(of: stage)! + 1]`, `all[(all.firstIndex(of:

@@ -460,7 +460,6 @@ struct MappingFunctionRecogniser: Recogniser {
             return (texts.map { $0.flatMap { context.index.enumInfo($0, in: scope) } }, takenInout,
                     returned.flatMap { context.index.enumInfo($0, in: scope) }, next != nil)
         }
-        // (not reported when ambiguous: the hint may be the callee the closure is handed to, not its type)
         // (a closure whose parameters are written with their types: `{ (current: Light, event: LampEvent) -> Light
         // in … }`; what it returns, where it says none, is a `scan`'s accumulator, its first parameter)
         if let closure = c.node.as(ClosureExprSyntax.self), let scope, c.parameters.count >= 2, c.parameterTypes.count == c.parameters.count,
@@ -468,9 +467,10 @@ struct MappingFunctionRecogniser: Recogniser {
             let takenInout = written.map { $0.hasPrefix("inout ") }
             let enums = written.map { context.index.enumInfo($0.hasPrefix("inout ") ? String($0.dropFirst(6)) : $0, in: scope) }
             let returned = closure.signature?.returnClause.map { r in context.index.enumInfo(SyntaxHelpers.optionalWrapped(r.type.trimmedText) ?? r.type.trimmedText, in: scope) }
-                ?? (MappingFunctionRecogniser.scanCall(of: closure) != nil ? enums[0] : nil)
+                ?? (Self.scanCall(of: closure) != nil ? enums[0] : nil)
             return (enums, takenInout, returned, false)
         }
+        // (not reported when ambiguous: the hint may be the callee the closure is handed to, not its type)
         guard c.parameters.count >= 2, let hint = c.typeHint, let scope, case let resolved = context.index.resolveType(hint, in: scope),
               resolved.externalName == "(function)", resolved.arguments.count == c.parameters.count + 1 else { return nil }
         var result = resolved.arguments.last!
