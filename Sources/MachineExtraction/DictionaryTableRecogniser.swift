@@ -85,7 +85,7 @@ struct DictionaryTableRecogniser: Recogniser {
         /// Calls registering transitions: statements of one function calling one method on one receiver, at
         /// least two of them, most naming three cases (or two, `from:` and `to:`).
         func registrations(index: SymbolIndex) -> [[FunctionCallExprSyntax]] {
-            struct Key: Hashable { var block: SyntaxIdentifier?; var callee: String }
+            struct Key: Hashable { var block: SyntaxIdentifier?; var type: String?; var callee: String }
             var groups: [[FunctionCallExprSyntax]] = []
             var byKey: [Key: Int] = [:]
             for call in rowCalls {
@@ -94,7 +94,16 @@ struct DictionaryTableRecogniser: Recogniser {
                     node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(ClosureExprSyntax.self)
                         || node.is(AccessorDeclSyntax.self) ? node : nil
                 }
-                let key = Key(block: function?.id ?? call.parent?.parent?.id, callee: call.calledExpression.trimmedText)
+                // (on a property of the type, in its methods: one table, whichever method registers each row,
+                // `setupHappyPath()` and `setupEnding()` both calling `sm.addTransition`)
+                var key = Key(block: function?.id ?? call.parent?.parent?.id, type: nil, callee: call.calledExpression.trimmedText)
+                if let function, !function.is(ClosureExprSyntax.self), let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+                   base.as(MemberAccessExprSyntax.self)?.base.map(SyntaxHelpers.isSelf) == true
+                    || base.is(DeclReferenceExprSyntax.self) && !SyntaxHelpers.isSelf(base) && !SymbolIndex.isLocalName(base),
+                   let type = SyntaxHelpers.nearest(function, { SymbolIndex.isTypeDeclaration($0.kind) ? $0 : nil }) {
+                    let name = type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedText ?? type.asProtocol(NamedDeclSyntax.self)?.name.text
+                    key = Key(block: nil, type: name, callee: key.callee.hasPrefix("self.") ? String(key.callee.dropFirst(5)) : key.callee)
+                }
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
             // by syntax first (each of the three a member, two at least written `.x`), then by the names

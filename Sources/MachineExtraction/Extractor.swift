@@ -332,6 +332,8 @@ final class ExtractionContext {
         /// (the states of a state pattern), else empty.
         var patternStates: [String: [TypeInfo]] = [:]
         var storeBindings: [String: Set<String>] = [:]
+        /// `protocolsWithDefaults`' names.
+        var protocolsWithDefaults: Set<String>?
     }
     let caches: Caches
 
@@ -360,6 +362,31 @@ final class ExtractionContext {
         }
         caches.storeBindings[module] = names
         return names
+    }
+
+    /// The last names of the protocols the inputs declare with a method of a body (a default, in an
+    /// extension), and of those refining them, by name (found once, when first asked).
+    func protocolsWithDefaults() -> Set<String> {
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if let known = caches.protocolsWithDefaults { return known }
+        let protocols = index.typeOrder.filter { $0.kind == "protocol" }
+        var names = Set(protocols.filter { $0.methods.contains { $0.0.body != nil } }.map(\.name))
+        var grown = true
+        while grown {
+            grown = false
+            for p in protocols where !names.contains(p.name) && p.inherited.contains(where: { names.contains(Self.lastName($0)) }) {
+                names.insert(p.name)
+                grown = true
+            }
+        }
+        caches.protocolsWithDefaults = names
+        return names
+    }
+
+    /// A written type's last name without generic arguments (`Foundation.Runnable` → `Runnable`).
+    static func lastName(_ text: String) -> String {
+        String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? "")
     }
 
     func warn(_ message: String, at location: SourceLocation?, severity: Severity = .warning) {
@@ -871,8 +898,10 @@ final class ExtractionContext {
         }
 
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
-            if let label = node.label?.text, label == "initialState" || label == "state" { initialStateArguments.append(node.expression) }
-            if let label = node.label?.text, label == "initialState" || label == "state" { initialState(node.expression) }
+            if let label = node.label?.text, label == "initialState" || label == "state" {
+                initialStateArguments.append(node.expression)
+                initialState(node.expression)
+            }
             return .visitChildren
         }
     }

@@ -165,9 +165,17 @@ final class PredicateEvaluator {
                 var other: ExprSyntax?
                 if isSubject(infix.rightOperand) { other = infix.leftOperand } else if isSubject(infix.leftOperand) { other = infix.rightOperand }
                 if let other, let v = valueName(other) {
-                    let verdict = Verdict(yes: all.contains(v) ? [v] : [])
-                    note(verdict.yes, other)
+                    // (`state == .page(1)`: some `page` values only)
+                    let verdict = !all.contains(v) ? Verdict() : SyntaxHelpers.withPayload(other) ? Verdict(maybe: [v]) : Verdict(yes: [v])
+                    note(verdict.possible, other)
                     return op.hasPrefix("!") ? verdict.not(all) : verdict
+                }
+                // `state.uploading != nil`, `state[case: \.uploading] == nil` of a `@CasePathable` enum
+                for (side, other) in [(infix.leftOperand, infix.rightOperand), (infix.rightOperand, infix.leftOperand)]
+                where SyntaxHelpers.unwrap(other).is(NilLiteralExprSyntax.self) {
+                    guard let (base, name) = SyntaxHelpers.casePath(side, test: false), isSubject(base), all.contains(name) else { continue }
+                    note([name], side)
+                    return op.hasPrefix("!") ? .all([name]) : Verdict.all([name]).not(all)
                 }
                 return unknown(e)
             default:
@@ -193,6 +201,11 @@ final class PredicateEvaluator {
         if let i = e.as(IfExprSyntax.self) { return ifExpr(i, all).result }
         if let call = e.as(FunctionCallExprSyntax.self) {
             if let answer = special?(call) { return answer }
+            // `state.is(\.uploading)` of a `@CasePathable` enum
+            if let (base, name) = SyntaxHelpers.casePath(ExprSyntax(call), test: true), isSubject(base), all.contains(name) {
+                note([name], call)
+                return .all([name])
+            }
             if let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "contains",
                let base = member.base, let elements = collection(base) {
                 let arguments = call.arguments.map(\.expression) + [call.trailingClosure.map(ExprSyntax.init)].compactMap { $0 }

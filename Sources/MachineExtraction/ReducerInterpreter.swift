@@ -168,16 +168,18 @@ struct Suspension {
 }
 
 /// The `await`s and `for await` loops of a body outside its closures and nested functions, in the order
-/// written, and for each statement holding some, those.
+/// written, and for each innermost statement holding some (and each loop holding some), those.
 final class AwaitFinder: SyntaxVisitor {
     var awaits: [Syntax] = []
     var within: [SyntaxIdentifier: [SyntaxIdentifier]] = [:]
-    private var open: [SyntaxIdentifier] = []
+    private var open: [(id: SyntaxIdentifier, loop: Bool)] = []
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
-        open.append(node.id)
+        var statement = node.item.as(StmtSyntax.self)
+        while let labelled = statement?.as(LabeledStmtSyntax.self) { statement = labelled.statement }
+        open.append((node.id, statement.map { $0.is(WhileStmtSyntax.self) || $0.is(RepeatStmtSyntax.self) || $0.is(ForStmtSyntax.self) } ?? false))
         return .visitChildren
     }
     override func visitPost(_ node: CodeBlockItemSyntax) { open.removeLast() }
@@ -192,7 +194,9 @@ final class AwaitFinder: SyntaxVisitor {
 
     private func found(_ node: Syntax) {
         awaits.append(node)
-        for item in open { within[item, default: []].append(node.id) }
+        // (the innermost: a path waits where it reaches the wait, `do { try validate(); try await send() }`
+        // runs `validate()` first; and a loop holding it, whose turns are walked from after the wait)
+        for (i, item) in open.enumerated() where item.loop || i == open.count - 1 { within[item.id, default: []].append(node.id) }
     }
 }
 
@@ -889,7 +893,12 @@ final class ReducerInterpreter {
     func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx], label: String? = nil) -> Flow {
         if let ret = stmt.as(ReturnStmtSyntax.self) { return execReturn(ret.expression, ctxs) }
         if stmt.is(ThrowStmtSyntax.self) {
-            thrown(ctxs)
+            // (in a `do` with a `catch`, the caller's too when a helper throws, the `catch` goes on)
+            if catchDepth > 0 {
+                if !tryPaths.isEmpty { tryPaths[tryPaths.count - 1] += ctxs }
+            } else {
+                thrown(ctxs)
+            }
             return Flow()
         }
         if let g = stmt.as(GuardStmtSyntax.self) {
@@ -2336,6 +2345,10 @@ final class ReducerInterpreter {
             case .optionalBinding(let b):
                 if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
                     pred = pred.and(stateAtom(["some"], refutable: false, ctx))
+                } else if spec.stateKind == .enumeration, let value = b.initializer?.value, let (base, name) = SyntaxHelpers.casePath(value, test: false),
+                          isState(SyntaxHelpers.path(base)), !isLocal(base), d.stateIndex[name] != nil {
+                    // `guard let draft = state.stage.drafting` of a `@CasePathable` enum: in that case
+                    pred = pred.and(stateAtom([name], refutable: false, ctx))
                 } else if let step = b.initializer.flatMap({ rawStep($0.value) }), step.fallback == nil {
                     // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
                     pred = pred.and(stateAtom(Set(step.next.keys), refutable: false, ctx))
@@ -2379,7 +2392,8 @@ final class ReducerInterpreter {
             case "||": return eval(infix.leftOperand, ctx).or(eval(infix.rightOperand, ctx))
             case "==", "!=", "===", "!==", "~=":
                 let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
-                guard let p else { return .unknown(d) }
+                // (`state.uploading != nil` of a `@CasePathable` enum: the evaluator's)
+                guard let p else { return statePredicate(expr, ctx) ?? .unknown(d) }
                 return op.hasPrefix("!") ? p.negated(d) : p
             default:
                 return .unknown(d)
@@ -2482,11 +2496,13 @@ final class ReducerInterpreter {
                let constant = effects.index.staticCase(ref.name, among: d.states) { name = constant }
         }
         guard let name else { return nil }
+        // (`state == .page(1)`: some `page` values only)
+        let some = SyntaxHelpers.withPayload(r)
         switch subject {
-        case .state: return stateAtom([normalizeState(name)], refutable: false, ctx)
-        case .input: return inputAtom([name], refutable: false)
+        case .state: return stateAtom([normalizeState(name)], refutable: some, ctx)
+        case .input: return inputAtom([name], refutable: some)
         // (a parameter standing for one case: `next == .closed` when the walk gives `next` `.closed`)
-        case .known(let value): return value == name ? .always(d) : .never(d)
+        case .known(let value): return value != name ? .never(d) : some ? .unknown(d) : .always(d)
         default: return nil
         }
     }

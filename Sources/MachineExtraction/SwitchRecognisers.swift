@@ -667,10 +667,16 @@ struct SwitchMethodRecogniser: Recogniser {
             }
             return
         }
-        let initial = Self.agreed(holders(of: stateEnum, context: context).map { owner, property in
+        // (a constant holds no machine: `struct InvalidMove: Error { let from: Phase }` carries a value)
+        let initial = Self.agreed(holders(of: stateEnum, context: context).filter { !Self.isConstant($0.1) }.map { owner, property in
             startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context)
         })
         addMoves(read, name: "\(type.name).\(read.member)", key: type.key, initial: initial, stateEnum: stateEnum, context: context)
+    }
+
+    /// Whether a stored property is a `let`.
+    static func isConstant(_ property: Binding) -> Bool {
+        property.node.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let)
     }
 
     /// The starting value the holders agree on (none when one of them has none or they differ).
@@ -1050,6 +1056,11 @@ struct SwitchMethodRecogniser: Recogniser {
     /// (`func sink(…) { subscribe(…) }`) adds an input doing what that one does.
     static func withDefaults(_ type: TypeInfo, context: ExtractionContext) -> (TypeInfo, Set<SyntaxIdentifier>)? {
         guard type.kind != "protocol", !type.inherited.isEmpty else { return nil }
+        // (by name first: most types conform to no protocol of the code with a default)
+        let withDefaults = context.protocolsWithDefaults()
+        guard type.inherited.contains(where: { withDefaults.contains(ExtractionContext.lastName($0)) }) else { return nil }
+        var queue = context.index.supertypes(of: type).filter { $0.kind == "protocol" }
+        guard !queue.isEmpty else { return nil }
         let stored = Set(type.properties.filter { !$0.isStatic && !$0.isComputed }.map(\.name))
         func changesStored(_ method: FunctionDeclSyntax) -> Bool {
             func own(_ e: ExprSyntax) -> Bool {
@@ -1061,17 +1072,22 @@ struct SwitchMethodRecogniser: Recogniser {
             return scan.assignments.contains { own($0.lhs) }
                 || scan.calls.contains { $0.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(own) ?? false }
         }
-        var names = Set(type.methods.map { SyntaxHelpers.fullName($0.0) })
+        // the methods it has, by plain name (full names are made only where plain names meet)
+        var names = Dictionary(grouping: type.methods.map(\.0), by: { $0.name.text })
+        func has(_ method: FunctionDeclSyntax) -> Bool {
+            guard let alike = names[method.name.text] else { return false }
+            let full = SyntaxHelpers.fullName(method)
+            return alike.contains { SyntaxHelpers.fullName($0) == full }
+        }
         var defaults: [(FunctionDeclSyntax, ParsedFile)] = []
         var seen: [TypeInfo] = []
-        var queue = context.index.supertypes(of: type).filter { $0.kind == "protocol" }
         while !queue.isEmpty, seen.count < 16 {
             let conformed = queue.removeFirst()
             guard !seen.contains(where: { $0 === conformed }) else { continue }
             seen.append(conformed)
             let bodies = conformed.methods.filter { $0.0.body != nil && !$0.0.modifiers.contains { $0.name.text == "private" } }
-            defaults += bodies.filter { !names.contains(SyntaxHelpers.fullName($0.0)) && changesStored($0.0) }
-            names.formUnion(bodies.map { SyntaxHelpers.fullName($0.0) })
+            defaults += bodies.filter { !has($0.0) && changesStored($0.0) }
+            for (m, _) in bodies { names[m.name.text, default: []].append(m) }
             queue += context.index.supertypes(of: conformed).filter { $0.kind == "protocol" }
         }
         return defaults.isEmpty ? nil : (type.view(adding: defaults), Set(defaults.map(\.0.id)))

@@ -706,6 +706,35 @@ enum SyntaxHelpers {
         return nil
     }
 
+    /// Whether a case is written with its payload (`.page(1)`, `Step.sending(count)`): a comparison with it
+    /// holds for some values of the case only.
+    static func withPayload(_ expr: ExprSyntax) -> Bool {
+        guard let call = unwrap(expr).as(FunctionCallExprSyntax.self) else { return false }
+        return !call.arguments.isEmpty || call.trailingClosure != nil
+    }
+
+    /// A test of an enum value's case through CasePaths (`phase.is(\.uploading)`, `test: true`), or its
+    /// case's payload read as an optional (`phase.uploading`, `phase[case: \.uploading]`, as `@CasePathable`
+    /// enums allow, `test: false`): the value and the case's name.
+    static func casePath(_ raw: ExprSyntax, test: Bool) -> (base: ExprSyntax, name: String)? {
+        let e = unwrap(raw)
+        func keyPathName(_ arguments: LabeledExprListSyntax, label: String?) -> String? {
+            guard arguments.count == 1, arguments.first?.label?.text == label,
+                  let path = arguments.first?.expression.as(KeyPathExprSyntax.self) else { return nil }
+            return path.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text
+        }
+        if test {
+            guard let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                  member.declName.baseName.text == "is", let base = member.base, let name = keyPathName(call.arguments, label: nil) else { return nil }
+            return (base, name)
+        }
+        if let subscriptCall = e.as(SubscriptCallExprSyntax.self), let name = keyPathName(subscriptCall.arguments, label: "case") {
+            return (subscriptCall.calledExpression, name)
+        }
+        guard let member = e.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
+        return (base, member.declName.baseName.text)
+    }
+
     /// The first name of an expression's path: `self.state.mode` → `state`.
     /// Whether statements are one call that stops the program (`fatalError(…)`, `preconditionFailure(…)`):
     /// a case written for what must not happen.

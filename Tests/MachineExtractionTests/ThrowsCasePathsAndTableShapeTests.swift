@@ -1,0 +1,169 @@
+import MachineModel
+import XCTest
+
+/// Shapes where Swift's rules on errors and case paths decide the edges: a `throw` a `catch` around it
+/// (the caller's too) catches, the statements before a wait in a `do`, CasePaths' tests of a case,
+/// payload comparisons, tables registered from several setup methods. Made-up identifiers.
+final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
+    /// `try validate()` before `try await` in a `do`: a throw there is caught before the method waits, so
+    /// the `catch` leads from the method's own input; a `throw` in a helper is caught by the caller's
+    /// `catch`, so the path does not end in the state written before it.
+    func testAThrowIsCaughtWhereItIsThrownBeforeTheWait() throws {
+        let a = Analysed.source("""
+        enum Post { case draft, sending, sent, rejected }
+        struct Empty: Error {}
+        final class Wire { func push(_ text: String) async throws {} }
+        final class Outbox {
+            var post: Post = .draft
+            var text = ""
+            private let wire = Wire()
+            func send() async {
+                post = .sending
+                do {
+                    try check()
+                    try await wire.push(text)
+                    post = .sent
+                } catch {
+                    post = .rejected
+                }
+            }
+            func edit() { if post != .sending { post = .draft } }
+            private func check() throws { if text.isEmpty { throw Empty() } }
+        }
+        """)
+        let outbox = try a.machine("Outbox.post")
+        XCTAssertTrue(outbox.moves.contains("draft -send()-> rejected"), "\(outbox.moves)")
+        XCTAssertTrue(outbox.moves.contains("sending -send() after push()-> sent"), "\(outbox.moves)")
+        XCTAssertTrue(outbox.moves.contains("sending -send() after push()-> rejected"), "\(outbox.moves)")
+
+        let b = Analysed.source("""
+        enum Crate { case open, packing, sealed, broken }
+        struct Jam: Error {}
+        final class Packer {
+            var crate: Crate = .open
+            var items: [Int] = []
+            func seal() {
+                do {
+                    crate = .packing
+                    try fill()
+                    crate = .sealed
+                } catch {
+                    crate = .broken
+                }
+            }
+            func reopen() { if crate != .packing { crate = .open } }
+            private func fill() throws { if items.isEmpty { throw Jam() } }
+        }
+        """)
+        let packer = try b.machine("Packer.crate")
+        let ends = Set(packer.edges.filter { $0.input == "seal()" }.map(\.to))
+        XCTAssertEqual(ends, ["sealed", "broken"], "a throw the caller catches does not leave in 'packing'")
+    }
+
+    /// `@CasePathable` tests of the case (`phase.is(\.uploading)`, `phase.uploading != nil`, `guard let
+    /// x = phase.uploading`) narrow the state as `if case` does; comparing with a case's payload
+    /// (`state == .page(1)`) holds for some values of the case only.
+    func testCasePathTestsAndPayloadComparisons() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Upload {
+            @CasePathable
+            enum Phase: Equatable { case idle, sending(Double), done(String) }
+            @ObservableState
+            struct State: Equatable { var phase: Phase = .idle }
+            enum Action { case start, progressed(Double), finished(String), dismiss }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .start:
+                        guard state.phase.is(\\.idle) else { return .none }
+                        state.phase = .sending(0)
+                        return .none
+                    case let .progressed(p):
+                        guard let _ = state.phase.sending else { return .none }
+                        state.phase = .sending(p)
+                        return .none
+                    case let .finished(url):
+                        guard state.phase.sending != nil else { return .none }
+                        state.phase = .done(url)
+                        return .none
+                    case .dismiss:
+                        if state.phase[case: \\.done] != nil { state.phase = .idle }
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        let upload = try a.machine("Upload.phase")
+        XCTAssertEqual(upload.moves, ["idle -start-> sending", "sending -finished-> done", "done -dismiss-> idle"])
+
+        let b = Analysed.source("""
+        enum Leaf: Equatable { case cover, page(Int), back }
+        final class Book {
+            var state: Leaf = .cover
+            func open() { if state == .cover { state = .page(1) } }
+            func close() { state = .back }
+            func turnBack() {
+                guard state != .page(1) else { state = .cover; return }
+                if case .page(let n) = state { state = .page(n - 1) }
+            }
+        }
+        """)
+        let book = try b.machine("Book.state")
+        XCTAssertTrue(book.allEdges.contains("page -turnBack()-> page"), "a page other than 1 goes on turning: \(book.allEdges)")
+        XCTAssertTrue(book.moves.contains("page -turnBack()-> cover"), "\(book.moves)")
+    }
+
+    /// Rows registered on a property of the type from two setup methods make one table; an error type
+    /// carrying the enum in constants (`let from: Phase`) holds no machine, so the starting state stays.
+    func testRegistrationsFromSeveralMethodsAndConstantHolders() throws {
+        let a = Analysed.source("""
+        final class Table<S: Hashable, E: Hashable> {
+            init(initial: S) {}
+            func addRow(from: S, to: S, on e: E) {}
+        }
+        enum Tape: Hashable { case idle, loading, playing, ended }
+        enum Knob: Hashable { case load, ready, finish, rewind }
+        final class Deck {
+            let table = Table<Tape, Knob>(initial: .idle)
+            init() { setUpPlay(); setUpEnd() }
+            private func setUpPlay() {
+                table.addRow(from: .idle, to: .loading, on: .load)
+                table.addRow(from: .loading, to: .playing, on: .ready)
+            }
+            private func setUpEnd() {
+                self.table.addRow(from: .playing, to: .ended, on: .finish)
+                self.table.addRow(from: .ended, to: .idle, on: .rewind)
+            }
+        }
+        """)
+        XCTAssertEqual(a.machines.count, 1, "\(a.machines.map(\.name))")
+        let deck = try XCTUnwrap(a.machines.first)
+        XCTAssertEqual(deck.initial, "idle")
+        XCTAssertTrue(deck.findings.isEmpty, "\(deck.findingSet)")
+
+        let b = Analysed.source("""
+        enum Stage: Equatable {
+            case cart, paying, paid
+            func canMove(to next: Stage) -> Bool {
+                switch (self, next) {
+                case (.cart, .paying), (.paying, .paid), (.paying, .cart): return true
+                default: return false
+                }
+            }
+        }
+        struct BadMove: Error { let from: Stage; let to: Stage }
+        final class Till {
+            private(set) var stage: Stage = .cart
+            func move(to next: Stage) throws {
+                guard stage.canMove(to: next) else { throw BadMove(from: stage, to: next) }
+                stage = next
+            }
+        }
+        """)
+        let stages = try XCTUnwrap(b.machines.first { $0.states == ["cart", "paying", "paid"] })
+        XCTAssertEqual(stages.initial, "cart")
+    }
+}
