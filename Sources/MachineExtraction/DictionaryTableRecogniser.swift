@@ -627,6 +627,7 @@ struct ArrayTable {
         let handed = receiver.flatMap { Self.builderHanding($0) }
         let builder = array.map { $0.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self) }
             ?? variable?.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) } ?? handed
+            ?? receiver.flatMap { Self.assignedBuilder(of: $0, around: anchor) }
         var named: [EnumInfo] = []
         if let text = receiver.flatMap({ context.index.binding(referencedBy: $0)?.typeText }) ?? builder?.calledExpression.trimmedText {
             named = DSLSupport.genericType(text, at: anchor, index: index).arguments.compactMap(\.enumInfo)
@@ -701,6 +702,24 @@ struct ArrayTable {
                     stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? anchor)
         // the construction's candidate is this machine
         if let builder { context.constructionMachines[builder.id, default: []].append(location) }
+    }
+
+    /// The call a property without an initial value is given in its type's initializers or in the function
+    /// registering the rows (`machine = Machine<Gate, Coin>(initial: .locked)` in `init()`).
+    static func assignedBuilder(of receiver: ExprSyntax, around anchor: Syntax) -> FunctionCallExprSyntax? {
+        guard let name = SyntaxHelpers.lastName(receiver) else { return nil }
+        let function = SyntaxHelpers.nearest(anchor) { n -> Syntax? in
+            n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) ? n : nil
+        }
+        let type = function.flatMap { f in SyntaxHelpers.nearest(f) { SymbolIndex.isTypeDeclaration($0.kind) ? $0 : nil } }
+        let initializers = type?.asProtocol(DeclGroupSyntax.self)?.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self)?.body } ?? []
+        let bodies = [function?.as(FunctionDeclSyntax.self)?.body ?? function?.as(InitializerDeclSyntax.self)?.body].compactMap { $0 } + initializers
+        for body in bodies {
+            for (lhs, rhs) in SwitchFinder.scan(body).assignments where [name, "self." + name].contains(SyntaxHelpers.path(lhs) ?? "") {
+                if let call = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self) { return call }
+            }
+        }
+        return nil
     }
 
     /// The call whose trailing closure takes `receiver` as its parameter (`FSM(…) { fsm in fsm.on(…) }`).

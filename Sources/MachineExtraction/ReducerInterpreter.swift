@@ -412,6 +412,9 @@ final class ReducerInterpreter {
     var tryPaths: [[Ctx]] = []
     /// How many `do` bodies with a `catch` the walk is in: a `try` there does not leave the body walked.
     var catchDepth = 0
+    /// For each `do` with a `catch` being walked, the paths at the `throw`s in its body (its helpers' too):
+    /// its `catch` goes on from there.
+    var throwPaths: [[Ctx]] = []
     /// Whether the walk is in the state property's own `didSet` (`ReducerSpec.ownObserver`).
     var inOwnObserver = false
 
@@ -894,8 +897,8 @@ final class ReducerInterpreter {
         if let ret = stmt.as(ReturnStmtSyntax.self) { return execReturn(ret.expression, ctxs) }
         if stmt.is(ThrowStmtSyntax.self) {
             // (in a `do` with a `catch`, the caller's too when a helper throws, the `catch` goes on)
-            if catchDepth > 0 {
-                if !tryPaths.isEmpty { tryPaths[tryPaths.count - 1] += ctxs }
+            if !throwPaths.isEmpty {
+                throwPaths[throwPaths.count - 1] += ctxs
             } else {
                 thrown(ctxs)
             }
@@ -936,15 +939,17 @@ final class ReducerInterpreter {
             // waited, and gone on as another input, before it)
             let collecting = catches && !spec.suspensions.isEmpty
             if collecting { tryPaths.append([]) }
-            if !d.catchClauses.isEmpty { catchDepth += 1 }
+            if !d.catchClauses.isEmpty { catchDepth += 1; throwPaths.append([]) }
             let f = execBlock(d.body.statements, ctxs)
+            let thrownHere = d.catchClauses.isEmpty ? [] : throwPaths.removeLast()
             if !d.catchClauses.isEmpty { catchDepth -= 1 }
             var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             flow.carry(f)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
             // write a `try` guards comes after it (`let x = try load(); state = .loaded(x)`)
-            if catches {
-                let starts = collecting ? merged(tryPaths.removeLast()) : ctxs
+            if catches || !thrownHere.isEmpty {
+                // (and where a `throw` in the body, or in a helper it calls, throws)
+                let starts = merged((collecting ? tryPaths.removeLast() : catches ? ctxs : []) + thrownHere)
                 for clause in d.catchClauses { flow.absorb(execBlock(clause.body.statements, starts)) }
             }
             return flow
@@ -956,12 +961,32 @@ final class ReducerInterpreter {
             return execLoop(loop.body, ctxs, once: loop.whereClause == nil && Self.nonEmpty(loop.sequence), label: label, waits: waits)
         }
         if let loop = stmt.as(WhileStmtSyntax.self) {
-            return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true", label: label)
+            return execLoop(loop.body, ctxs, endless: loop.conditions.count == 1 && loop.conditions.first!.condition.trimmedText == "true",
+                            once: Self.countsUp(loop), label: label)
         }
         if let loop = stmt.as(RepeatStmtSyntax.self) {
             return execLoop(loop.body, ctxs, endless: loop.condition.trimmedText == "true", once: true, label: label)
         }
         return Flow(next: ctxs)
+    }
+
+    /// Whether a `while` surely runs its body once: its one condition compares a counter the block
+    /// declares just before with an integer literal above its start (`var attempt = 0; while attempt < 3`).
+    static func countsUp(_ loop: WhileStmtSyntax) -> Bool {
+        guard loop.conditions.count == 1, case .expression(let condition) = loop.conditions.first!.condition,
+              let test = SyntaxHelpers.unwrapFolded(condition).as(InfixOperatorExprSyntax.self),
+              case let op = test.operator.trimmedText, op == "<" || op == "<=",
+              let counter = SyntaxHelpers.unwrap(test.leftOperand).as(DeclReferenceExprSyntax.self)?.baseName.text,
+              let bound = SyntaxHelpers.unwrap(test.rightOperand).as(IntegerLiteralExprSyntax.self).flatMap({ Int($0.literal.text) }),
+              let item = Self.enclosingItem(of: Syntax(loop))?.as(CodeBlockItemSyntax.self),
+              let list = item.parent?.as(CodeBlockItemListSyntax.self), let at = list.firstIndex(where: { $0.id == item.id }),
+              at != list.startIndex else { return false }
+        // (the statement before the loop declares it)
+        guard let declaration = list[list.index(before: at)].item.as(VariableDeclSyntax.self), declaration.bindings.count == 1,
+              let binding = declaration.bindings.first, binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == counter,
+              let start = binding.initializer.flatMap({ SyntaxHelpers.unwrap($0.value).as(IntegerLiteralExprSyntax.self) }).flatMap({ Int($0.literal.text) })
+        else { return false }
+        return op == "<" ? start < bound : start <= bound
     }
 
     /// Whether a loop's sequence surely has an element: a range of integer literals that is not empty

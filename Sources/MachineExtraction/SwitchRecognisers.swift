@@ -1748,18 +1748,24 @@ struct SwitchMethodRecogniser: Recogniser {
                                 context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
-            func calledBack(_ node: Syntax) -> Bool {
-                closureRuns(around: node, in: body, context: context).map { $0.contains(.started) && !$0.contains(.other) } == true
-            }
-            let scan = SwitchFinder.scanAll(body)
-            // a case assigned there, or another method writing it called there (`{ [weak self] in self?.finish() }`)
-            return scan.writes(of: roots, setters: setters).contains { lhs, rhs in
-                SyntaxHelpers.branches(rhs).contains { SyntaxHelpers.caseReference($0, context.index) != nil } && calledBack(Syntax(lhs))
-            } || scan.calls.contains { call in
-                let callee = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { m in m.base.map(SyntaxHelpers.isSelf) == true ? m.declName.baseName.text : nil }
-                    ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
-                return callee.map { $0 != method.name.text && names.contains($0) } == true && calledBack(Syntax(call))
-            }
+            return callsBack(body, roots, setters: setters, among: names.subtracting([method.name.text]), context: context)
+        }
+    }
+
+    /// Whether work a body starts (a callback, a task) assigns a value named by `roots` a case, or calls
+    /// another method among `names` writing it (`{ [weak self] in self?.finish() }`).
+    static func callsBack(_ body: CodeBlockSyntax, _ roots: Set<String>, setters: Set<String>, among names: Set<String>,
+                          context: ExtractionContext) -> Bool {
+        func calledBack(_ node: Syntax) -> Bool {
+            closureRuns(around: node, in: body, context: context).map { $0.contains(.started) && !$0.contains(.other) } == true
+        }
+        let scan = SwitchFinder.scanAll(body)
+        return scan.writes(of: roots, setters: setters).contains { lhs, rhs in
+            SyntaxHelpers.branches(rhs).contains { SyntaxHelpers.caseReference($0, context.index) != nil } && calledBack(Syntax(lhs))
+        } || scan.calls.contains { call in
+            let callee = call.calledExpression.as(MemberAccessExprSyntax.self).flatMap { m in m.base.map(SyntaxHelpers.isSelf) == true ? m.declName.baseName.text : nil }
+                ?? call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            return callee.map(names.contains) == true && calledBack(Syntax(call))
         }
     }
 
@@ -2264,10 +2270,13 @@ struct SwitchMethodRecogniser: Recogniser {
                 ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys),
                                     predicates: Set(context.predicates(of: stateEnum).keys))
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
-                    ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type)
-                                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
-                                    ?? Self.firstDelegateCallback(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
-                                : nil)
+                    ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type) : nil)
+                    // (the world changes it: a callback, a delegate's method, or a listener the initializer installs,
+                    // `auth = .signedIn(user)` with `case signedIn(User)` too)
+                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                    ?? Self.firstDelegateCallback(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                    ?? (type.initializers.contains { $0.body.map { Self.callsBack($0, statePaths, setters: writes.setters, among: writes.writers, context: context) } ?? false }
+                        ? Self.firstWriter(among: writes.writers, of: type) : nil)
                     ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),

@@ -250,12 +250,16 @@ struct ViewState {
         return result
     }
 
-    /// The name of a presentation modifier given a binding of the (optional) state, `item: $sheet`.
+    /// The name of a presentation modifier given a binding of the (optional) state, `item: $sheet`, or the
+    /// state itself to present, `presenting: pending`.
     func presentation(_ call: FunctionCallExprSyntax) -> String? {
         guard optional, let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
               Self.presentations.contains(member.declName.baseName.text),
-              call.arguments.contains(where: { ["item", "presenting"].contains($0.label?.text ?? "")
-                  && ["$" + property.name, "self.$" + property.name].contains($0.expression.trimmedText) }) else { return nil }
+              call.arguments.contains(where: { argument in
+                  // (`item: $sheet`, a binding; `presenting: pending`, the value, beside `isPresented:`)
+                  let given = argument.label?.text == "presenting" ? [property.name, "self." + property.name] : []
+                  return ["item", "presenting"].contains(argument.label?.text ?? "")
+                      && (["$" + property.name, "self.$" + property.name] + given).contains(argument.expression.trimmedText) }) else { return nil }
         return member.declName.baseName.text
     }
 

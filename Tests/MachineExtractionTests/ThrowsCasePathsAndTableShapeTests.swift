@@ -58,6 +58,32 @@ final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
         let packer = try b.machine("Packer.crate")
         let ends = Set(packer.edges.filter { $0.input == "seal()" }.map(\.to))
         XCTAssertEqual(ends, ["sealed", "broken"], "a throw the caller catches does not leave in 'packing'")
+
+        // an inner `catch` that writes and throws again: the outer `catch` goes on from its write
+        let c = Analysed.source("""
+        struct Page {}
+        final class Press { func ink(_ p: Page) throws -> [UInt8] { [] } }
+        final class Tray { func drop(_ b: [UInt8]) throws {} }
+        final class Printer {
+            enum Job { case idle, printing, printed, inkFailed, trayFailed }
+            private(set) var job: Job = .idle
+            private let press = Press(), tray = Tray()
+            func print(_ page: Page) {
+                job = .printing
+                do {
+                    let bytes: [UInt8]
+                    do { bytes = try press.ink(page) } catch { job = .inkFailed; throw error }
+                    try tray.drop(bytes)
+                    job = .printed
+                } catch {
+                    if job == .printing { job = .trayFailed }
+                }
+            }
+            func clear() { job = .idle }
+        }
+        """)
+        let printer = try c.machine("Printer.job")
+        XCTAssertEqual(Set(printer.edges.filter { $0.from == "idle" && $0.input == "print()" }.map(\.to)), ["printed", "inkFailed", "trayFailed"])
     }
 
     /// `@CasePathable` tests of the case (`phase.is(\.uploading)`, `phase.uploading != nil`, `guard let
@@ -165,5 +191,83 @@ final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
         """)
         let stages = try XCTUnwrap(b.machines.first { $0.states == ["cart", "paying", "paid"] })
         XCTAssertEqual(stages.initial, "cart")
+    }
+
+    /// A state named as one that only the world changes, through a listener the initializer installs,
+    /// is a machine, payloads and all; a `while` over a counter declared just before runs once at least;
+    /// a table's machine assigned in `init` gives its start; `presenting:` given the state presents it.
+    func testListenersCountersBuildersAndPresentingValues() throws {
+        let a = Analysed.source("""
+        struct Member { let id: String }
+        final class Gatekeeper { func onChange(_ body: @escaping (Member?) -> Void) {} }
+        enum Access { case unknown, out, inside(Member) }
+        final class Session {
+            private(set) var accessState: Access = .unknown
+            private let keeper = Gatekeeper()
+            init() {
+                keeper.onChange { [weak self] member in
+                    if let member { self?.accessState = .inside(member) } else { self?.accessState = .out }
+                }
+            }
+            func leave() { accessState = .out }
+        }
+        """)
+        let session = try a.machine("Session.accessState")
+        XCTAssertEqual(session.initial, "unknown")
+        XCTAssertTrue(session.moves.contains("unknown -init() callback-> inside"), "\(session.moves)")
+
+        let b = Analysed.source("""
+        final class Socket { func open() async throws {} }
+        final class Dialer {
+            enum Line { case idle, dialing, up, down }
+            private(set) var line: Line = .idle
+            private let socket = Socket()
+            func dial() async {
+                var tries = 0
+                while tries < 3 {
+                    line = .dialing
+                    do { try await socket.open(); line = .up; return } catch { tries += 1 }
+                }
+                line = .down
+            }
+            func hangUp() { line = .idle }
+        }
+        """)
+        let dialer = try b.machine("Dialer.line")
+        XCTAssertFalse(dialer.moves.contains("idle -dial()-> down"), "the loop runs once at least: \(dialer.moves)")
+        XCTAssertTrue(dialer.moves.contains("dialing -dial() after open()-> down"), "\(dialer.moves)")
+
+        let c = Analysed.source("""
+        final class Wheel<S: Hashable, E: Hashable> {
+            init(initial: S) {}
+            func addTransition(from: S, to: S, on e: E) {}
+        }
+        enum Latch: Hashable { case shut, ajar }
+        enum Hand: Hashable { case pull, push }
+        final class Hatch {
+            let wheel: Wheel<Latch, Hand>
+            init() {
+                wheel = Wheel<Latch, Hand>(initial: .shut)
+                wheel.addTransition(from: .shut, to: .ajar, on: .pull)
+                wheel.addTransition(from: .ajar, to: .shut, on: .push)
+            }
+        }
+        """)
+        XCTAssertEqual(try c.machine("wheel").initial, "shut")
+
+        let d = Analysed.source("""
+        import SwiftUI
+        struct Settings: View {
+            enum Ask: Identifiable { case wipe, export; var id: Self { self } }
+            @State private var ask: Ask?
+            var body: some View {
+                Button("Wipe") { ask = .wipe }
+                    .confirmationDialog("Sure?", isPresented: Binding(get: { ask != nil }, set: { if !$0 { ask = nil } }),
+                                        presenting: ask) { _ in Button("Yes") { ask = nil } }
+            }
+        }
+        """)
+        let settings = try d.machine("Settings.ask")
+        XCTAssertTrue(settings.moves.contains("wipe -confirmationDialog dismissed-> nil"), "\(settings.moves)")
     }
 }
