@@ -2396,8 +2396,6 @@ final class ReducerInterpreter {
                 } else {
                     pred = pred.and(.unknown(d))
                 }
-            default:
-                continue
             }
         }
         return pred

@@ -580,7 +580,8 @@ enum SyntaxHelpers {
     /// and whether it is an upper one). Inside the enum, `Self(rawValue: rawValue + 1)` steps `self`.
     static func rawOffset(_ expr: ExprSyntax) -> (base: ExprSyntax, sign: Int, amount: ExprSyntax, fallback: ExprSyntax?,
                                                    clamp: (upper: Bool, bound: ExprSyntax)?)? {
-        guard var (argument, fallback) = rawValueArgument(expr) else { return nil }
+        guard let (given, fallback) = rawValueArgument(expr) else { return nil }
+        var argument = given
         var clamp: (upper: Bool, bound: ExprSyntax)?
         if let call = unwrap(argument).as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
            callee == "min" || callee == "max", call.arguments.count == 2, call.arguments.allSatisfy({ $0.label == nil }) {
