@@ -334,6 +334,8 @@ final class ExtractionContext {
         var storeBindings: [String: Set<String>] = [:]
         /// `protocolsWithDefaults`' names.
         var protocolsWithDefaults: Set<String>?
+        /// `namedAsMember`'s names.
+        var memberNames: Set<String>?
     }
     let caches: Caches
 
@@ -387,6 +389,34 @@ final class ExtractionContext {
     /// A written type's last name without generic arguments (`Foundation.Runnable` → `Runnable`).
     static func lastName(_ text: String) -> String {
         String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? "")
+    }
+
+    /// Whether the code names `name` as a member of a value other than `self` anywhere (`model.refresh()`,
+    /// `action: model.refresh`, `#selector(Feed.refresh)`; in a comment too): what code outside a type
+    /// may call of it. The names are found once, when first asked, in the files' bytes.
+    func namedAsMember(_ name: String) -> Bool {
+        caches.lock.lock()
+        defer { caches.lock.unlock() }
+        if caches.memberNames == nil {
+            var names = Set<String>()
+            let dot = UInt8(ascii: "."), selfBytes = Array("self".utf8)
+            func isName(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "_") }
+            for file in files {
+                let text = file.tree.syntaxTextBytes
+                var i = 1
+                while i + 1 < text.count {
+                    guard text[i] == dot, isName(text[i + 1]) else { i += 1; continue }
+                    var end = i + 1
+                    while end < text.count, isName(text[end]) { end += 1 }
+                    // (`self.refresh()` is the type's own call)
+                    let onSelf = i >= 4 && text[(i - 4)..<i].elementsEqual(selfBytes) && (i == 4 || !isName(text[i - 5]))
+                    if !onSelf { names.insert(String(decoding: text[(i + 1)..<end], as: UTF8.self)) }
+                    i = end
+                }
+            }
+            caches.memberNames = names
+        }
+        return caches.memberNames!.contains(name)
     }
 
     func warn(_ message: String, at location: SourceLocation?, severity: Severity = .warning) {

@@ -2184,7 +2184,8 @@ struct SwitchMethodRecogniser: Recogniser {
         let rebuild = field == nil ? Self.rebuild(of: type, property: property.name) : nil
         let writes = StateWrites(property: path, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
                                  setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
-                                 accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index)
+                                 accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index,
+                                 outside: context.namedAsMember)
         guard !writes.direct.isEmpty else { return }
         let cases = scopedStates(stateEnum, of: type, property: field?.name ?? property.name, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
@@ -2398,6 +2399,8 @@ struct StateWrites {
     let accessors: Set<String>
     /// Methods that write the property themselves.
     var direct = Set<String>()
+    /// Methods of `direct` writing it outside the work they start (`Task { … }`, a callback).
+    var own = Set<String>()
     /// Methods that write it themselves or call one that does.
     var writers = Set<String>()
     /// Writers that can be called from outside the type, or that no other method of it calls: the
@@ -2412,8 +2415,9 @@ struct StateWrites {
     var observers: [String: Observer] = [:]
 
     /// `setters`: calls that set the property to their argument (`phase.accept`, for a state held in a box).
+    /// `outside`: whether the code names a method as another value's member (`ExtractionContext.namedAsMember`).
     init(property: String, enumMethods: Set<String>, type: TypeInfo, rebuild: SelfRebuild? = nil, setters: Set<String> = [],
-         accessors: Set<String> = [], index: SymbolIndex? = nil) {
+         accessors: Set<String> = [], index: SymbolIndex? = nil, outside: ((String) -> Bool)? = nil) {
         self.setters = setters
         self.accessors = accessors
         var callees: [String: Set<String>] = [:]
@@ -2442,6 +2446,7 @@ struct StateWrites {
             let finder = finder()
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
+            if finder.ownWrites > 0 { own.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
             calledUnfollowed.formUnion(finder.calledInClosures)
@@ -2476,11 +2481,36 @@ struct StateWrites {
             }
         }
         let calledByOthers = Set(callees.flatMap { caller, called in called.filter { $0 != caller } })
-        // a private method others call is their helper (unless also called where no walk follows); any
-        // other writer can be called from outside
+        // a private method others call is their helper (unless also called where no walk follows), and so is
+        // an internal one that changes the state only through the work it starts (`func performRequest() {
+        // api.upload { [weak self] ok in … } }` that only `sync()` calls), when no code names it on another
+        // value and the type does not hand it on; any other writer can be called from outside
         entries = type.methods.filter { m, _ in
-            let isPrivate = m.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
-            return writers.contains(m.name.text) && (!isPrivate || !calledByOthers.contains(m.name.text) || calledUnfollowed.contains(m.name.text))
+            let name = m.name.text
+            guard writers.contains(name) else { return false }
+            guard calledByOthers.contains(name), !calledUnfollowed.contains(name) else { return true }
+            if SymbolIndex.isPrivate(m.modifiers) { return false }
+            guard let outside, !own.contains(name), !outside(name), !Self.exposed(m),
+                  type.methods.lazy.filter({ $0.0.name.text == name }).count == 1 else { return true }
+            return Self.handedOn(name, in: type)
+        }
+    }
+
+    /// Whether a method is called from outside the code (`public`, `open`, an `override`, `@objc`, `@IBAction`).
+    static func exposed(_ method: FunctionDeclSyntax) -> Bool {
+        method.modifiers.contains { ["public", "open", "override"].contains($0.name.text) }
+            || method.attributes.contains { $0.as(AttributeSyntax.self).map { ["objc", "IBAction", "IBSegueAction", "usableFromInline"].contains($0.attributeName.trimmedText) } ?? true }
+    }
+
+    /// Whether the type's own code (its declaration and extensions) names a method without calling it
+    /// (`Button(action: refresh)`, `#selector(refresh)`, `let retry = self.refresh`): someone else calls it, later.
+    static func handedOn(_ name: String, in type: TypeInfo) -> Bool {
+        ([type.node] + type.extensions).contains { body in
+            body.tokens(viewMode: .sourceAccurate).contains { token in
+                guard token.tokenKind == .identifier(name), var reference = token.parent?.as(DeclReferenceExprSyntax.self).map(Syntax.init) else { return false }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { reference = Syntax(member) }
+                return reference.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id != reference.id
+            }
         }
     }
 
@@ -2575,7 +2605,12 @@ struct StateWrites {
 
         func found(_ node: some SyntaxProtocol) {
             if closureDepth > 0 { closureWrites.append(Syntax(node)) } else { writes.append(Syntax(node)) }
+            if closureDepth == 0, startedDepth == 0 { ownWrites += 1 }
         }
+        /// The writes of `writes` in no closure the method starts (`Task { … }`, a callback): its own.
+        var ownWrites = 0
+        /// How many closures the method starts (walked as work of their own) the walk is in.
+        var startedDepth = 0
 
         /// Whether `expr` names the property here: its path is the property's, and no closure parameter of
         /// that name hides it (unless written `self.p`).
@@ -2597,19 +2632,25 @@ struct StateWrites {
                closure.id == node.id {
                 aliases.append(value)
                 later.append(false)
+                started.append(false)
                 return .visitChildren
             }
             // a `Task { … }` the method starts is walked as an input of its own (`load() task`)
             let run = SyntaxHelpers.run(of: node, index: index)
             later.append(!(run == .now || run == .started && closureDepth == 0))
             if later.last! { closureDepth += 1 }
+            started.append(run == .started && closureDepth == 0)
+            if started.last! { startedDepth += 1 }
             aliases.append("")
             return .visitChildren
         }
         override func visitPost(_ node: ClosureExprSyntax) {
             if later.removeLast() { closureDepth -= 1 }
+            if started.removeLast() { startedDepth -= 1 }
             aliases.removeLast()
         }
+        /// Whether each closure being walked is work the method starts.
+        var started: [Bool] = []
         // a nested function's writes are not followed either (`func doClose() { … }` run by work started)
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
             closureDepth += 1

@@ -3,7 +3,8 @@ import XCTest
 
 /// Shapes where Swift's rules on errors and case paths decide the edges: a `throw` a `catch` around it
 /// (the caller's too) catches, the statements before a wait in a `do`, CasePaths' tests of a case,
-/// payload comparisons, tables registered from several setup methods. Made-up identifiers.
+/// payload comparisons, tables registered from several setup methods, internal helpers only the type
+/// calls. Made-up identifiers.
 final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
     /// `try validate()` before `try await` in a `do`: a throw there is caught before the method waits, so
     /// the `catch` leads from the method's own input; a `throw` in a helper is caught by the caller's
@@ -269,5 +270,41 @@ final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
         """)
         let settings = try d.machine("Settings.ask")
         XCTAssertTrue(settings.moves.contains("wipe -confirmationDialog dismissed-> nil"), "\(settings.moves)")
+    }
+
+    /// An internal method that changes the state only through the work it starts, which only the type's
+    /// own methods call (no code names it on another value), is their helper: its callback arrives in the
+    /// state its caller left, not in every state. Work of one that code elsewhere calls (`m.push()`) stays
+    /// an input of its own, and so does a method writing the state itself (`close()`, which `lockDown()` calls).
+    func testAnInternalHelperStartingWorkOnlyTheTypeCallsIsNoInput() throws {
+        let source = """
+        enum Sync { case idle, syncing, synced, failed }
+        protocol Cloud { func upload(done: @escaping (Bool) -> Void) }
+        final class SyncModel {
+            var sync: Sync = .idle
+            let cloud: Cloud
+            init(cloud: Cloud) { self.cloud = cloud }
+            func start() {
+                guard sync != .syncing else { return }
+                sync = .syncing
+                push()
+            }
+            func push() {
+                cloud.upload { [weak self] ok in
+                    self?.sync = ok ? .synced : .failed
+                }
+            }
+            func close() { if sync == .synced { sync = .idle } }
+            func lockDown() { close(); sync = .failed }
+        }
+        """
+        let own = try Analysed.source(source).machine("SyncModel.sync")
+        XCTAssertEqual(Set(own.edges.filter { $0.to == "synced" }.map(\.from)), ["syncing"], "\(own.allEdges)")
+        XCTAssertFalse(own.inputs.contains("push()"), "\(own.inputs)")
+        XCTAssertTrue(own.inputs.contains("close()"), "\(own.inputs)")
+
+        let called = try Analysed.source(source + "\nfunc retry(_ m: SyncModel) { m.push() }\n").machine("SyncModel.sync")
+        XCTAssertTrue(called.inputs.contains("push() callback"), "\(called.inputs)")
+        XCTAssertTrue(called.moves.contains("idle -push() callback-> synced"), "\(called.moves)")
     }
 }
