@@ -521,12 +521,34 @@ struct MappingFunctionRecogniser: Recogniser {
     static func heldStart(of function: String?, stateEnum: EnumInfo?, context: ExtractionContext) -> String? {
         guard let function, let stateEnum else { return nil }
         let recogniser = SwitchMethodRecogniser()
+        // (`model = update(model, msg)`, `(model, cmd) = update(model, msg)`, `update(&model, msg)`)
         let holders = recogniser.holders(of: stateEnum, context: context).filter { owner, property in
-            owner.methods.contains { method, _ in
+            let paths = [property.name, "self." + property.name]
+            func names(_ e: ExprSyntax) -> Bool {
+                if let tuple = e.as(TupleExprSyntax.self), tuple.elements.count > 1 { return tuple.elements.contains { names($0.expression) } }
+                return paths.contains(SyntaxHelpers.path(e) ?? "")
+            }
+            return owner.methods.contains { method, _ in
                 method.body.map { body in
-                    SwitchFinder.scan(body).assignments.contains { lhs, rhs in
-                        [property.name, "self." + property.name].contains(SyntaxHelpers.path(lhs) ?? "")
-                            && SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self).flatMap { DSLSupport.calleeName($0) } == function
+                    let scan = SwitchFinder.scan(body)
+                    // (or through a local the call's result is bound to: `let (next, _) = update(model, msg); model = next`)
+                    var results = Set<String>()
+                    for item in body.statements {
+                        guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
+                        for binding in decl.bindings where binding.initializer.flatMap({ SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self) })
+                            .flatMap({ DSLSupport.calleeName($0) }) == function {
+                            for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
+                                if case .identifier(let name) = token.tokenKind { results.insert(name) }
+                            }
+                        }
+                    }
+                    return scan.assignments.contains { lhs, rhs in
+                        let value = SyntaxHelpers.unwrap(rhs)
+                        return names(lhs) && (value.as(FunctionCallExprSyntax.self).flatMap { DSLSupport.calleeName($0) } == function
+                                                || value.as(DeclReferenceExprSyntax.self).map { results.contains($0.baseName.text) } == true)
+                    } || scan.calls.contains { call in
+                        DSLSupport.calleeName(call) == function
+                            && call.arguments.contains { $0.expression.as(InOutExprSyntax.self).map { paths.contains(SyntaxHelpers.path($0.expression) ?? "") } ?? false }
                     }
                 } == true
             }

@@ -307,4 +307,24 @@ final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
         XCTAssertTrue(called.inputs.contains("push() callback"), "\(called.inputs)")
         XCTAssertTrue(called.moves.contains("idle -push() callback-> synced"), "\(called.moves)")
     }
+
+    /// An Elm-style update function's machine starts where the property keeping its result does, however
+    /// the result comes back: a tuple assignment, a local bound to it, or the property given `inout`.
+    func testAnUpdateKeptThroughATupleALocalOrInoutStartsWhereItsPropertyDoes() throws {
+        for (keep, update) in [("(screen, _) = step(screen, tap)", "func step(_ s: Screen, _ t: Tap) -> (Screen, Int) { switch (s, t) { case (.home, .next): return (.form, 1); case (.form, .back): return (.home, 0); default: return (s, 0) } }"),
+                               ("let (after, _) = step(screen, tap); screen = after", "func step(_ s: Screen, _ t: Tap) -> (Screen, Int) { switch (s, t) { case (.home, .next): return (.form, 1); case (.form, .back): return (.home, 0); default: return (s, 0) } }"),
+                               ("step(&screen, tap)", "func step(_ s: inout Screen, _ t: Tap) { switch (s, t) { case (.home, .next): s = .form; case (.form, .back): s = .home; default: break } }")] {
+            let a = Analysed.source("""
+            enum Screen { case home, form }
+            enum Tap { case next, back }
+            \(update)
+            final class Shell {
+                private var screen: Screen = .home
+                func send(_ tap: Tap) { \(keep) }
+            }
+            """)
+            let step = try a.machine("step")
+            XCTAssertEqual(step.initial, "home", keep)
+        }
+    }
 }
