@@ -391,27 +391,24 @@ final class ExtractionContext {
         String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? "")
     }
 
-    /// Whether the code names `name` as a member of a value other than `self` anywhere (`model.refresh()`,
-    /// `action: model.refresh`, `#selector(Feed.refresh)`; in a comment too): what code outside a type
-    /// may call of it. The names are found once, when first asked, in the files' bytes.
+    /// Whether the code calls or hands on `name` as a member of a value other than `self` anywhere
+    /// (`model.refresh()`, `action: model.refresh`, `#selector(Feed.refresh)`): what code outside a type
+    /// may call of it. The names are read once, when first asked, from the calls and arguments the one
+    /// walk recorded.
     func namedAsMember(_ name: String) -> Bool {
         caches.lock.lock()
         defer { caches.lock.unlock() }
         if caches.memberNames == nil {
             var names = Set<String>()
-            let dot = UInt8(ascii: "."), selfBytes = Array("self".utf8)
-            func isName(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "_") }
+            func note(_ expr: ExprSyntax) {
+                guard let member = expr.as(MemberAccessExprSyntax.self), let base = member.base,
+                      base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind != .keyword(.self) else { return }
+                names.insert(member.declName.baseName.text)
+            }
             for file in files {
-                let text = file.tree.syntaxTextBytes
-                var i = 1
-                while i + 1 < text.count {
-                    guard text[i] == dot, isName(text[i + 1]) else { i += 1; continue }
-                    var end = i + 1
-                    while end < text.count, isName(text[end]) { end += 1 }
-                    // (`self.refresh()` is the type's own call)
-                    let onSelf = i >= 4 && text[(i - 4)..<i].elementsEqual(selfBytes) && (i == 4 || !isName(text[i - 5]))
-                    if !onSelf { names.insert(String(decoding: text[(i + 1)..<end], as: UTF8.self)) }
-                    i = end
+                for event in file.events.events {
+                    if event.kind == .functionCallExpr, let call = event.node.as(FunctionCallExprSyntax.self) { note(call.calledExpression) }
+                    else if event.kind == .labeledExpr, let argument = event.node.as(LabeledExprSyntax.self) { note(argument.expression) }
                 }
             }
             caches.memberNames = names

@@ -2512,9 +2512,9 @@ struct StateWrites {
             guard writers.contains(name) else { return false }
             guard calledByOthers.contains(name), !calledUnfollowed.contains(name) else { return true }
             if SymbolIndex.isPrivate(m.modifiers) { return false }
-            guard let outside, !own.contains(name), !outside(name), !Self.exposed(m),
-                  type.methods.lazy.filter({ $0.0.name.text == name }).count == 1 else { return true }
-            return Self.handedOn(name, in: type)
+            guard let outside, !own.contains(name), !Self.exposed(m), type.methods.lazy.filter({ $0.0.name.text == name }).count == 1
+            else { return true }
+            return outside(name) || Self.handedOn(name, in: type)
         }
     }
 
