@@ -1359,7 +1359,13 @@ final class ReducerInterpreter {
         }
         guard let name = helperName else { return nil }
         let full = ReducerSpec.key(name, call), file = ReducerSpec.fileKey(call)
-        return spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name]
+        guard let found = spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name] else { return nil }
+        // (a base class's method only subclasses implement, `func execute() { fatalError("subclasses override") }`,
+        // is not followed: the overriding one runs)
+        if let body = found.body, SyntaxHelpers.onlyTraps(body.statements), effects.index.typeOrder.contains(where: { type in
+            type.methods.contains { $0.0.name.text == name && $0.0.modifiers.contains { $0.name.text == "override" } }
+        }) { return nil }
+        return found
     }
 
     /// The method of the superclass of the type a call is written in that the call names by its labels,

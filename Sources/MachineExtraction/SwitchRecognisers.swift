@@ -622,7 +622,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let defaultsView = Self.withDefaults(type, context: context).map { view, defaults in (view, defaults, TypeFacts(view)) }
         for property in type.properties where !property.isStatic && !reduced.contains("\(type.key).\(property.name)") {
             if property.isComputed {
-                guard Self.settable(property), Self.rawBacked(property) else { continue }
+                guard Self.settable(property), Self.rawBacked(property) || Self.backing(of: property, in: type) != nil else { continue }
                 if assignedNames == nil { assignedNames = Self.assignedNames(in: type) }
                 guard assignedNames!.contains(property.name) else { continue }
             }
@@ -1324,6 +1324,11 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Status(rawValue: raw) ?? .open } … }` with `var raw = Status.open.rawValue` or `= "open"`): the
     /// case the raw value starts as.
     static func storedStart(of property: Binding, in type: TypeInfo, states: [String]) -> String? {
+        // kept in a stored property of its type: where that one starts (`private var _state: State = .ready`)
+        if let backing = backing(of: property, in: type) {
+            return backing.initializer.flatMap { SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self) }
+                .map { $0.declName.baseName.text }.flatMap { states.contains($0) ? $0 : nil }
+        }
         guard let getter = ExtractionContext.getter(of: property), getter.count == 1, let item = getter.first?.item,
               let value = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
         else { return nil }
@@ -2079,6 +2084,24 @@ struct SwitchMethodRecogniser: Recogniser {
             previous = token
         }
         return false
+    }
+
+    /// The stored property of the same type a computed one reads and its setter writes, under a lock or
+    /// a queue (an asynchronous `Operation`'s `var state: State { get { queue.sync { _state } } set {
+    /// willChangeValue(…); queue.sync(flags: .barrier) { _state = newValue }; … } }`).
+    static func backing(of property: Binding, in type: TypeInfo) -> Binding? {
+        guard let written = property.typeText, let getter = ExtractionContext.getter(of: property),
+              case .accessors(let accessors)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors,
+              let setter = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.set) })?.body else { return nil }
+        func names(_ node: some SyntaxProtocol) -> Set<String> {
+            Set(node.tokens(viewMode: .sourceAccurate).compactMap { if case .identifier(let n) = $0.tokenKind { n } else { nil } })
+        }
+        let read = names(getter), set = names(setter)
+        guard set.contains("newValue") else { return nil }
+        let candidates = type.properties.filter { p in
+            !p.isComputed && !p.isStatic && p.name != property.name && read.contains(p.name) && set.contains(p.name) && p.typeText == written
+        }
+        return candidates.count == 1 ? candidates[0] : nil
     }
 
     /// Whether a computed property has a setter (`set { … }`).

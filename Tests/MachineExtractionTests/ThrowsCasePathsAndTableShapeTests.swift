@@ -327,4 +327,42 @@ final class ThrowsCasePathsAndTableShapeTests: XCTestCase {
             XCTAssertEqual(step.initial, "home", keep)
         }
     }
+
+    /// An asynchronous `Operation`'s computed `state`, kept in a stored `_state` under a queue with KVO
+    /// calls around it, is the machine, starting where `_state` does; a base method only subclasses
+    /// implement (`fatalError("subclasses override")`) is not followed as a trap.
+    func testAComputedStateKeptInAStoredPropertyUnderAQueue() throws {
+        let a = Analysed.source("""
+        import Foundation
+        class AsyncJob: Operation {
+            enum State: String { case ready = "isReady", executing = "isExecuting", finished = "isFinished" }
+            private let queue = DispatchQueue(label: "job.state", attributes: .concurrent)
+            private var _state: State = .ready
+            var state: State {
+                get { queue.sync { _state } }
+                set {
+                    willChangeValue(forKey: newValue.rawValue)
+                    queue.sync(flags: .barrier) { _state = newValue }
+                    didChangeValue(forKey: newValue.rawValue)
+                }
+            }
+            override var isExecuting: Bool { state == .executing }
+            override var isFinished: Bool { state == .finished }
+            override func start() {
+                if isCancelled { state = .finished; return }
+                state = .executing
+                run()
+            }
+            func run() { fatalError("subclasses override") }
+            func finish() { state = .finished }
+        }
+        final class FetchJob: AsyncJob {
+            override func run() { finish() }
+        }
+        """)
+        let job = try a.machine("AsyncJob.state")
+        XCTAssertEqual(job.initial, "ready")
+        XCTAssertTrue(job.moves.contains("ready -start()-> executing"), "\(job.moves)")
+        XCTAssertTrue(job.moves.contains("executing -finish()-> finished"), "\(job.moves)")
+    }
 }
