@@ -98,11 +98,8 @@ struct DictionaryTableRecogniser: Recogniser {
                 // `setupHappyPath()` and `setupEnding()` both calling `sm.addTransition`)
                 var key = Key(block: function?.id ?? call.parent?.parent?.id, type: nil, callee: call.calledExpression.trimmedText)
                 if let function, !function.is(ClosureExprSyntax.self), let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
-                   base.as(MemberAccessExprSyntax.self)?.base.map(SyntaxHelpers.isSelf) == true
-                    || base.is(DeclReferenceExprSyntax.self) && !SyntaxHelpers.isSelf(base) && !SymbolIndex.isLocalName(base),
-                   let type = SyntaxHelpers.nearest(function, { SymbolIndex.isTypeDeclaration($0.kind) ? $0 : nil }) {
-                    let name = type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedText ?? type.asProtocol(NamedDeclSyntax.self)?.name.text
-                    key = Key(block: nil, type: name, callee: key.callee.hasPrefix("self.") ? String(key.callee.dropFirst(5)) : key.callee)
+                   Self.namesProperty(base), case let types = SyntaxHelpers.enclosingTypeNames(function), !types.isEmpty {
+                    key = Key(block: nil, type: types.joined(separator: "."), callee: key.callee.hasPrefix("self.") ? String(key.callee.dropFirst(5)) : key.callee)
                 }
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
@@ -139,6 +136,12 @@ struct DictionaryTableRecogniser: Recogniser {
                 let keys = Set(moves.map(\.from))
                 return moves.contains { !keys.isDisjoint(with: $0.to.map(\.name)) }
             }
+        }
+
+        /// Whether a receiver is a property of the type around it: `self.machine`, or a bare name no local declares.
+        static func namesProperty(_ base: ExprSyntax) -> Bool {
+            if let member = base.as(MemberAccessExprSyntax.self) { return member.base.map(SyntaxHelpers.isSelf) == true }
+            return base.is(DeclReferenceExprSyntax.self) && !SyntaxHelpers.isSelf(base) && !SymbolIndex.isLocalName(base)
         }
 
         /// The tables: literals with an entry keyed by a state and an event (case names, resolved with

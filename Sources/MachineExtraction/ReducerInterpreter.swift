@@ -1361,12 +1361,18 @@ final class ReducerInterpreter {
         let full = ReducerSpec.key(name, call), file = ReducerSpec.fileKey(call)
         guard let found = spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name] else { return nil }
         // (a base class's method only subclasses implement, `func execute() { fatalError("subclasses override") }`,
-        // is not followed: the overriding one runs)
-        if let body = found.body, SyntaxHelpers.onlyTraps(body.statements), effects.index.typeOrder.contains(where: { type in
-            type.methods.contains { $0.0.name.text == name && $0.0.modifiers.contains { $0.name.text == "override" } }
-        }) { return nil }
-        return found
+        // is not followed: the overriding one runs; asked once per method, as every call is resolved here)
+        let abstract = abstractMethods.value(for: found) {
+            guard let body = found.body, SyntaxHelpers.onlyTraps(body.statements) else { return false }
+            return effects.index.typeOrder.contains { type in
+                type.methods.contains { $0.0.name.text == name && $0.0.modifiers.contains { $0.name.text == "override" } }
+            }
+        }
+        return abstract ? nil : found
     }
+
+    /// Per method a call resolves to, whether only subclasses implement it (`helper(called:)`).
+    var abstractMethods = NodeMemo<Bool>()
 
     /// The method of the superclass of the type a call is written in that the call names by its labels,
     /// with a body.

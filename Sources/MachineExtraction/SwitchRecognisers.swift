@@ -2094,7 +2094,9 @@ struct SwitchMethodRecogniser: Recogniser {
               case .accessors(let accessors)? = property.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors,
               let setter = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.set) })?.body else { return nil }
         func names(_ node: some SyntaxProtocol) -> Set<String> {
-            Set(node.tokens(viewMode: .sourceAccurate).compactMap { if case .identifier(let n) = $0.tokenKind { n } else { nil } })
+            let finder = PredicateEvaluator.NameFinder()
+            finder.walk(node)
+            return finder.names
         }
         let read = names(getter), set = names(setter)
         guard set.contains("newValue") else { return nil }
@@ -2491,7 +2493,7 @@ struct StateWrites {
             let finder = finder()
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
-            if finder.ownWrites > 0 { own.insert(method.name.text) }
+            if finder.writesOwn { own.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
             calledUnfollowed.formUnion(finder.calledInClosures)
@@ -2650,10 +2652,10 @@ struct StateWrites {
 
         func found(_ node: some SyntaxProtocol) {
             if closureDepth > 0 { closureWrites.append(Syntax(node)) } else { writes.append(Syntax(node)) }
-            if closureDepth == 0, startedDepth == 0 { ownWrites += 1 }
+            if closureDepth == 0, startedDepth == 0 { writesOwn = true }
         }
-        /// The writes of `writes` in no closure the method starts (`Task { … }`, a callback): its own.
-        var ownWrites = 0
+        /// Whether one of `writes` is in no closure the method starts (`Task { … }`, a callback): its own.
+        var writesOwn = false
         /// How many closures the method starts (walked as work of their own) the walk is in.
         var startedDepth = 0
 

@@ -257,9 +257,9 @@ struct ViewState {
               Self.presentations.contains(member.declName.baseName.text),
               call.arguments.contains(where: { argument in
                   // (`item: $sheet`, a binding; `presenting: pending`, the value, beside `isPresented:`)
-                  let given = argument.label?.text == "presenting" ? [property.name, "self." + property.name] : []
-                  return ["item", "presenting"].contains(argument.label?.text ?? "")
-                      && (["$" + property.name, "self.$" + property.name] + given).contains(argument.expression.trimmedText) }) else { return nil }
+                  let label = argument.label?.text, text = argument.expression.trimmedText
+                  return (label == "item" || label == "presenting") && ["$" + property.name, "self.$" + property.name].contains(text)
+                      || label == "presenting" && [property.name, "self." + property.name].contains(text) }) else { return nil }
         return member.declName.baseName.text
     }
 
