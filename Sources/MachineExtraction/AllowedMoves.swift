@@ -145,16 +145,51 @@ struct AllowedMoves {
     /// `switch (self, next) { case (.a, .b), (.b, _): true; default: false }` (or of a static function's
     /// two parameters): the first case matching a pair decides it.
     func predicate(_ method: FunctionDeclSyntax, _ body: CodeBlockItemListSyntax) -> [(move: Move, node: Syntax)]? {
-        let parameters = method.signature.parameterClause.parameters.map { p in ((p.secondName ?? p.firstName).text, p.type.trimmedText) }
-        let isStatic = method.modifiers.contains { ["static", "class"].contains($0.name.text) }
-        guard parameters.allSatisfy({ selfNames.contains($0.1) }) else { return nil }
-        let subjects: [String]
-        if isStatic, parameters.count == 2 { subjects = parameters.map(\.0) }
-        else if !isStatic, parameters.count == 1 { subjects = ["self", parameters[0].0] }
-        else { return nil }
+        guard let subjects = subjects(of: method) else { return nil }
         if let sw = Self.onlySwitch(body), let moves = firstMatch(sw, from: [subjects[0]], to: subjects[1], allows: Self.answers) { return moves }
         // (any other body: each pair tried, `switch next { case .sent: return self == .draft … }`)
         return PairPredicate(moves: self, from: subjects[0], to: subjects[1]).allowed(body)
+    }
+
+    /// A predicate's source and target: `self` and its one parameter, or a static function's two.
+    func subjects(of method: FunctionDeclSyntax) -> [String]? {
+        let parameters = method.signature.parameterClause.parameters.map { p in ((p.secondName ?? p.firstName).text, p.type.trimmedText) }
+        let isStatic = method.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        guard parameters.allSatisfy({ selfNames.contains($0.1) }) else { return nil }
+        if isStatic, parameters.count == 2 { return parameters.map(\.0) }
+        if !isStatic, parameters.count == 1 { return ["self", parameters[0].0] }
+        return nil
+    }
+
+    /// The sources a member's one `switch` explicitly allows nothing from, ends by design: `case .returned:
+    /// []` in a list of next cases, `case .ended: return false` or `case (.closed, _): false` in a predicate
+    /// (`source` names the switch's source: `self`, or a static predicate's first parameter).
+    func ends(_ body: CodeBlockItemListSyntax, source: String) -> Set<String> {
+        guard let sw = Self.onlySwitch(body) else { return [] }
+        let subject = SyntaxHelpers.unwrap(sw.subject)
+        let tuple = subject.as(TupleExprSyntax.self).map { Array($0.elements) }
+        // (nil: the switch is over the source alone)
+        var sourceAt: Int?
+        if let tuple, tuple.count == 2, let i = tuple.firstIndex(where: { $0.expression.trimmedText == source }) { sourceAt = i }
+        else if subject.trimmedText != source { return [] }
+        var result = Set<String>()
+        for sc in SyntaxHelpers.cases(of: sw) {
+            guard case .case(let label) = sc.label, let value = SyntaxHelpers.onlyValue(sc.statements),
+                  value.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.false)
+                    || SyntaxHelpers.arrayLiteral(value)?.elements.isEmpty == true else { continue }
+            for item in label.caseItems where item.whereClause == nil {
+                guard let e = item.pattern.as(ExpressionPatternSyntax.self)?.expression else { continue }
+                if let i = sourceAt {
+                    guard let pair = e.as(TupleExprSyntax.self).map({ Array($0.elements) }), pair.count == 2,
+                          SyntaxHelpers.unwrap(pair[1 - i].expression).is(DiscardAssignmentExprSyntax.self),
+                          let s = state(pair[i].expression) else { continue }
+                    result.insert(s)
+                } else if let s = state(e) {
+                    result.insert(s)
+                }
+            }
+        }
+        return result
     }
 
     /// A method setting the state to its argument in the cases of a `switch` over both that allow it

@@ -39,6 +39,46 @@ enum DSLSupport {
         return (b.node, b.initializer, b.isComputed)
     }
 
+    /// The value a variable holds as written: its initializer; a computed variable's getter's one value
+    /// (`static var table: [S: [E: S]] { [...] }`); or, initialized by a call of no arguments to a
+    /// function returning one value (`static let table = makeTable()`), that value.
+    static func heldValue(_ expr: ExprSyntax, index: SymbolIndex) -> ExprSyntax? {
+        guard let v = variable(expr, index: index) else { return nil }
+        if v.computed {
+            switch v.node.as(PatternBindingSyntax.self)?.accessorBlock?.accessors {
+            case .getter(let items)?: return SyntaxHelpers.onlyValue(items)
+            case .accessors(let list)?:
+                return list.first { $0.accessorSpecifier.text == "get" }?.body.flatMap { SyntaxHelpers.onlyValue($0.statements) }
+            case nil: return nil
+            }
+        }
+        guard let initializer = v.initializer else { return nil }
+        return returnedValue(of: initializer, index: index) ?? initializer
+    }
+
+    /// The one value returned by the function a call of no arguments names (`makeTable()`).
+    static func returnedValue(of expr: ExprSyntax, index: SymbolIndex) -> ExprSyntax? {
+        guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+              case let functions = index.functions(referencedBy: call.calledExpression, at: Syntax(call)), functions.count == 1,
+              let body = functions[0].body else { return nil }
+        return SyntaxHelpers.onlyValue(body.statements)
+    }
+
+    /// The properties a literal is kept in when a function returns it as its one value: those initialized by
+    /// calling the function (`static let table = makeTable()`, `private let edges = petTransitions()`).
+    static func keptIn(_ literal: some SyntaxProtocol, index: SymbolIndex) -> [Binding] {
+        guard let function = SyntaxHelpers.nearest(literal, { $0.as(FunctionDeclSyntax.self) }),
+              let body = function.body, SyntaxHelpers.onlyValue(body.statements).map(SyntaxHelpers.unwrap)?.id == Syntax(literal).id else { return [] }
+        let name = function.name.text
+        return index.typeOrder.flatMap { type in
+            type.properties.filter { property in
+                property.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }.map { call in
+                    call.arguments.isEmpty && call.trailingClosure == nil && SyntaxHelpers.lastName(call.calledExpression) == name
+                } == true
+            }
+        }
+    }
+
     /// The last name of a call's callee: `machine.addRoute(…)` → `addRoute`, `on(…)` → `on`.
     static func calleeName(_ call: FunctionCallExprSyntax) -> String? {
         let callee = call.calledExpression

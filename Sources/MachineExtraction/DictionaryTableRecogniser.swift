@@ -77,9 +77,17 @@ struct DictionaryTableRecogniser: Recogniser {
         var rowCalls: [FunctionCallExprSyntax] = []
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if node.trailingClosure == nil ? (1...4).contains(node.arguments.count) && (node.arguments.count != 2 || ArrayTable.movePair(node.arguments)) : node.arguments.count == 3,
-               node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil,
+               node.calledExpression.as(MemberAccessExprSyntax.self)?.base != nil || onInheritedSelf(node),
                node.parent?.is(CodeBlockItemSyntax.self) == true { rowCalls.append(node) }
             return .visitChildren
+        }
+
+        /// A call on implicit `self` in a subclass of a generic class, its first argument a case or labelled
+        /// as a row's part (`class Download: Machine<Phase, Event> { init() { addTransition(from: .queued, …) } }`).
+        func onInheritedSelf(_ node: FunctionCallExprSyntax) -> Bool {
+            guard node.calledExpression.is(DeclReferenceExprSyntax.self), let first = node.arguments.first,
+                  first.label.map({ ArrayTable.labelRoles[$0.text] != nil }) ?? (first.expression.as(MemberAccessExprSyntax.self)?.base == nil) else { return false }
+            return ArrayTable.inheritedMachine(around: Syntax(node)) != nil
         }
 
         /// Calls registering transitions: statements of one function calling one method on one receiver, at
@@ -103,17 +111,19 @@ struct DictionaryTableRecogniser: Recogniser {
                 }
                 if let i = byKey[key] { groups[i].append(call) } else { byKey[key] = groups.count; groups.append([call]) }
             }
-            // by syntax first (each of the three a member, two at least written `.x`), then by the names
+            // by syntax first (each of the three a member, two at least written `.x` or with their enum's name,
+            // `LampLevel.off`), then by the names
             func shaped(_ row: ExprSyntax) -> Bool {
                 let parts = ArrayTable.parts(row)
                 let members = parts.prefix(3).compactMap { SyntaxHelpers.unwrap($0.expr).as(MemberAccessExprSyntax.self) }
+                let cases = members.filter { m in m.base.map { index.enumInfo($0.trimmedText, in: index.scope(of: m)) != nil } ?? true }
                 // (a move, `m.addTransition(from: .idle, to: .loading)`: both written `.x`)
-                if parts.count == 2 { return members.count == 2 && members.allSatisfy { $0.base == nil } }
-                return members.count == 3 && members.filter { $0.base == nil }.count >= 2
+                if parts.count == 2 { return members.count == 2 && cases.count == 2 }
+                return members.count == 3 && cases.count >= 2
             }
             return groups.filter { calls in
                 guard calls.count >= 2 else { return false }
-                let read = calls.lazy.compactMap { ArrayTable.registeredRow($0, index) }.filter(shaped).filter { ArrayTable.plainRow($0, index) }.count
+                let read = calls.lazy.compactMap { ArrayTable.registeredRow($0, index) }.filter(shaped).filter { ArrayTable.readableRow($0, index) }.count
                 return read >= 2 && read * 2 > calls.count
             }
         }
@@ -121,7 +131,7 @@ struct DictionaryTableRecogniser: Recogniser {
         /// The arrays of transitions: most rows name three cases, and they are in no other table.
         func arrays(index: SymbolIndex) -> [ArrayExprSyntax] {
             rowArrays.filter { array in
-                let read = array.elements.filter { ArrayTable.plainRow($0.expression, index) }.count
+                let read = array.elements.filter { ArrayTable.readableRow($0.expression, index) }.count
                 return read >= 2 && read * 2 > array.elements.count
             }
         }
@@ -149,6 +159,18 @@ struct DictionaryTableRecogniser: Recogniser {
         func dictionaries(index: SymbolIndex) -> [DictionaryExprSyntax] {
             SyntaxHelpers.outermost(literals, node: { Syntax($0) }) { DictionaryTableRecogniser.isTable($0, index) }
         }
+    }
+
+    /// The name of the variable a table literal is kept in: the one initialized by calling the function
+    /// returning it (`static let table = makeTable()`), else the variable or function it is written in.
+    static func tableName(_ literal: some SyntaxProtocol, _ index: SymbolIndex) -> String? {
+        keeper(literal, index)?.name ?? SyntaxHelpers.enclosingBindingName(literal)
+    }
+
+    /// The one property a function returning the literal initializes (`static let table = makeTable()`).
+    static func keeper(_ literal: some SyntaxProtocol, _ index: SymbolIndex) -> Binding? {
+        let kept = DSLSupport.keptIn(literal, index: index)
+        return kept.count == 1 ? kept[0] : nil
     }
 
     /// Whether a dictionary literal has an entry keyed by a state and an event.
@@ -220,7 +242,7 @@ struct DictionaryTableRecogniser: Recogniser {
     /// table; without one, the cases are the names used, with a note.
     func buildAllowed(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext, subscripts: Subscripts) {
         guard case .elements(let list) = dict.content, let moves = Self.allowedMoves(list, context.index) else { return }
-        let name = SyntaxHelpers.enclosingBindingName(dict)
+        let name = Self.tableName(dict, context.index)
         let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
         let location = file.location(of: dict)
         var stateEnum: EnumInfo?
@@ -248,8 +270,9 @@ struct DictionaryTableRecogniser: Recogniser {
         }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: [], initial: initial, rules: rules, order: .resolved,
-                            stateLocations: context.locations(stateEnum)),
-                    stateEnum: stateEnum, at: dict)
+                            // (`.archived: []`: an end by design)
+                            terminal: moves.filter(\.to.isEmpty).map(\.from), stateLocations: context.locations(stateEnum)),
+                    stateEnum: stateEnum, at: Self.keeper(dict, context.index)?.node ?? Syntax(dict))
     }
 
     /// The state a value names: `.b`, `T.b`, `.b(…)`, or the first element of `(.b, effect)`.
@@ -272,7 +295,7 @@ struct DictionaryTableRecogniser: Recogniser {
         }
         // Mostly unreadable: not a transition table.
         guard entries.count >= max(1, unreadable.count) else { return }
-        let name = SyntaxHelpers.enclosingBindingName(dict)
+        let name = Self.tableName(dict, context.index)
         let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
         // the written type: `[Key: State]` (a key struct's fields give the key's enums, by label or
         // in order), `[State: [Event: State]]` or `[State: [(Event, State)]]`
@@ -393,7 +416,7 @@ struct DictionaryTableRecogniser: Recogniser {
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         machine.findings = findings
-        context.add(machine, stateEnum: stateEnum, at: dict)
+        context.add(machine, stateEnum: stateEnum, at: Self.keeper(dict, context.index)?.node ?? Syntax(dict))
     }
 
     struct Lookup {
@@ -419,7 +442,7 @@ struct DictionaryTableRecogniser: Recogniser {
     func findLookup(of dict: DictionaryExprSyntax, named name: String, in subscripts: Subscripts, context: ExtractionContext) -> Lookup? {
         for (file, sub) in subscripts.byName[name] ?? [] {
             // the same name elsewhere may be another variable: the base must resolve to this literal's
-            guard DSLSupport.variable(sub.calledExpression, index: context.index)?.initializer
+            guard DSLSupport.heldValue(sub.calledExpression, index: context.index)
                 .map({ SyntaxHelpers.unwrap($0).id == dict.id }) == true else { continue }
             var lookup = Lookup(location: file.location(of: sub), keyArguments: [], stateParameterNames: [])
             if let key = sub.arguments.first?.expression {
@@ -502,7 +525,7 @@ struct ArrayTable {
         var names: [String] = []
         if let call = anchor.as(FunctionCallExprSyntax.self) { names.append(DSLSupport.calleeName(call) ?? "") }
         if let array {
-            names.append(SyntaxHelpers.enclosingBindingName(array) ?? "")
+            names.append(DictionaryTableRecogniser.tableName(array, context.index) ?? "")
             names.append(array.parent?.as(LabeledExprSyntax.self)?.label?.text ?? "")
             names += rows.prefix(1).compactMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
         }
@@ -563,7 +586,7 @@ struct ArrayTable {
         let count = row.count == 2 ? 2 : 3
         let names = row.prefix(count).compactMap { part -> [String]? in
             if let one = SyntaxHelpers.caseReference(part.expr, index)?.name { return [one] }
-            guard let array = SyntaxHelpers.arrayLiteral(part.expr), !array.elements.isEmpty else { return nil }
+            guard let array = SyntaxHelpers.arrayLiteral(part.expr) ?? loopedArray(part.expr), !array.elements.isEmpty else { return nil }
             arrays += 1
             let many = array.elements.compactMap { SyntaxHelpers.caseReference($0.expression, index)?.name }
             return many.count == array.elements.count ? many : nil
@@ -571,9 +594,24 @@ struct ArrayTable {
         return names.count == count && arrays <= 1 ? names : nil
     }
 
-    /// Whether a row names one case in each of its first three parts: a table has most rows so.
-    static func plainRow(_ expr: ExprSyntax, _ index: SymbolIndex) -> Bool {
-        row(expr).flatMap { caseNames($0, index) }?.allSatisfy { $0.count == 1 } == true
+    /// The array literal a `for` loop around a row iterates, when the row names the loop's variable
+    /// (`for s in [Robot.exploring, .returning] { m.addTransition(from: s, to: .stuck, on: .bump) }`).
+    static func loopedArray(_ expr: ExprSyntax) -> ArrayExprSyntax? {
+        guard let name = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self), name.argumentNames == nil else { return nil }
+        var node = Syntax(name).parent
+        while let n = node, !n.is(FunctionDeclSyntax.self), !n.is(InitializerDeclSyntax.self), !n.is(ClosureExprSyntax.self) {
+            if let loop = n.as(ForStmtSyntax.self), loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name.baseName.text {
+                return loop.whereClause == nil ? SyntaxHelpers.arrayLiteral(loop.sequence) : nil
+            }
+            node = n.parent
+        }
+        return nil
+    }
+
+    /// Whether a row names a case, or an array of cases, in each of its first three parts: a table has most
+    /// rows so (`Route(from: [.browsing, .cart], on: .add, to: .cart)`).
+    static func readableRow(_ expr: ExprSyntax, _ index: SymbolIndex) -> Bool {
+        row(expr).flatMap { caseNames($0, index) } != nil
     }
 
     /// Per part, the label and the type the written element type gives: `[(from: S, event: E, to: S)]`,
@@ -624,15 +662,19 @@ struct ArrayTable {
         // registering calls: the enums the receiver's written type names (`Machine<Door, DoorEvent>`), by the
         // cases each part uses
         let receiver = array == nil ? anchor.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
+        // (rows registered on `self` by a subclass of the generic machine: `Machine<Phase, Event>` names the
+        // enums, `super.init(initial: .queued)` starts it, and the subclass names it)
+        let inherited = array == nil && receiver.map(SyntaxHelpers.isSelf) != false ? Self.inheritedMachine(around: anchor) : nil
         let variable = receiver.flatMap { DSLSupport.variable($0, index: index) }
         // the call building the machine: the receiver's initializer, the call whose trailing closure is
         // given the receiver (`FSM(initialState: .cold) { fsm in fsm.on(…) }`), or the call the array is given to
         let handed = receiver.flatMap { Self.builderHanding($0) }
         let builder = array.map { $0.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self) }
             ?? variable?.initializer.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) } ?? handed
-            ?? receiver.flatMap { Self.assignedBuilder(of: $0, around: anchor) }
+            ?? receiver.flatMap { Self.assignedBuilder(of: $0, around: anchor) } ?? inherited.flatMap { _ in Self.superInit(around: anchor) }
         var named: [EnumInfo] = []
-        if let text = receiver.flatMap({ context.index.binding(referencedBy: $0)?.typeText }) ?? builder?.calledExpression.trimmedText {
+        if let text = inherited?.superclass.trimmedText ?? receiver.flatMap({ context.index.binding(referencedBy: $0)?.typeText })
+            ?? builder?.calledExpression.trimmedText {
             named = DSLSupport.genericType(text, at: anchor, index: index).arguments.compactMap(\.enumInfo)
         }
         let labels = (0..<3).map { i in first.parts[i].label ?? (i < written.count ? written[i].label : nil) }
@@ -687,8 +729,8 @@ struct ArrayTable {
                                     target: .state(row.names[toAt][0]),
                                     effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
         }
-        let name = array.flatMap { SyntaxHelpers.enclosingBindingName($0) } ?? handed.flatMap { SyntaxHelpers.enclosingBindingName($0) }
-            ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
+        let name = array.flatMap { DictionaryTableRecogniser.tableName($0, index) } ?? handed.flatMap { SyntaxHelpers.enclosingBindingName($0) }
+            ?? inherited?.type.name.text ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
         let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
         var initial: String?
         // `Machine<Door, DoorEvent>(initial: .closed)`: the builder's one argument naming a state
@@ -702,9 +744,27 @@ struct ArrayTable {
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
-                    stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? anchor)
+                    stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? inherited.map { Syntax($0.type) }
+                        ?? array.flatMap { DictionaryTableRecogniser.keeper($0, index)?.node } ?? anchor)
         // the construction's candidate is this machine
         if let builder { context.constructionMachines[builder.id, default: []].append(location) }
+    }
+
+    /// The class around a node that inherits from a generic class (`final class Download: Machine<Phase,
+    /// Event>`), with that superclass.
+    static func inheritedMachine(around node: Syntax) -> (type: ClassDeclSyntax, superclass: TypeSyntax)? {
+        guard let type = SyntaxHelpers.nearest(node, { n -> ClassDeclSyntax? in n.as(ClassDeclSyntax.self) }),
+              let first = type.inheritanceClause?.inheritedTypes.first?.type,
+              first.as(IdentifierTypeSyntax.self)?.genericArgumentClause != nil else { return nil }
+        return (type, first)
+    }
+
+    /// The `super.init(…)` call of the initializer around a node.
+    static func superInit(around node: Syntax) -> FunctionCallExprSyntax? {
+        let initializer = SyntaxHelpers.nearest(node) { $0.as(InitializerDeclSyntax.self) }
+        return initializer?.body?.statements.lazy.compactMap { item in
+            item.item.as(FunctionCallExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression.as(FunctionCallExprSyntax.self)
+        }.first { $0.calledExpression.trimmedText == "super.init" }
     }
 
     /// The call a property without an initial value is given in its type's initializers or in the function
@@ -743,7 +803,7 @@ struct ArrayTable {
 
 extension ArrayTable {
     /// What the table's lookup compares a row's source with: `X` in `table.first { $0.from == X }` (or
-    /// `{ row in X == row.from }`), a call on the table's variable in its file. Nil when there is none,
+    /// `{ row in X == row.from }`, `{ $0.from.contains(X) }`), a call on the table's variable in its file. Nil when there is none,
     /// or several lookups compare with different things.
     func lookedUpState(table: String, field: String) -> ExprSyntax? {
         final class Finder: SyntaxVisitor {
@@ -766,6 +826,14 @@ extension ArrayTable {
                         let sides = [items[i - 1], items[i + 1]]
                         let isRowField = { (e: ExprSyntax) in SyntaxHelpers.path(e) == "\(row).\(self.field)" }
                         if isRowField(sides[0]) { compared.append(sides[1]) } else if isRowField(sides[1]) { compared.append(sides[0]) }
+                    }
+                    // (a row with several sources: `$0.from.contains(state)`)
+                    for token in closure.tokens(viewMode: .sourceAccurate) where token.text == "contains" {
+                        guard let member = token.parent?.parent?.as(MemberAccessExprSyntax.self),
+                              let call = member.parent?.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+                              let argument = call.arguments.first, argument.label == nil,
+                              member.base.flatMap(SyntaxHelpers.path) == "\(row).\(field)" else { continue }
+                        compared.append(argument.expression)
                     }
                 }
                 return .visitChildren

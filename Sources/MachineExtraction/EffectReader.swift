@@ -73,7 +73,7 @@ struct EffectReader {
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
             r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
-            if let at = index.anchor(ref, else: origin), let initializer = index.binding(named: ref.baseName.text, at: at)?.initializer,
+            if let at = index.anchor(ref, else: origin), let initializer = DSLSupport.value(of: ref.baseName.text, around: at, index: index),
                isStream(Syntax(initializer)) {
                 r.effect!.kind = .stream
             }
@@ -160,6 +160,11 @@ struct EffectReader {
         // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
         if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {
             var r = read(base, depth: depth + 1)
+            // (a value sent at once no longer is after an operator that waits: `Effect(value: .done).delay(for: 1,
+            // scheduler: …)`, `.receive(on:)`)
+            if r.effect?.isSend == true, !["eraseToEffect", "eraseToAnyPublisher", "map"].contains(name) {
+                r.effect!.label = shortLabel(base)
+            }
             // `producer.toEffect(queue: .request, id: .download)`
             if let q = SyntaxHelpers.argument(call, "queue") {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
@@ -194,11 +199,17 @@ struct EffectReader {
             return r
         }
         var effect = Effect(label: shortLabel(call))
+        // legacy TCA's `Effect(value: .opened)` (`.init(value:)`, `EffectTask(value:)`): a `Just` the store
+        // handles at once, as `.send(.opened)`
+        if call.arguments.count == 1, call.arguments.first?.label?.text == "value", call.trailingClosure == nil,
+           name == "init" || ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(SyntaxHelpers.unwrap(callee).trimmedText)) {
+            effect.label = "send"
+        }
         // `Effect(loginPublisher, queue: .request)`: the publisher names the effect better than the type
         if let first = call.arguments.first, first.label == nil, let ref = first.expression.as(DeclReferenceExprSyntax.self),
            isInitializer(callee) {
             effect.label = ref.baseName.text
-            if let at = index.anchor(ref, else: origin), let initializer = index.binding(named: ref.baseName.text, at: at)?.initializer,
+            if let at = index.anchor(ref, else: origin), let initializer = DSLSupport.value(of: ref.baseName.text, around: at, index: index),
                isStream(Syntax(initializer)) {
                 effect.kind = .stream
             }
@@ -301,10 +312,12 @@ struct EffectReader {
 
     final class StreamFinder: SyntaxVisitor {
         let reader: EffectReader
+        let depth: Int
         var found = false
 
-        init(reader: EffectReader) {
+        init(reader: EffectReader, depth: Int = 0) {
             self.reader = reader
+            self.depth = depth
             super.init(viewMode: .sourceAccurate)
         }
 
@@ -339,6 +352,12 @@ struct EffectReader {
             if EffectReader.streamCallNames.contains(name) || (name == "publish" && labels.contains("every"))
                 || labels.contains("sequence") {
                 found = true
+            }
+            // (a function given the effect's `send` that loops: `await observe(send: send)`)
+            if !found, depth < 3, let body = reader.sendingHelper(node) {
+                let inner = StreamFinder(reader: reader, depth: depth + 1)
+                inner.walk(body)
+                found = inner.found
             }
             return found ? .skipChildren : .visitChildren
         }
@@ -459,15 +478,8 @@ struct EffectReader {
                 default: continue
                 }
             }
-            if let policy = type.properties.first(where: { $0.name == "effectQueuePolicy" }) {
-                let text = policy.node.compactText
-                if let r = text.range(of: #"run(Newest|Oldest)\(maxCount: *([0-9]+)(, *\.?(\w+))?"#, options: .regularExpression) {
-                    let m = String(text[r])
-                    let n = m.filter(\.isNumber)
-                    if m.contains("Newest") { return "runNewest(\(n))" }
-                    let mode = m.contains("discardNew") ? ", discardNew" : m.contains("suspendNew") ? ", suspendNew" : ""
-                    return "runOldest(\(n)\(mode))"
-                }
+            if let policy = type.properties.first(where: { $0.name == "effectQueuePolicy" }), let run = Self.runPolicy(policy.node.compactText) {
+                return run
             }
         }
         // A Harvest queue enum case (`LockQueue.motor`, or `.motor` of the mapping's queue type, the
@@ -480,8 +492,14 @@ struct EffectReader {
             caseName = String(queue[queue.index(after: dot)...])
             type = index.type(String(queue[..<dot]), in: scope)
         }
-        guard let type, type.enumInfo?.caseNames.contains(caseName) == true,
-              let strategy = index.properties(named: "flattenStrategy", of: type).first else { return nil }
+        guard let type, type.enumInfo?.caseNames.contains(caseName) == true else { return nil }
+        // (an Actomaton queue enum's case: `Effect(queue: SearchQueue.search)`, its `effectQueuePolicy` for it)
+        if let policy = index.properties(named: "effectQueuePolicy", of: type).first {
+            let finder = CaseReturnFinder(caseName: caseName, index: index)
+            finder.walk(policy.node)
+            return Self.runPolicy((finder.returned ?? ExtractionContext.getter(of: policy).flatMap(SyntaxHelpers.onlyValue))?.compactText ?? "")
+        }
+        guard let strategy = index.properties(named: "flattenStrategy", of: type).first else { return nil }
         let finder = CaseReturnFinder(caseName: caseName, index: index)
         finder.walk(strategy.node)
         if let result = finder.result { return result }
@@ -525,17 +543,37 @@ struct EffectReader {
         finder.walk(node)
         var found = finder.found
         if depth < 3, found.isEmpty {
-            // nothing written inline: follow names to the publishers they are bound to
+            // nothing written inline: follow names to the publishers they are bound to, and the functions
+            // given the effect's `send`
             for name in finder.references.uniqued() {
                 found = found.appendingUnique(emits(inBinding: name, at: node, depth: depth + 1))
             }
+            for body in sendingHelpers(in: node) { found = found.appendingUnique(emits(in: Syntax(body), depth: depth + 1)) }
         }
         return found
     }
 
+    /// The bodies of the project's functions that a call in `node` hands the effect's `send` to (`.run {
+    /// send in await observe(send: send) }` with `func observe(send: Send<Action>) async { for await … }`):
+    /// what they send, the effect sends.
+    func sendingHelpers(in node: Syntax) -> [CodeBlockSyntax] {
+        DSLSupport.calls(in: node).compactMap(sendingHelper)
+    }
+
+    /// The body of the project's function a call hands a `Send` to, given by name (`observe(send: send)`).
+    func sendingHelper(_ call: FunctionCallExprSyntax) -> CodeBlockSyntax? {
+        guard call.arguments.contains(where: { $0.expression.is(DeclReferenceExprSyntax.self) }) else { return nil }
+        let functions = index.functions(referencedBy: call.calledExpression, at: index.anchor(call.calledExpression, else: origin))
+        guard functions.count == 1, let function = functions.first, let body = function.body,
+              function.signature.parameterClause.parameters.contains(where: { SymbolIndex.bareTypeName($0.type.trimmedText) == "Send" })
+        else { return nil }
+        return body
+    }
+
     func emits(inBinding name: String, at node: Syntax, depth: Int) -> [String] {
-        guard depth < 4, let binding = index.binding(named: name, in: scope(of: node), where: { $0.initializer != nil }),
-              let initializer = binding.initializer else { return [] }
+        // (a local first: `let ticks = Timer.publish(…).map { _ in .tick }; return Effect(ticks, queue: .timer)`)
+        guard depth < 4, let initializer = DSLSupport.localBinding(named: name, around: node)?.initializer?.value
+                ?? index.binding(named: name, in: scope(of: node), where: { $0.initializer != nil })?.initializer else { return [] }
         return emits(in: Syntax(initializer), depth: depth + 1)
     }
 
@@ -621,10 +659,22 @@ struct EffectReader {
     }
 
     /// Finds, in a `switch self`, what the case named `caseName` returns (`.latest` → `latest`).
+    /// Actomaton's policy written in `text` (`.runNewest(maxCount: 1)`, `.runOldest(maxCount: 2, .suspendNew)`).
+    static func runPolicy(_ text: String) -> String? {
+        guard let r = text.range(of: #"run(Newest|Oldest)\(maxCount: *([0-9]+)(, *\.?(\w+))?"#, options: .regularExpression) else { return nil }
+        let m = String(text[r])
+        let n = m.filter(\.isNumber)
+        if m.contains("Newest") { return "runNewest(\(n))" }
+        let mode = m.contains("discardNew") ? ", discardNew" : m.contains("suspendNew") ? ", suspendNew" : ""
+        return "runOldest(\(n)\(mode))"
+    }
+
     final class CaseReturnFinder: SyntaxVisitor {
         let caseName: String
         let index: SymbolIndex
         var result: String?
+        /// The value the case gives, as written.
+        var returned: ExprSyntax?
 
         init(caseName: String, index: SymbolIndex) {
             self.caseName = caseName
@@ -648,7 +698,7 @@ struct EffectReader {
                 var expr: ExprSyntax?
                 if let ret = item.item.as(ReturnStmtSyntax.self) { expr = ret.expression }
                 else if let e = item.item.as(ExprSyntax.self) { expr = e }
-                if let e = expr, let (name, _) = SyntaxHelpers.caseReference(e, index) { result = name; break }
+                if let e = expr, let (name, _) = SyntaxHelpers.caseReference(e, index) { result = name; returned = e; break }
             }
             return .skipChildren
         }

@@ -319,7 +319,7 @@ final class ExtractionContext {
     final class Caches: @unchecked Sendable {
         let lock = NSLock()
         var predicates: [String: [String: (yes: Set<String>, maybe: Set<String>)]] = [:]
-        var relations: [String: [String: Set<AllowedMoves.Move>]] = [:]
+        var relations: [String: EnumRelations] = [:]
         var successors: [String: [String: [String: String]]] = [:]
         var initialisersByKey: [String: [FunctionCallExprSyntax]]?
         /// Stored properties by the last name of their type (written, or of the case they start as).
@@ -561,21 +561,37 @@ final class ExtractionContext {
 
     /// An enum's relations over two of its values, by method name: the moves each method named as moves
     /// allows (`func canMove(to next: Self) -> Bool { switch (self, next) { … } }`, `AllowedMoves`).
-    func relations(of info: EnumInfo?) -> [String: Set<AllowedMoves.Move>] {
-        guard let info, let type = index.types[info.key] else { return [:] }
+    func relations(of info: EnumInfo?) -> [String: Set<AllowedMoves.Move>] { enumRelations(of: info).moves }
+
+    /// The cases a member naming the enum's moves says allow no move (`case .returned: []`, `case .ended:
+    /// return false`): ends by design, no dead ends in any machine of the enum.
+    func declaredEnds(of info: EnumInfo?) -> Set<String> { enumRelations(of: info).ends }
+
+    struct EnumRelations {
+        var moves: [String: Set<AllowedMoves.Move>] = [:]
+        var ends = Set<String>()
+    }
+
+    func enumRelations(of info: EnumInfo?) -> EnumRelations {
+        guard let info, let type = index.types[info.key] else { return EnumRelations() }
         return cached(\.relations, info.key) {
             let reader = AllowedMoves(type: type, stateEnum: info, context: self)
-            var result: [String: Set<AllowedMoves.Move>] = [:]
+            var result = EnumRelations()
+            func add(_ name: String, _ moves: [(move: AllowedMoves.Move, node: Syntax)], ends: Set<String>) {
+                result.moves[name] = Set(moves.map(\.move))
+                // (an end no earlier case of the member gives a move from)
+                result.ends.formUnion(ends.filter { end in !moves.contains { $0.move.from == end } })
+            }
             // (a computed list of the next cases, `var nextStates: Set<Self>`, read by its `contains`)
             for property in type.properties where property.isComputed && !property.isStatic && AllowedMoves.namedAsMoves(property.name) {
                 guard let text = property.typeText, reader.isCollectionOfSelf(text), let body = ExtractionContext.getter(of: property),
                       let moves = reader.listed(body) else { continue }
-                result[property.name] = Set(moves.map(\.move))
+                add(property.name, moves, ends: reader.ends(body, source: "self"))
             }
             for (method, _) in type.methods where AllowedMoves.namedAsMoves(method.name.text) {
                 guard method.signature.returnClause?.type.trimmedText == "Bool", let body = method.body,
-                      let moves = reader.predicate(method, body.statements) else { continue }
-                result[method.name.text] = Set(moves.map(\.move))
+                      let moves = reader.predicate(method, body.statements), let source = reader.subjects(of: method)?.first else { continue }
+                add(method.name.text, moves, ends: reader.ends(body.statements, source: source))
             }
             return result
         }
@@ -1047,7 +1063,7 @@ final class ExtractionContext {
         for location in m.pathsLeftOut {
             warn(ReducerInterpreter.leftOutMessage("'\(m.name)'") + " and the machine is partial", at: location, severity: .note)
         }
-        m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal"))
+        m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal") + declaredEnds(of: stateEnum).sorted().filter(m.states.contains))
         if let initial = marked(stateEnum, "initial").first { m.initial = initial }
         if let initial = m.initial, !m.states.contains(initial) {
             warn("\(m.name): the initial value `\(initial)` is not one of its states; no initial state", at: m.location, severity: .note)

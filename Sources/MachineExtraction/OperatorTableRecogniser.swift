@@ -17,30 +17,57 @@ struct OperatorTableRecogniser: Recogniser {
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         var tables: [(table: ArrayExprSyntax, file: ParsedFile)] = []
         var sums: [(sum: SequenceExprSyntax, operands: [ExprSyntax], file: ParsedFile)] = []
+        var additions: [(target: ExprSyntax, rows: [ExprSyntax], array: ArrayExprSyntax?, file: ParsedFile)] = []
         for (file, finder) in self.found(found, in: context, as: TableFinder.self) {
             tables += finder.tables.map { ($0, file) }
             sums += finder.sums.map { ($0.0, $0.1, file) }
+            additions += finder.additions.map { ($0.target, $0.rows, $0.array, file) }
         }
-        // tables kept apart and joined (`static let all = starting + pausing + stopping`): one machine, of the
-        // join, for all their rows (the names resolved where the join is written)
-        var tableByBinding: [SyntaxIdentifier: Int] = [:]
+        // tables kept apart and joined (`static let all = starting + pausing + stopping`, `flowRows() +
+        // cleanupRows()`): one machine, of the join, for all their rows (the names resolved where the join
+        // is written); a table kept in a variable or returned by a function
+        var tableByDeclaration: [SyntaxIdentifier: Int] = [:]
         for (i, t) in tables.enumerated() {
             if let binding = t.table.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
-                tableByBinding[binding.id] = i
+                tableByDeclaration[binding.id] = i
+            } else if let function = SyntaxHelpers.nearest(t.table, { $0.as(FunctionDeclSyntax.self) }), let body = function.body,
+                      SyntaxHelpers.onlyValue(body.statements).map(SyntaxHelpers.unwrap)?.id == Syntax(t.table).id {
+                tableByDeclaration[function.id] = i
             }
+        }
+        func table(_ operand: ExprSyntax) -> Int? {
+            if let call = operand.as(FunctionCallExprSyntax.self) {
+                let functions = context.index.functions(referencedBy: call.calledExpression)
+                return functions.count == 1 ? tableByDeclaration[functions[0].id] : nil
+            }
+            return DSLSupport.variable(operand, index: context.index).flatMap { tableByDeclaration[$0.node.id] }
         }
         var joined = Set<Int>()
         var joins: [(sum: SequenceExprSyntax, parts: [Int], file: ParsedFile)] = []
-        if !tableByBinding.isEmpty {
+        if !tableByDeclaration.isEmpty {
             for sum in sums {
-                let parts = sum.operands.compactMap { context.index.binding(referencedBy: $0).flatMap { tableByBinding[$0.node.id] } }
+                let parts = sum.operands.compactMap(table)
                 guard parts.count == sum.operands.count, Set(parts).count == parts.count else { continue }
                 joins.append((sum.sum, parts, sum.file))
                 joined.formUnion(parts)
             }
         }
-        for (i, t) in tables.enumerated() where !joined.contains(i) { build([t], at: Syntax(t.table), file: t.file, context: context) }
-        for join in joins { build(join.parts.map { tables[$0] }, at: Syntax(join.sum), file: join.file, context: context) }
+        // rows added to a table's variable (`rules += [ … ]`, `rules.append(.dim | .on => .dimmed)`): its rows
+        var added: [Int: [(rows: [ExprSyntax], file: ParsedFile)]] = [:]
+        for addition in additions {
+            guard let i = table(addition.target) else { continue }
+            if let array = addition.array, let j = tables.firstIndex(where: { $0.table.id == array.id }) { joined.insert(j) }
+            added[i, default: []].append((addition.rows, addition.file))
+        }
+        func parts(_ i: Int) -> [(rows: [ExprSyntax], file: ParsedFile)] {
+            [(tables[i].table.elements.map(\.expression), tables[i].file)] + (added[i] ?? [])
+        }
+        for (i, t) in tables.enumerated() where !joined.contains(i) {
+            build(parts(i), table: t.table, at: Syntax(t.table), file: t.file, context: context)
+        }
+        for join in joins {
+            build(join.parts.flatMap(parts), table: tables[join.parts[0]].table, at: Syntax(join.sum), file: join.file, context: context)
+        }
     }
 
     /// Splits `a | b => c | d` (unfolded: custom operators have no known precedence) into a row.
@@ -65,20 +92,39 @@ struct OperatorTableRecogniser: Recogniser {
         var tables: [ArrayExprSyntax] = []
         /// Sums of names (`starting + pausing`), with the names: tables joined, when they name tables.
         var sums: [(SequenceExprSyntax, [ExprSyntax])] = []
+        /// Rows added to a variable: `rules += [ … ]` (with the array), `rules.append(row)`.
+        var additions: [(target: ExprSyntax, rows: [ExprSyntax], array: ArrayExprSyntax?)] = []
         init() { super.init(viewMode: .sourceAccurate) }
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
             let elements = Array(node.elements)
             guard elements.count >= 3, elements.count % 2 == 1 else { return .visitChildren }
+            if elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "+=",
+               let array = SyntaxHelpers.unwrap(elements[2]).as(ArrayExprSyntax.self),
+               array.elements.contains(where: { OperatorTableRecogniser.row($0.expression) != nil }) {
+                additions.append((elements[0], array.elements.map(\.expression), array))
+                return .visitChildren
+            }
             var operands: [ExprSyntax] = []
             for (i, e) in elements.enumerated() {
                 if i % 2 == 1 {
                     guard e.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return .visitChildren }
                 } else {
-                    guard e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self) else { return .visitChildren }
+                    // (a table's name, or a call of a function returning one: `flowRows() + cleanupRows()`)
+                    let call = e.as(FunctionCallExprSyntax.self)
+                    guard e.is(DeclReferenceExprSyntax.self) || e.is(MemberAccessExprSyntax.self)
+                            || call.map({ $0.arguments.isEmpty && $0.trailingClosure == nil }) == true else { return .visitChildren }
                     operands.append(e)
                 }
             }
             sums.append((node, operands))
+            return .visitChildren
+        }
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "append",
+               let target = member.base, node.arguments.count == 1, let row = node.arguments.first?.expression,
+               OperatorTableRecogniser.row(row) != nil {
+                additions.append((target, [row], nil))
+            }
             return .visitChildren
         }
         override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
@@ -90,25 +136,25 @@ struct OperatorTableRecogniser: Recogniser {
         }
     }
 
-    /// One machine of the rows of `parts` (one table, or the tables a sum joins), found at `anchor` in `file`.
-    func build(_ parts: [(table: ArrayExprSyntax, file: ParsedFile)], at anchor: Syntax, file: ParsedFile, context: ExtractionContext) {
+    /// One machine of the rows of `parts` (one table and the rows added to it, or the tables a sum joins),
+    /// the first `table`, found at `anchor` in `file`.
+    func build(_ parts: [(rows: [ExprSyntax], file: ParsedFile)], table: ArrayExprSyntax, at anchor: Syntax, file: ParsedFile, context: ExtractionContext) {
         var rows: [(row: Row, file: ParsedFile)] = []
-        for (table, file) in parts {
-            for element in table.elements {
-                if let row = Self.row(element.expression) { rows.append((row, file)); continue }
-                context.warn("not a transition row (`input | from => to`): \(element.expression.compactText.prefix(60)); left out of the machine",
+        for (elements, file) in parts {
+            for element in elements {
+                if let row = Self.row(element) { rows.append((row, file)); continue }
+                context.warn("not a transition row (`input | from => to`): \(element.compactText.prefix(60)); left out of the machine",
                              at: file.location(of: element))
             }
         }
-        let table = parts[0].table
         // Names used on each side
         var stateNames: [String] = []
         var inputNames: [String] = []
         for (row, _) in rows {
             if let r = SyntaxHelpers.caseReference(row.input, context.index) { inputNames.append(r.name) }
-            if let r = SyntaxHelpers.caseReference(row.from, context.index) { stateNames.append(r.name) }
+            if !isAny(row.from), let r = SyntaxHelpers.caseReference(row.from, context.index) { stateNames.append(r.name) }
             if let r = SyntaxHelpers.caseReference(row.to, context.index) { stateNames.append(r.name) }
-            stateNames += predicateCaseNames(row.from, context: context)
+            if !isAny(row.from) { stateNames += predicateCaseNames(row.from, context: context) }
         }
         let bindingName = SyntaxHelpers.enclosingBindingName(anchor)
         var typeText: String?
@@ -163,7 +209,10 @@ struct OperatorTableRecogniser: Recogniser {
                               guardText: guardText, catchAll: catchAll))
         }
         guard !rules.isEmpty else { return }
+        // (or of the variable the rows are folded into first: `let mapping = reduce(mappings)`, then
+        // `Automaton(state: .idle, input: signal, mapping: mapping)`)
         let built = context.construction(referencing: bindingName, around: anchor)
+            ?? bindingName.flatMap { Self.folded($0, in: file) }.flatMap { context.construction(referencing: $0.name, around: Syntax($0.value)) }
         // `Automaton(…, strategy: .latest)`: every new effect cancels the one in flight
         if let strategy = built.flatMap({ SyntaxHelpers.argument($0.call, "strategy") }), SyntaxHelpers.caseReference(strategy, context.index, accepting: { $0 == "latest" }) != nil {
             for i in rules.indices {
@@ -176,9 +225,12 @@ struct OperatorTableRecogniser: Recogniser {
                 }
             }
         }
-        // `.reduce(.all, rows)`: every matching row applies (the API's `.all` case among the arguments)
+        // `.reduce(.all, rows)`: every matching row applies (the API's `.all` case among the arguments; a
+        // table named `all`, `ValveRules.all`, is none)
         let order: RuleOrder = (built?.call.arguments.contains { a in
-            DSLSupport.calls(in: a.expression).contains { call in call.arguments.contains { SyntaxHelpers.caseReference($0.expression, context.index, accepting: { $0 == "all" }) != nil } }
+            DSLSupport.calls(in: a.expression).contains { call in
+                call.arguments.contains { SyntaxHelpers.unwrap($0.expression).as(MemberAccessExprSyntax.self).map { $0.base == nil && $0.declName.baseName.text == "all" } == true }
+            }
         } ?? false) ? .allMatch : .firstMatch
         let name = built?.binding ?? bindingName ?? "table@\(file.location(of: anchor).line)"
         let machine = Machine(
@@ -186,6 +238,30 @@ struct OperatorTableRecogniser: Recogniser {
             initial: context.initialState(built?.initial, states: states), rules: rules, order: order,
             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         context.add(machine, stateEnum: stateEnum, at: built?.call ?? anchor)
+    }
+
+    /// The variable a table named `name` is folded into in `file` (`let mapping = reduce(mappings)`,
+    /// `reduce(Self.mappings)`): its name and value.
+    static func folded(_ name: String, in file: ParsedFile) -> (name: String, value: ExprSyntax)? {
+        final class Finder: SyntaxVisitor {
+            let name: String
+            var found: (name: String, value: ExprSyntax)?
+            init(_ name: String) {
+                self.name = name
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+                guard found == nil, let id = node.pattern.as(IdentifierPatternSyntax.self), let value = node.initializer?.value,
+                      let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self),
+                      DSLSupport.calleeName(call) == "reduce",
+                      call.arguments.contains(where: { SyntaxHelpers.lastName($0.expression) == name }) else { return .visitChildren }
+                found = (id.identifier.text, value)
+                return .skipChildren
+            }
+        }
+        let finder = Finder(name)
+        finder.walk(file.tree)
+        return finder.found
     }
 
     func isAny(_ expr: ExprSyntax) -> Bool {

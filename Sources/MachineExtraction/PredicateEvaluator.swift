@@ -58,6 +58,10 @@ final class PredicateEvaluator {
     var ownProperty: ((String) -> Verdict?)?
     /// The value those are read through, when it is not `self` (`state.canSubmit` in a TCA reducer, `state`).
     var ownerPath: String?
+    /// Whether a local declaration hides a subject's name where it is written (`if let state = saved, state
+    /// == .signedIn` tests the local, not the property): such a name is no subject. Not passed on to the
+    /// evaluators of called functions, whose subjects are their parameters.
+    var hidden: ((ExprSyntax) -> Bool)?
     /// Source texts of the parts it could not read.
     var unknownTexts: [String] = []
     /// Where each value is first named (for rule locations).
@@ -91,7 +95,7 @@ final class PredicateEvaluator {
 
     func isSubject(_ e: ExprSyntax) -> Bool {
         guard let p = SyntaxHelpers.path(e) else { return false }
-        return subjects.contains(p)
+        return subjects.contains(p) && hidden?(e) != true
     }
 
     func unknown(_ e: some SyntaxProtocol) -> Verdict {

@@ -277,13 +277,13 @@ extension ReducerSpec {
         var counts: [String: Int] = [:]
         for m in methods {
             counts[m.name.text, default: 0] += 1
-            if SymbolIndex.isPrivate(m.modifiers) { counts[fileKey(m) + m.name.text, default: 0] += 1 }
+            if SymbolIndex.isPrivate(m) { counts[fileKey(m) + m.name.text, default: 0] += 1 }
         }
         for m in methods {
             let full = SyntaxHelpers.fullName(m)
             table[full] = table[full] ?? m
             if counts[m.name.text] == 1 { table[m.name.text] = m }
-            if SymbolIndex.isPrivate(m.modifiers) {
+            if SymbolIndex.isPrivate(m) {
                 let file = fileKey(m)
                 table[file + full] = table[file + full] ?? m
                 if counts[file + m.name.text] == 1 { table[file + m.name.text] = m }
@@ -1247,7 +1247,7 @@ final class ReducerInterpreter {
         let later = SyntaxHelpers.laterClosures(of: call, index: effects.index)
         if !later.isEmpty {
             // (an animation's own closure runs now, its completion later, from where the animation leaves it)
-            let now = runAtOnce(SyntaxHelpers.immediateClosures(of: call), ctxs)
+            let now = runAtOnce(SyntaxHelpers.immediateClosures(of: call, index: effects.index), ctxs)
             for (closure, kind) in later { launch(closure, kind: kind, now) }
             return now
         }
@@ -1357,9 +1357,18 @@ final class ReducerInterpreter {
            path == "self" || spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
             helperName = member.declName.baseName.text
         }
+        // (the owner's static method: `Self.canTransition(from: stage, to: next)`, `Pipeline.canTransition(…)`)
+        var typeName: String?
+        if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
+           base.baseName.text.first?.isUppercase == true {
+            helperName = member.declName.baseName.text
+            typeName = base.baseName.text
+        }
         guard let name = helperName else { return nil }
         let full = ReducerSpec.key(name, call), file = ReducerSpec.fileKey(call)
         guard let found = spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name] else { return nil }
+        if let typeName, !found.modifiers.contains(where: { ["static", "class"].contains($0.name.text) })
+            || typeName != "Self" && SyntaxHelpers.enclosingTypeNames(found).last != typeName { return nil }
         // (a base class's method only subclasses implement, `func execute() { fatalError("subclasses override") }`,
         // is not followed: the overriding one runs; asked once per method, as every call is resolved here)
         let abstract = abstractMethods.value(for: found) {
@@ -2503,6 +2512,7 @@ final class ReducerInterpreter {
             let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
             let properties = spec.enumPredicates, own = spec.ownerPredicates
             evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
+            evaluator.hidden = { [unowned self] in isLocal(SyntaxHelpers.unwrap($0)) }
             if !own.isEmpty {
                 evaluator.ownProperty = { name in own[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
                 evaluator.ownerPath = spec.ownerPath

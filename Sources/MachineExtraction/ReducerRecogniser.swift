@@ -1352,10 +1352,12 @@ struct ReducerRecogniser: Recogniser {
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             let argument = node.arguments.count == 1 ? SyntaxHelpers.unwrap(node.arguments.first!.expression) : nil
-            if let ref = SyntaxHelpers.caseReference(node.calledExpression, index),
-               let arg = argument.flatMap({ SyntaxHelpers.caseReference($0, index)?.name ?? $0.as(BooleanLiteralExprSyntax.self)?.literal.text }),
-               !Self.inPattern(node) {
-                calls.append((ref.name, arg))
+            // (each branch of a choice: `.setPhase(ok ? .sent : .rejected)`)
+            if let ref = SyntaxHelpers.caseReference(node.calledExpression, index), let argument, !Self.inPattern(node) {
+                for branch in SyntaxHelpers.branches(argument) {
+                    guard let arg = SyntaxHelpers.caseReference(branch, index)?.name ?? branch.as(BooleanLiteralExprSyntax.self)?.literal.text else { continue }
+                    calls.append((ref.name, arg))
+                }
             }
             return .visitChildren
         }

@@ -1979,7 +1979,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// names (the event's type is the framework's, declared nowhere in the code read).
     static func unwrappedEvent(in method: FunctionDeclSyntax) -> (local: String, inputs: [String])? {
         // (a handler's own entry point: a private helper unwrapping what its callers hand it is walked in them)
-        guard let body = method.body, !method.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return nil }
+        guard let body = method.body, !SymbolIndex.isPrivate(method) else { return nil }
         let parameters = Set(method.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
         func caseName(_ raw: PatternSyntax) -> String? {
             let pattern = raw.as(ValueBindingPatternSyntax.self)?.pattern ?? raw
@@ -2233,7 +2233,25 @@ struct SwitchMethodRecogniser: Recogniser {
                                  setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
                                  accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index,
                                  outside: context.namedAsMember)
-        guard !writes.direct.isEmpty else { return }
+        // (the initializers installing a listener that changes it, asked only when needed: `init() {
+        // monitor.pathUpdateHandler = { [weak self] path in self?.status = … } }`)
+        lazy var listeners = type.initializers.filter { i in
+            i.body.map { Self.callsBack($0, statePaths, setters: writes.setters, among: writes.writers, context: context) } ?? false
+        }
+        guard !writes.direct.isEmpty || named && !listeners.isEmpty else { return }
+        // (the methods changing it only when the framework calls them, overrides, delegates' callbacks and
+        // `@objc` targets, setting two cases at least: `override func setEditing(_:animated:) { mode = editing ?
+        // .reordering : .normal }`, `viewDidAppear` and `viewDidDisappear`)
+        lazy var calledByFramework: (FunctionDeclSyntax, ParsedFile)? = {
+            guard let first = writes.entries.first, writes.entries.allSatisfy({ m, _ in
+                m.modifiers.contains { $0.name.text == "override" } || SyntaxHelpers.isDelegateCallback(m)
+                    || m.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "objc" }
+            }) else { return nil }
+            let cases = writes.entries.flatMap { m, _ in
+                m.body.map { SwitchFinder.scanAll($0).writes(of: statePaths, setters: writes.setters).flatMap { SyntaxHelpers.branches($0.value) } } ?? []
+            }.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }
+            return Set(cases).count >= 2 ? first : nil
+        }()
         let cases = scopedStates(stateEnum, of: type, property: field?.name ?? property.name, facts: facts, context: context)
         // an optional enum: `nil` and each case, read as the values `.x` and `.x?` patterns match
         let states = kind == .optional ? ["nil"] + cases : cases
@@ -2323,16 +2341,19 @@ struct SwitchMethodRecogniser: Recogniser {
                     // `auth = .signedIn(user)` with `case signedIn(User)` too)
                     ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
                     ?? Self.firstDelegateCallback(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
-                    ?? (type.initializers.contains { $0.body.map { Self.callsBack($0, statePaths, setters: writes.setters, among: writes.writers, context: context) } ?? false }
-                        ? Self.firstWriter(among: writes.writers, of: type) : nil)
+                    ?? (!listeners.isEmpty ? Self.firstWriter(among: writes.writers, of: type) : nil)
                     ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),
                                               context: context)
                         ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
-            guard let tester else { return }
-            location = tester.1.location(of: tester.0)
+            // (only the listener changes it: `init() { monitor.pathUpdateHandler = { [weak self] path in
+            // self?.status = … } }` and no method writes it)
+            if let tester { location = tester.1.location(of: tester.0) }
+            else if named, writes.writers.isEmpty, let first = listeners.first { location = type.file.location(of: first) }
+            else if named, let (method, file) = calledByFramework { location = file.location(of: method) }
+            else { return }
         }
         guard let location else { return }
         // Other methods of the type that write the property are inputs of their own (`reset()`): each is
@@ -2360,7 +2381,12 @@ struct SwitchMethodRecogniser: Recogniser {
         let stepper = walked.inputs.count == 1 && Self.steps(walked.rules, states: states) && !writes.entries.contains { m, _ in
             m.signature.parameterClause.parameters.contains { ownTypes.contains(SymbolIndex.bareTypeName($0.type.trimmedText)) }
         }
-        guard inputNames.isEmpty ? walked.inputs.count >= 2 || walked.inputs.count == 1 && (type.name.contains("StateMachine") || stepper)
+        // (or, named as a state, one the world changes: a listener the initializer installs, a path monitor's
+        // `status`; or the framework, calling the one override or delegate method that sets two cases at
+        // least, `override func setEditing(_:animated:) { mode = editing ? .reordering : .normal }`)
+        let listened = named && (writes.writers.isEmpty && !initWork.inputs.isEmpty
+            || initWork.inputs.isEmpty && calledByFramework != nil)
+        guard inputNames.isEmpty ? walked.inputs.count >= 2 || walked.inputs.count == 1 && (type.name.contains("StateMachine") || stepper || listened)
                 : !rules.isEmpty else { return }
         rules += walked.rules
         leftOut += walked.leftOut
@@ -2493,6 +2519,16 @@ struct StateWrites {
             let finder = finder()
             finder.walk(body)
             if !finder.writes.isEmpty { direct.insert(method.name.text) }
+            // (an override running the superclass's method it overrides, `override func play() { super.play();
+            // … }`, writes what that writes)
+            else if let index, finder.superCalls.contains(method.name.text),
+                    let overridden = Self.overridden(method, of: type, index: index)?.body {
+                let inner = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
+                inner.walk(overridden)
+                if !inner.writes.isEmpty { direct.insert(method.name.text) }
+                assigned += inner.values
+                if inner.writesOwn { own.insert(method.name.text) }
+            }
             if finder.writesOwn { own.insert(method.name.text) }
             assigned += finder.values
             callees[method.name.text, default: []].formUnion(finder.calledOutsideClosures)
@@ -2536,11 +2572,23 @@ struct StateWrites {
             let name = m.name.text
             guard writers.contains(name) else { return false }
             guard calledByOthers.contains(name), !calledUnfollowed.contains(name) else { return true }
-            if SymbolIndex.isPrivate(m.modifiers) { return false }
+            if SymbolIndex.isPrivate(m) { return false }
             guard let outside, !own.contains(name), !Self.exposed(m), type.methods.lazy.filter({ $0.0.name.text == name }).count == 1
             else { return true }
             return outside(name) || Self.handedOn(name, in: type)
         }
+    }
+
+    /// The method of the nearest superclass declaring one of the same name and labels that `method` overrides.
+    static func overridden(_ method: FunctionDeclSyntax, of type: TypeInfo, index: SymbolIndex) -> FunctionDeclSyntax? {
+        let name = SyntaxHelpers.fullName(method)
+        var current = type
+        for _ in 0..<8 {
+            guard let base = index.supertypes(of: current).first(where: { $0.kind == "class" }) else { return nil }
+            if let found = base.methods.first(where: { SyntaxHelpers.fullName($0.0) == name })?.0 { return found }
+            current = base
+        }
+        return nil
     }
 
     /// Whether a method is called from outside the code (`public`, `open`, an `override`, `@objc`, `@IBAction`).
@@ -2656,6 +2704,8 @@ struct StateWrites {
         }
         /// Whether one of `writes` is in no closure the method starts (`Task { … }`, a callback): its own.
         var writesOwn = false
+        /// The superclass's methods called (`super.play()`), outside closures.
+        var superCalls = Set<String>()
         /// How many closures the method starts (walked as work of their own) the walk is in.
         var startedDepth = 0
 
@@ -2738,6 +2788,7 @@ struct StateWrites {
             }
             if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base {
                 if isProperty(base), enumMethods.contains(member.declName.baseName.text) { found(node) }
+                if base.is(SuperExprSyntax.self), closureDepth == 0 { superCalls.insert(member.declName.baseName.text) }
                 // (`self?.handle(result)` in a completion handler the walk follows too)
                 if SyntaxHelpers.isSelf(base) { called(member.declName.baseName.text) }
             } else if let ref = callee.as(DeclReferenceExprSyntax.self) {

@@ -1043,6 +1043,12 @@ final class SymbolIndex {
         modifiers.contains { $0.name.text == "private" || $0.name.text == "fileprivate" }
     }
 
+    /// Whether a member is private to its file: written `private`/`fileprivate`, or in an extension written
+    /// so (`private extension Fan { func bump() }`), whose members are no more visible than it.
+    static func isPrivate(_ member: some WithModifiersSyntax) -> Bool {
+        isPrivate(member.modifiers) || member.parent?.parent?.parent?.parent?.as(ExtensionDeclSyntax.self).map { isPrivate($0.modifiers) } == true
+    }
+
     /// A declaration's id: `Module/Path`, or `Path` in the unnamed module of loose files.
     static func id(module: String, path: String) -> String {
         module.isEmpty ? path : module + "/" + path

@@ -117,7 +117,11 @@ enum SyntaxHelpers {
         let arguments = call.arguments.compactMap { ["completion", "onCancel"].contains($0.label?.text) ? nil : $0.expression.as(ClosureExprSyntax.self) }
         // (a trailing closure after a closure argument is the completion: `UIView.animate(withDuration: 0.2,
         // animations: { … }) { _ in … }`)
-        return arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])
+        let closures = arguments + (arguments.isEmpty ? call.trailingClosure.map { [$0] } ?? [] : [])
+        // (a method of the code's own named like the platform's, `engine.sync { … }` declaring its closure
+        // `@escaping`, runs it when its declaration says, not by the name)
+        guard let index else { return closures }
+        return closures.filter { escapes($0, from: call, index: index) != true }
     }
 
     /// Whether a closure is one a call of the platform's runs before it returns (`lock.withLock { … }`,
@@ -637,7 +641,7 @@ enum SyntaxHelpers {
 
     static func run(of closure: ClosureExprSyntax, index: SymbolIndex? = nil) -> ClosureRun {
         guard let call = call(taking: closure) else { return handlerProperty(of: closure) != nil ? .started : .other }
-        if immediateClosures(of: call).contains(where: { $0.id == closure.id }) { return .now }
+        if immediateClosures(of: call, index: index).contains(where: { $0.id == closure.id }) { return .now }
         if laterClosures(of: call, index: index).contains(where: { $0.closure.id == closure.id }) { return .started }
         // (given to a declared parameter of a plain function type: at once)
         return index.map { escapes(closure, from: call, index: $0) == false } == true ? .now : .other

@@ -39,10 +39,12 @@ struct TinderRecogniser: Recogniser {
         init() { super.init(viewMode: .sourceAccurate) }
 
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-            guard let closure = SyntaxHelpers.closures(of: node).last,
-                  TinderRecogniser.lazyTopCalls(closure.statements).contains(where: { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil })
-            else { return .visitChildren }
+            // (or one setting the initial state whose `state` blocks come from functions it calls: `Machine {
+            // initialState(.idle); idleState(); paidState() }`)
+            guard let closure = SyntaxHelpers.closures(of: node).last else { return .visitChildren }
             let hasInitial = TinderRecogniser.lazyTopCalls(closure.statements).contains { DSLSupport.calleeName($0) == "initialState" }
+            guard hasInitial || TinderRecogniser.lazyTopCalls(closure.statements).contains(where: { DSLSupport.calleeName($0) == "state" && $0.trailingClosure != nil })
+            else { return .visitChildren }
             shaped.append((node, closure, hasInitial))
             // a builder's closure is read by the builder (one with no initial state is judged by its type)
             return hasInitial ? .skipChildren : .visitChildren
@@ -79,8 +81,22 @@ struct TinderRecogniser: Recogniser {
         var guards: [String]
     }
 
+    /// A builder block's calls, those of a function it calls with nothing that gives `state` blocks in their
+    /// place (`idleState()` returning `state(.idle) { … }`).
+    static func blockCalls(_ items: CodeBlockItemListSyntax, index: SymbolIndex) -> [FunctionCallExprSyntax] {
+        topCalls(items).flatMap { call -> [FunctionCallExprSyntax] in
+            guard call.arguments.isEmpty, call.trailingClosure == nil, !["state", "initialState"].contains(DSLSupport.calleeName(call)) else { return [call] }
+            let functions = index.functions(referencedBy: call.calledExpression, at: Syntax(call))
+            // (in the same file: its rows are located there)
+            guard functions.count == 1, let body = functions[0].body, body.root.id == call.root.id else { return [call] }
+            let inner = SyntaxHelpers.onlyValue(body.statements).flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }.map { [$0] }
+                ?? topCalls(body.statements)
+            return inner.contains { DSLSupport.calleeName($0) == "state" } ? inner : [call]
+        }
+    }
+
     func build(_ call: FunctionCallExprSyntax, _ closure: ClosureExprSyntax, file: ParsedFile, context: ExtractionContext) {
-        let top = Self.topCalls(closure.statements)
+        let top = Self.blockCalls(closure.statements, index: context.index)
         // Types: the constructed type (through typealiases), the binding's annotation, or the function's return type.
         var typeText = DSLSupport.constructedType(call, index: context.index)
         if typeText == nil || typeText == ".init" { typeText = DSLSupport.annotatedType(of: call) }

@@ -206,7 +206,8 @@ final class DictionaryTableTests: XCTestCase {
         XCTAssertEqual(allowed.inputs, [])
         XCTAssertEqual(allowed.moves, ["cold -*-> steeping", "steeping -*-> poured", "steeping -*-> spilled", "spilled -*-> cold"])
         XCTAssertEqual(Set(allowed.rules.compactMap(\.trigger)), ["move()"])
-        XCTAssertEqual(allowed.findingSet, ["dead_end_state poured"])
+        XCTAssertEqual(allowed.terminal, ["poured"], "`.poured: []` allows no move: an end by design")
+        XCTAssertEqual(allowed.findingSet, [])
     }
 
     /// A home-grown machine type whose transitions are registered by calls (made-up names): one row per

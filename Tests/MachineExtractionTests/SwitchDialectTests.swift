@@ -907,7 +907,8 @@ final class MethodMachineTests: XCTestCase {
         XCTAssertEqual(hatch.dialect, .switchMethod)
         XCTAssertEqual(hatch.initial, "sealed", "its holder's starting value")
         XCTAssertEqual(hatch.moves, ["sealed -*-> cracking", "cracking -*-> open", "cracking -*-> sealed"])
-        XCTAssertEqual(hatch.findingSet, ["dead_end_state open"])
+        XCTAssertEqual(hatch.terminal, ["open"], "`case .open: return []` allows no move: an end by design")
+        XCTAssertEqual(hatch.findingSet, [])
         let ferry = try a.machine("Ferry.canMove")
         XCTAssertNil(ferry.initial)
         // the source is the first parameter wherever the tuple puts it; the first matching case decides
