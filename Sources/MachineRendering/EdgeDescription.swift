@@ -40,7 +40,17 @@ public struct EdgeDescription: Sendable {
         var bits: [String] = []
         if let l = effect.label { bits.append(labelLimit.map { Self.abbreviate(l, $0) } ?? l) }
         if let q = effect.queue { bits.append("on \(q)" + (effect.policy.map { " (\($0))" } ?? "")) }
-        if let id = effect.id { bits.append("id \(id)") }
+        // (parts run under ids of their own: `.merge(a.cancellable(id: A.match), b.cancellable(id: A.eta))`
+        // says both; an id only some parts run under is said so)
+        let parts = effect.components
+        let ids = parts.compactMap(\.id).uniqued()
+        if parts.count > 1, ids.count > 1 {
+            bits.append("ids \(ids.joined(separator: ", "))")
+        } else if parts.count > 1, let id = ids.first, parts.contains(where: { $0.id == nil }) {
+            bits.append("id \(id) (one part)")
+        } else if let id = effect.id {
+            bits.append("id \(id)")
+        }
         return bits.isEmpty ? "effect" : bits.joined(separator: ", ")
     }
 

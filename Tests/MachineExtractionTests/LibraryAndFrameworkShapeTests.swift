@@ -362,6 +362,37 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         XCTAssertFalse(gate.moves.contains("closed -turn-> locked"), "the first rule wins: \(gate.moves)")
     }
 
+    /// A Harvest effect a helper builds from a publisher it keeps in a local first is that publisher: a
+    /// timer left running after `stop` is found.
+    func testHarvestEffectBuiltFromALocal() throws {
+        let a = Analysed.source("""
+        import Combine
+        import Harvest
+        enum Beat { case still, beating }
+        enum BeatInput { case start, pulse, stop }
+        enum BeatQueue: EffectQueueProtocol {
+            case `default`, pulse
+            var flattenStrategy: FlattenStrategy { switch self { case .default: return .merge; case .pulse: return .latest } }
+            static var defaultEffectQueue: BeatQueue { .default }
+        }
+        typealias BeatHarvester = Harvester<BeatInput, Beat>
+        typealias BeatEffect = BeatHarvester.Effect<BeatInput, BeatQueue, Never>
+        func pulseEffect() -> BeatEffect {
+            let pulses = Timer.publish(every: 1, on: .main, in: .common).autoconnect().map { _ in BeatInput.pulse }
+            return BeatEffect(pulses, queue: .pulse)
+        }
+        let beatRows: [BeatHarvester.EffectMapping<BeatQueue, Never>] = [
+            .start | .still => .beating | pulseEffect(),
+            .pulse | .beating => .beating | .empty,
+            .stop | .beating => .still | .empty,
+        ]
+        let beatInputs = PassthroughSubject<BeatInput, Never>()
+        let heart = BeatHarvester(state: .still, inputs: beatInputs, mapping: .reduce(.first, beatRows), scheduler: DispatchQueue.main)
+        """)
+        let heart = try a.machine("heart")
+        XCTAssertTrue(heart.findings.contains { $0.check == "uncancelled_effect" }, "\(heart.findingSet)")
+    }
+
     /// An Actomaton queue given as a case of its queue enum takes that case's policy; a Tinder builder whose
     /// `state` blocks come from functions it calls is read whole.
     func testActomatonQueueCasesAndSplitTinderBuilders() throws {

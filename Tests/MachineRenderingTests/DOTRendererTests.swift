@@ -27,6 +27,46 @@ final class DOTRendererTests: XCTestCase {
         Golden.assertMatches(text, "auth.json")
     }
 
+    /// A merge whose parts run under ids of their own is drawn with each id; an id only one part runs under
+    /// is said so.
+    func testMergedEffectsAreDrawnWithTheirPartsIds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("merge-ids-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Ride.swift")
+        try """
+        import ComposableArchitecture
+        @Reducer
+        struct Ride {
+            @ObservableState
+            struct State: Equatable { var isSearching = false }
+            enum Action { case findTapped, cancelTapped, found, etaUpdated, logged }
+            enum CancelID { case match, eta }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .findTapped:
+                        state.isSearching = true
+                        return .merge(
+                            .run { send in await send(.found) }.cancellable(id: CancelID.match),
+                            .run { send in for await _ in AsyncStream<Int> { _ in } { await send(.etaUpdated) } }.cancellable(id: CancelID.eta),
+                            .run { send in await send(.logged) }
+                        )
+                    case .cancelTapped:
+                        state.isSearching = false
+                        return .cancel(id: CancelID.match)
+                    case .found, .etaUpdated, .logged:
+                        return .none
+                    }
+                }
+            }
+        }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let machine = try XCTUnwrap(Extractor.extract(paths: [folder.path]).machines.map(Analyzer().analyze).first)
+        let dot = DOTRenderer().render(machine)
+        XCTAssertTrue(dot.contains("ids CancelID.match, CancelID.eta"), dot)
+    }
+
     func testSameInputSameBytes() {
         let a = machines("tca/VoiceMemos.swift").map(DOTRenderer().render)
         let b = machines("tca/VoiceMemos.swift").map(DOTRenderer().render)
