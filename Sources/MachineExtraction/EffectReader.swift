@@ -393,6 +393,14 @@ struct EffectReader {
         var afterLoop = false
         for item in statements {
             if afterLoop { add(Syntax(item), true); continue }
+            // (`AsyncStream { c in c.yield(.progress); c.yield(.complete); c.finish() }`: a builder yielding in
+            // turn, no loop, and finishing: what it yields last before `finish()` ends the stream)
+            if let builder = Self.finiteStreamBuilder(item) {
+                let steps = Array(builder.statements)
+                let finish = steps.firstIndex { $0.tokens(viewMode: .sourceAccurate).contains { $0.text == "finish" } } ?? steps.count
+                for (i, step) in steps.prefix(finish).enumerated() { add(Syntax(step), i == finish - 1 && finish < steps.count) }
+                continue
+            }
             if let doStatement = item.item.as(DoStmtSyntax.self), isStream(Syntax(doStatement.body)) {
                 addOperation(doStatement.body.statements, into: add)
                 for clause in doStatement.catchClauses { add(Syntax(clause), true) }
@@ -404,6 +412,18 @@ struct EffectReader {
                 if loop, isStream(Syntax(item)) { afterLoop = true }
             }
         }
+    }
+
+    /// The builder closure of an `AsyncStream`/`AsyncThrowingStream` a statement makes (returned or alone),
+    /// when it has no loop and calls `finish()`: a stream of a few values, then done.
+    static func finiteStreamBuilder(_ item: CodeBlockItemSyntax) -> ClosureExprSyntax? {
+        let expr = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ReturnStmtSyntax.self)?.expression
+        guard let call = expr.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self),
+              ["AsyncStream", "AsyncThrowingStream"].contains(SymbolIndex.bareTypeName(call.calledExpression.trimmedText)),
+              call.arguments.isEmpty, let builder = call.trailingClosure,
+              !builder.statements.tokens(viewMode: .sourceAccurate).contains(where: { ["for", "while", "repeat"].contains($0.text) }),
+              builder.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == "finish" }) else { return nil }
+        return builder
     }
 
     static func policyCancelsPrevious(_ policy: String) -> Bool {

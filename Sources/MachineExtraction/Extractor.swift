@@ -779,25 +779,33 @@ final class ExtractionContext {
     /// written (reducers split into functions that take `&state`): the argument a parameter of the
     /// function or closure the call is in, as a reducer's state is (a stored property handed over,
     /// `apply(&model, action)` in a store's method, leaves the function a reducer of its own).
-    lazy var inoutCalledFunctions: Set<SyntaxIdentifier> = {
+    lazy var inoutCalledFunctions: Set<SyntaxIdentifier> = inoutCalled { _ in true }
+
+    /// The same, for calls in a closure handing on its own parameter (a library's reducer closure,
+    /// `Reducer { action, state, _ in … return settle(action: action, state: &state) }`).
+    lazy var inoutCalledFromClosures: Set<SyntaxIdentifier> = inoutCalled { $0.is(ClosureExprSyntax.self) }
+
+    func inoutCalled(from caller: (Syntax) -> Bool) -> Set<SyntaxIdentifier> {
         var result = Set<SyntaxIdentifier>()
-        for call in facts.inoutCalls where Self.passesParameterInout(call) {
+        for call in facts.inoutCalls where Self.inoutSource(call).map(caller) == true {
             for f in index.functions(referencedBy: call.calledExpression) { result.insert(f.id) }
         }
         return result
-    }()
+    }
 
-    static func passesParameterInout(_ call: FunctionCallExprSyntax) -> Bool {
+    /// The closure or function whose parameter a call passes `&` (`&state`, `&state.player`); nil when the
+    /// argument is anything else.
+    static func inoutSource(_ call: FunctionCallExprSyntax) -> Syntax? {
         let roots = call.arguments.compactMap { $0.expression.as(InOutExprSyntax.self).flatMap { SyntaxHelpers.root($0.expression) } }
-        guard !roots.isEmpty else { return false }
+        guard !roots.isEmpty else { return nil }
         for node in sequence(first: Syntax(call), next: { $0.parent }) {
             if let closure = node.as(ClosureExprSyntax.self) {
-                if !Set(SyntaxHelpers.closureParameterNames(closure)).isDisjoint(with: roots) { return true }
+                if !Set(SyntaxHelpers.closureParameterNames(closure)).isDisjoint(with: roots) { return node }
             } else if let function = node.as(FunctionDeclSyntax.self) {
-                return function.signature.parameterClause.parameters.contains { roots.contains(($0.secondName ?? $0.firstName).text) }
+                return function.signature.parameterClause.parameters.contains { roots.contains(($0.secondName ?? $0.firstName).text) } ? node : nil
             }
         }
-        return false
+        return nil
     }
     /// Calls given as `initialState:` / `state:` arguments (`Store(initialState: Feature.State(…))`),
     /// by the last component of the called type's name.

@@ -247,6 +247,9 @@ struct MappingFunctionRecogniser: Recogniser {
     func recognise(in context: ExtractionContext, found: [SyntaxVisitor?]) {
         for (file, finder) in self.found(found, in: context, as: CandidateFinder.self) {
             for candidate in finder.candidates where !context.claimed.contains(candidate.node.id) {
+                // (a function a library's reducer closure hands its state `inout` is part of that reducer:
+                // `return handleTransfer(action: action, state: &state)`)
+                if candidate.node.is(FunctionDeclSyntax.self), context.inoutCalledFromClosures.contains(candidate.node.id) { continue }
                 if build(candidate, file: file, context: context) { context.claimed.insert(candidate.node.id) }
             }
         }
@@ -2229,9 +2232,11 @@ struct SwitchMethodRecogniser: Recogniser {
         let successors = context.successors(of: stateEnum)
         let named = Self.namedAsState(field?.name ?? property.name) || Self.namedAsState(stateEnum.name)
         let rebuild = field == nil ? Self.rebuild(of: type, property: property.name) : nil
+        let accessors: Set<String> = wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) }
+            ?? (field == nil ? StateWrites.wrapperAccessors(of: property, context: context) : [])
         let writes = StateWrites(property: path, enumMethods: Set(enumMethods.keys), type: type, rebuild: rebuild,
                                  setters: wrapper.map { w in Set(w.setters.map { "\(w.base).\($0)" }) } ?? [],
-                                 accessors: wrapper.map { w in Set(w.accessors.map { "\(w.base).\($0)" }) } ?? [], index: context.index,
+                                 accessors: accessors, index: context.index,
                                  outside: context.namedAsMember)
         // (the initializers installing a listener that changes it, asked only when needed: `init() {
         // monitor.pathUpdateHandler = { [weak self] path in self?.status = … } }`)
@@ -2577,6 +2582,22 @@ struct StateWrites {
             else { return true }
             return outside(name) || Self.handedOn(name, in: type)
         }
+    }
+
+    /// The methods of a property wrapper the code declares that run a closure at once with the wrapped value
+    /// `inout` (`func mutate(_ body: (inout Value) -> Void)`), reached through its storage or projection:
+    /// `_state.mutate { s in s = .running }` writes the state as `state = .running` does.
+    static func wrapperAccessors(of property: Binding, context: ExtractionContext) -> Set<String> {
+        guard let decl = property.node.parent?.parent?.as(VariableDeclSyntax.self), !decl.attributes.isEmpty else { return [] }
+        var result = Set<String>()
+        for case .attribute(let attribute) in decl.attributes {
+            guard let wrapper = context.index.type(attribute.attributeName.trimmedText, in: context.index.scope(of: property.node)) else { continue }
+            for (method, _) in wrapper.methods where method.signature.parameterClause.parameters.contains(where: { $0.type.trimmedText.contains("inout") }) {
+                result.insert("_\(property.name).\(method.name.text)")
+                result.insert("$\(property.name).\(method.name.text)")
+            }
+        }
+        return result
     }
 
     /// The method of the nearest superclass declaring one of the same name and labels that `method` overrides.

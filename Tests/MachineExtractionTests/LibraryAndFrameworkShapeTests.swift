@@ -425,6 +425,50 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         let looker = try a.machine("looker")
         XCTAssertFalse(looker.findings.contains { $0.check == "stale_effect_output" }, "a newer search replaces the one in flight: \(looker.findingSet)")
 
+        let c = Analysed.source("""
+        import Actomaton
+        enum Fetcher {
+            enum Action: Sendable { case start, complete, cancel }
+            enum State: Sendable { case idle, fetching, done }
+            static let reducer = Reducer<Action, State, Void> { action, state, _ in
+                switch state {
+                case .idle, .done:
+                    guard case .start = action else { return .empty }
+                    state = .fetching
+                    return .empty
+                case .fetching:
+                    return settle(action: action, state: &state)
+                }
+            }
+            static let streamed = Reducer<Action, State, Void> { action, state, _ in
+                switch (action, state) {
+                case (.start, .idle), (.start, .done):
+                    state = .fetching
+                    return Effect(sequence: { AsyncStream { c in c.yield(.complete); c.finish() } })
+                case (.complete, .fetching):
+                    state = .done
+                    return .empty
+                default:
+                    return .empty
+                }
+            }
+            private static func settle(action: Action, state: inout State) -> Effect<Action> {
+                switch action {
+                case .complete: state = .done
+                case .cancel: state = .idle
+                case .start: break
+                }
+                return .empty
+            }
+        }
+        let fetcher = Actomaton<Fetcher.Action, Fetcher.State>(state: .idle, reducer: Fetcher.reducer)
+        let streamer = Actomaton<Fetcher.Action, Fetcher.State>(state: .idle, reducer: Fetcher.streamed)
+        """)
+        XCTAssertEqual(c.machines.map(\.name), ["fetcher", "streamer"], "`settle` is part of the reducer handing it the state")
+        let streamer = try c.machine("streamer")
+        XCTAssertFalse(streamer.findings.contains { $0.check == "uncancelled_effect" }, "the stream ends with `complete`: \(streamer.findingSet)")
+        XCTAssertTrue(try c.machine("fetcher").moves.contains("fetching -complete-> done"))
+
         let b = Analysed.source("""
         import StateMachine
         @StateMachineHashable enum Kiosk { case idle, paid, serving }
@@ -448,6 +492,35 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         let kiosk = try b.machine("machine")
         XCTAssertEqual(kiosk.initial, "idle")
         XCTAssertEqual(kiosk.moves, ["idle -coin-> paid", "paid -pick-> serving"])
+    }
+
+    /// A property wrapper the code declares, written through its storage with a method running a closure
+    /// on the wrapped value `inout` (`_phase.mutate { p in … }`): that closure writes the state.
+    func testWritesThroughAPropertyWrappersStorage() throws {
+        let a = Analysed.source("""
+        import Foundation
+        @propertyWrapper
+        final class Guarded<Value> {
+            private var value: Value
+            private let lock = NSLock()
+            init(wrappedValue: Value) { value = wrappedValue }
+            var wrappedValue: Value {
+                get { lock.lock(); defer { lock.unlock() }; return value }
+                set { lock.lock(); value = newValue; lock.unlock() }
+            }
+            func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&value); lock.unlock() }
+        }
+        final class Pump {
+            enum Phase { case idle, running, stopped }
+            @Guarded private var phase: Phase = .idle
+            func start() { _phase.mutate { p in if p == .idle { p = .running } } }
+            func stop() { guard phase == .running else { return }; phase = .stopped }
+            func reset() { guard phase == .stopped else { return }; phase = .idle }
+        }
+        """)
+        let pump = try a.machine("Pump.phase")
+        XCTAssertEqual(pump.moves, ["idle -start()-> running", "running -stop()-> stopped", "stopped -reset()-> idle"])
+        XCTAssertEqual(pump.findings, [])
     }
 
     /// A CombineProcessor setter action sent with a choice (`.setStage(code == 200 ? .done : .refused)`)
