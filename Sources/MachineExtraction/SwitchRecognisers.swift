@@ -2353,8 +2353,8 @@ struct SwitchMethodRecogniser: Recogniser {
                                               context: context)
                         ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
-            // (only the listener changes it: `init() { monitor.pathUpdateHandler = { [weak self] path in
-            // self?.status = … } }` and no method writes it)
+            // (or only the world changes it: a listener the initializer installs, `init() { monitor.pathUpdateHandler
+            // = { [weak self] path in self?.status = … } }`, no method writing it; or the framework's calls)
             if let tester { location = tester.1.location(of: tester.0) }
             else if named, writes.writers.isEmpty, let first = listeners.first { location = type.file.location(of: first) }
             else if named, let (method, file) = calledByFramework { location = file.location(of: method) }
@@ -2387,8 +2387,8 @@ struct SwitchMethodRecogniser: Recogniser {
             m.signature.parameterClause.parameters.contains { ownTypes.contains(SymbolIndex.bareTypeName($0.type.trimmedText)) }
         }
         // (or, named as a state, one the world changes: a listener the initializer installs, a path monitor's
-        // `status`; or the framework, calling the one override or delegate method that sets two cases at
-        // least, `override func setEditing(_:animated:) { mode = editing ? .reordering : .normal }`)
+        // `status`; or the framework, calling the one override or delegate's callback that sets it,
+        // `override func setEditing(_:animated:) { mode = editing ? .reordering : .normal }`)
         let listened = named && (writes.writers.isEmpty && !initWork.inputs.isEmpty
             || initWork.inputs.isEmpty && calledByFramework != nil)
         guard inputNames.isEmpty ? walked.inputs.count >= 2 || walked.inputs.count == 1 && (type.name.contains("StateMachine") || stepper || listened)
