@@ -923,11 +923,16 @@ final class ExtractionContext {
         }
 
         override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
-            // (`a.b = .c` alone: most sequences are other operators)
-            guard node.elements.count == 3, let (lhs, rhs) = SyntaxHelpers.assignment(node) else { return .visitChildren }
-            if let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxHelpers.isSelf(base),
-               case let value = SyntaxHelpers.unwrap(rhs[0]), value.is(MemberAccessExprSyntax.self) || value.is(FunctionCallExprSyntax.self) {
-                memberWrites[member.declName.baseName.text, default: []].append((member, value))
+            // (`a.b = .c` alone, or `a.b = x ? .c : .d`: most sequences are other operators)
+            let choice = node.elements.count == 5 && node.elements.contains { $0.is(UnresolvedTernaryExprSyntax.self) }
+            guard node.elements.count == 3 || choice, let (lhs, rhs) = SyntaxHelpers.assignment(node) else { return .visitChildren }
+            if let member = lhs.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxHelpers.isSelf(base) {
+                if choice, let folded = SyntaxHelpers.fold(ExprSyntax(node)).as(InfixOperatorExprSyntax.self),
+                   folded.rightOperand.is(TernaryExprSyntax.self) {
+                    memberWrites[member.declName.baseName.text, default: []].append((member, folded.rightOperand))
+                } else if case let value = SyntaxHelpers.unwrap(rhs[0]), value.is(MemberAccessExprSyntax.self) || value.is(FunctionCallExprSyntax.self) {
+                    memberWrites[member.declName.baseName.text, default: []].append((member, value))
+                }
             }
             // ReactorKit's `initialState = State(phase: .idle, seconds: 0)` in an initializer
             if ["initialState", "self.initialState"].contains(SyntaxHelpers.path(lhs) ?? "") { initialState(rhs[0]) }

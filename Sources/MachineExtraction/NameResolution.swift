@@ -258,13 +258,15 @@ extension SymbolIndex {
     }
 
     /// The type a local declaration (`localDeclaration`) gives its value (`let spy: Spy`, `func check(_
-    /// spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`), as written; nil for one
-    /// declared otherwise.
+    /// spy: Spy)`), else the callee of the call it starts as (`let spy = Spy()`) or the type it is cast to
+    /// (`… as! Spy`), as written; nil for one declared otherwise.
     static func declaredType(ofLocal declaration: Syntax) -> String? {
         if let p = declaration.as(FunctionParameterSyntax.self) { return p.type.trimmedText }
         guard let b = declaration.as(PatternBindingSyntax.self) else { return nil }
+        // (or the type it is cast to: `let cell = table.dequeueReusableCell(…) as! EpisodeCell`)
         return b.typeAnnotation?.type.trimmedText
             ?? b.initializer.flatMap { SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self)?.calledExpression.trimmedText }
+            ?? b.initializer.flatMap { SyntaxHelpers.unwrapFolded($0.value).as(AsExprSyntax.self)?.type.trimmedText }
     }
 
     private static func hasParameter(_ name: String, _ clause: FunctionParameterClauseSyntax) -> Bool {

@@ -1236,10 +1236,11 @@ struct SwitchMethodRecogniser: Recogniser {
         var rules: [Rule] = []
         var inputs: [String] = []
         for (lhs, value) in writes {
-            guard let base = lhs.base, let file = context.index.file(of: lhs),
-                  let target = SyntaxHelpers.caseReference(value, context.index, accepting: states.contains),
+            // (each case a choice gives: `cell.state = done ? .downloaded : .remote`)
+            let targets = SyntaxHelpers.branches(value).compactMap { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains) }
+            guard let base = lhs.base, let file = context.index.file(of: lhs), !targets.isEmpty,
                   // (a case written with its type: that of the state, `Spy.Mode.hang`)
-                  target.type.map({ $0.split(separator: ".").last.map(String.init) == enumName }) ?? true,
+                  targets.allSatisfy({ target in target.type.map({ $0.split(separator: ".").last.map(String.init) == enumName }) ?? true }),
                   let written = typeText(of: base),
                   SymbolIndex.bareTypeName(written).split(separator: ".").last.map(String.init) == type.name else { continue }
             let owner = context.index.scope(of: lhs)?.innermostType.map { $0.name + "." } ?? ""
@@ -1254,8 +1255,8 @@ struct SwitchMethodRecogniser: Recogniser {
             } ?? states
             guard !from.isEmpty else { continue }
             inputs = inputs.appendingUnique([input])
-            rules.append(Rule(location: file.location(of: lhs), outcomes: [
-                Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: .state(target.name))]))
+            rules.append(Rule(location: file.location(of: lhs), outcomes: targets.map(\.name).uniqued().map { target in
+                Outcome(pairs: from.map { Pair(from: $0, input: input) }, target: .state(target)) }))
         }
         return (rules, inputs)
     }
@@ -1938,7 +1939,11 @@ struct SwitchMethodRecogniser: Recogniser {
     static func inputName(of method: FunctionDeclSyntax, among methods: [(FunctionDeclSyntax, ParsedFile)]) -> String {
         let name = method.name.text
         guard methods.lazy.filter({ $0.0.name.text == name }).count > 1 || SyntaxHelpers.isDelegateCallback(method) else { return name + "()" }
-        return SyntaxHelpers.fullName(method)
+        let full = SyntaxHelpers.fullName(method)
+        // (overloads told apart by their parameters' types only, as CallKit's `provider(_:perform:)` for each
+        // action: with the types)
+        guard methods.contains(where: { $0.0.id != method.id && SyntaxHelpers.fullName($0.0) == full }) else { return full }
+        return name + "(" + method.signature.parameterClause.parameters.map { "\($0.firstName.text): \($0.type.trimmedText)" }.joined(separator: ", ") + ")"
     }
 
     /// Whether a method body reads as an event method without a `switch` over its event: it tests the state,

@@ -434,11 +434,17 @@ enum SyntaxHelpers {
     /// (`observe(\.status)`), notifications, RxSwift's `onNext` and RxCocoa's `bind`/`drive`, a `@Published`
     /// projection (`$query.sink`), a timer (`Timer.publish(…)`); not a request's one answer
     /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
-    /// So does a handler kept to be called on each change (`connection.stateUpdateHandler = { … }`,
-    /// `monitor.pathUpdateHandler`, `onChange`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
+    /// So does a handler kept to be called on each change or event (`connection.stateUpdateHandler = { … }`,
+    /// `monitor.pathUpdateHandler`, `onChange`, `socket.onMessage`; not one named as an operation's answer,
+    /// `completionHandler`, `onFinish`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
     /// 1, repeats: true) { … }`).
     static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
-        if let handler = handlerProperty(of: closure)?.lowercased(), handler.contains("update") || handler.contains("change") { return true }
+        // (a handler kept in another value is called on each of its events, `socket.onMessage = { … }`,
+        // `client.onEvent`, unless it is named as an operation's one answer, `task.completionHandler`)
+        if let handler = handlerProperty(of: closure)?.lowercased() {
+            return handler.contains("update") || handler.contains("change")
+                || !["complet", "finish", "done", "success", "failure", "result", "response", "reply"].contains(where: handler.contains)
+        }
         if let call = call(taking: closure), argument(call, "repeats")?.trimmedText == "true" { return true }
         guard let s = subscription(of: closure) else { return false }
         return ["observe", "addObserver", "bind", "drive"].contains(s.method) || kind == "onNext" || s.repeating

@@ -563,6 +563,73 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         XCTAssertFalse(stage.findings.contains { $0.check == "unreachable_state" }, "\(stage.findingSet)")
     }
 
+    /// Handlers kept in another value (`socket.onMessage = { … }`) are called on each of its events: they
+    /// arrive in every state, not only where they were set; delegate methods overloaded by their
+    /// parameters' types alone (CallKit's `provider(_:perform:)`) are inputs of their own.
+    func testStoredHandlersAndOverloadedCallbacks() throws {
+        let a = Analysed.source("""
+        import Foundation
+        final class Wire {
+            var onOpen: (() -> Void)?
+            var onData: ((Data) -> Void)?
+            var onClose: ((Int) -> Void)?
+            func dial() {}
+        }
+        enum FeedState { case idle, dialing, open, flowing, shut }
+        final class Feed {
+            private(set) var state: FeedState = .idle
+            private let wire = Wire()
+            func start() {
+                guard state == .idle || state == .shut else { return }
+                state = .dialing
+                wire.onOpen = { [weak self] in self?.state = .open }
+                wire.onData = { [weak self] _ in self?.state = .flowing }
+                wire.onClose = { [weak self] _ in self?.state = .shut }
+                wire.dial()
+            }
+        }
+        final class AnswerAction {}
+        final class EndAction {}
+        final class Desk {}
+        enum Line { case quiet, ringing, talking }
+        final class Switchboard: NSObject {
+            private(set) var line: Line = .quiet
+            func ring() { if line == .quiet { line = .ringing } }
+            func desk(_ desk: Desk, perform action: AnswerAction) { if line == .ringing { line = .talking } }
+            func desk(_ desk: Desk, perform action: EndAction) { line = .quiet }
+        }
+        """)
+        let feed = try a.machine("Feed.state")
+        XCTAssertTrue(feed.moves.isSuperset(of: ["open -start() onData-> flowing", "flowing -start() onClose-> shut", "open -start() onClose-> shut"]), "\(feed.moves)")
+        XCTAssertFalse(feed.findings.contains { $0.check == "dead_end_state" }, "\(feed.findingSet)")
+        let line = try a.machine("Switchboard.line")
+        XCTAssertTrue(line.moves.isSuperset(of: ["ringing -desk(_: Desk, perform: AnswerAction)-> talking", "talking -desk(_: Desk, perform: EndAction)-> quiet"]), "\(line.moves)")
+        XCTAssertFalse(line.moves.contains("ringing -desk(_: Desk, perform: EndAction)-> talking"), "\(line.moves)")
+    }
+
+    /// A write from another type through a local cast to the type, giving a choice of cases, leads to each.
+    func testOutsideWritesThroughCastsAndChoices() throws {
+        let a = Analysed.source("""
+        final class TrackCell: UITableViewCell {
+            enum State { case remote, fetching, stored }
+            var state: State = .remote
+            @IBAction func fetchTapped(_ sender: UIButton) { guard state == .remote else { return }; state = .fetching }
+            func finishFetch() { guard state == .fetching else { return }; state = .stored }
+        }
+        final class TracksScreen: UITableViewController {
+            var stored: Set<Int> = []
+            override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+                let cell = tableView.dequeueReusableCell(withIdentifier: "track", for: indexPath) as! TrackCell
+                cell.state = stored.contains(indexPath.row) ? .stored : .remote
+                return cell
+            }
+        }
+        """)
+        let cell = try a.machine("TrackCell.state")
+        XCTAssertTrue(cell.moves.contains("stored -TracksScreen.tableView(_:cellForRowAt:)-> remote"), "\(cell.moves)")
+        XCTAssertFalse(cell.findings.contains { $0.check == "dead_end_state" }, "\(cell.findingSet)")
+    }
+
     /// A state the world changes, with no other writer: a listener the initializer installs, the one override
     /// the framework calls (`setEditing(_:animated:)`), lifecycle overrides, an override running the
     /// superclass's method it overrides; and a method of the code's own named like the platform's
