@@ -353,6 +353,15 @@ struct EffectReader {
                 || labels.contains("sequence") {
                 found = true
             }
+            // (legacy TCA's `Effect.run { subscriber in … }` sending from a callback it installs, `motion.startUpdates
+            // { data, _ in subscriber.send(.sample(data)) }`: every time the callback runs)
+            if !found, name == "run", let closure = node.trailingClosure, let subscriber = SyntaxHelpers.closureParameterNames(closure).first,
+               DSLSupport.calls(in: closure).contains(where: { call in
+                   call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.declName.baseName.text == "send" && $0.base?.trimmedText == subscriber } == true
+                       && SyntaxHelpers.nearest(call, { $0.as(ClosureExprSyntax.self) })?.id != closure.id
+               }) {
+                found = true
+            }
             // (a function given the effect's `send` that loops: `await observe(send: send)`)
             if !found, depth < 3, let body = reader.sendingHelper(node) {
                 let inner = StreamFinder(reader: reader, depth: depth + 1)

@@ -294,6 +294,38 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
             }
         }
         """)
+        let b = Analysed.source("""
+        import ComposableArchitecture
+        struct TiltState: Equatable {
+            var tilt: Tilt = .idle
+            enum Tilt: Equatable { case idle, reading }
+        }
+        enum TiltAction: Equatable { case startTapped, stopTapped, sample(Double) }
+        struct TiltEnvironment { var sensor: Sensor }
+        let tiltReducer = Reducer<TiltState, TiltAction, TiltEnvironment> { state, action, env in
+            struct TiltID: Hashable {}
+            switch action {
+            case .startTapped:
+                guard state.tilt == .idle else { return .none }
+                state.tilt = .reading
+                return Effect.run { subscriber in
+                    env.sensor.start { value in subscriber.send(.sample(value)) }
+                    return AnyCancellable { env.sensor.stop() }
+                }
+                .cancellable(id: TiltID())
+            case .stopTapped:
+                guard state.tilt == .reading else { return .none }
+                state.tilt = .idle
+                return .none
+            case .sample:
+                guard state.tilt == .reading else { return .none }
+                return .none
+            }
+        }
+        """)
+        let tilt = try b.machine("TiltState.tilt")
+        XCTAssertTrue(tilt.findings.contains { $0.check == "uncancelled_effect" }, "the sensor's callback keeps sending: \(tilt.findingSet)")
+
         let lid = try a.machine("LidState.lid")
         XCTAssertFalse(lid.findings.contains { $0.check == "stale_effect_output" }, "\(lid.findingSet)")
         XCTAssertEqual(lid.internalInputs, [], "`lifted` is sent at once, as from outside")
