@@ -700,6 +700,21 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
             func spin() { guard deck == .idle || deck == .paused else { return }; deck = .spinning }
             func pause() { guard deck == .spinning || deck == .live else { return }; deck = .paused }
         }
+        final class TorchScreen: UIViewController {
+            enum TorchMode { case on, off }
+            private var torchMode: TorchMode = .off
+            @IBAction func torchTapped(_ sender: UIButton) {
+                switch torchMode {
+                case .on: torchMode = .off
+                case .off: torchMode = .on
+                }
+            }
+        }
+        final class Dimmer {
+            enum LampMode { case on, off }
+            private var lampMode: LampMode = .off
+            func set(_ level: Int) { lampMode = level > 0 ? .on : .off }
+        }
         final class Courier { func sync(_ done: @escaping (Bool) -> Void) {} }
         final class Uploader {
             enum Phase { case idle, sending, sent, failed }
@@ -724,6 +739,9 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         XCTAssertTrue(upload.moves.isSuperset(of: ["idle -push()-> sending", "sending -push() callback-> sent", "sending -push() callback-> failed"]),
                       "`courier.sync` declares its closure `@escaping`: it runs later, whatever the platform's `sync` does: \(upload.moves)")
         XCTAssertFalse(upload.moves.contains("idle -push()-> sent"), "\(upload.moves)")
+        let torch = try a.machine("TorchScreen.torchMode")
+        XCTAssertEqual(torch.moves, ["on -torchTapped()-> off", "off -torchTapped()-> on"])
+        XCTAssertFalse(a.machines.contains { $0.name == "Dimmer.lampMode" }, "a setter is no toggle")
         let live = try a.machine("LiveDeck.deck")
         XCTAssertTrue(live.moves.isSuperset(of: ["idle -spin()-> spinning", "paused -spin()-> spinning", "spinning -goLive()-> live"]), "\(live.moves)")
         XCTAssertFalse(live.findings.contains { $0.check == "unreachable_state" }, "\(live.findingSet)")
