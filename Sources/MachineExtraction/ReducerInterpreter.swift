@@ -2309,6 +2309,10 @@ final class ReducerInterpreter {
         if let member = e.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "count", let base = member.base, isAllCases(base) {
             return count
         }
+        // (a position kept in a local constant: `guard let index = Step.allCases.firstIndex(of: step)`)
+        if let ref = e.as(DeclReferenceExprSyntax.self), let value = SyntaxHelpers.localValue(ref) {
+            return casePosition(value, of: from, count: count, readsState: &readsState)
+        }
         if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
            let a = casePosition(infix.leftOperand, of: from, count: count, readsState: &readsState),
            let b = casePosition(infix.rightOperand, of: from, count: count, readsState: &readsState) {

@@ -1807,7 +1807,11 @@ struct SwitchMethodRecogniser: Recogniser {
     /// (`all[(all.firstIndex(of: stage)! + 1) % all.count]`).
     static func picksByPosition(_ expr: ExprSyntax, of roots: Set<String>) -> Bool {
         guard let pick = SyntaxHelpers.withoutFallback(expr).value.as(SubscriptCallExprSyntax.self) else { return false }
-        let position = pick.arguments.trimmedText.filter { !$0.isWhitespace }
+        // (a position kept in a local first: `guard let i = Step.allCases.firstIndex(of: step)`, then `[i + 1]`)
+        let kept = pick.arguments.tokens(viewMode: .sourceAccurate).compactMap { token in
+            token.parent?.as(DeclReferenceExprSyntax.self).flatMap(SyntaxHelpers.localValue)?.trimmedText
+        }
+        let position = ([pick.arguments.trimmedText] + kept).joined().filter { !$0.isWhitespace }
         return roots.contains { position.contains("firstIndex(of:\($0))") || position.contains("firstIndex(of:self.\($0))") }
     }
 

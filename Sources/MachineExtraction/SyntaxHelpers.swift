@@ -864,6 +864,18 @@ enum SyntaxHelpers {
         return e.as(ArrayExprSyntax.self)
     }
 
+    /// The value a local constant is given where it is declared (`let i = …`, `guard let i = …`, `if let i =
+    /// …`), for a reference to it; nil for a variable, a parameter or anything else.
+    static func localValue(_ ref: DeclReferenceExprSyntax) -> ExprSyntax? {
+        guard let declaration = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref)) else { return nil }
+        if let b = declaration.as(PatternBindingSyntax.self) {
+            return b.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let) ? b.initializer?.value : nil
+        }
+        guard case .optionalBinding(let o)? = declaration.as(ConditionElementSyntax.self)?.condition,
+              o.bindingSpecifier.tokenKind == .keyword(.let), o.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == ref.baseName.text else { return nil }
+        return o.initializer?.value
+    }
+
     /// The last name of an expression's path: `self.machine.route` → `route`.
     static func lastName(_ expr: ExprSyntax) -> String? {
         path(expr).flatMap { $0.split(separator: ".").last.map(String.init) }

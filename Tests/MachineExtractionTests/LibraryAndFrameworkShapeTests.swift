@@ -700,6 +700,18 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
             func spin() { guard deck == .idle || deck == .paused else { return }; deck = .spinning }
             func pause() { guard deck == .spinning || deck == .live else { return }; deck = .paused }
         }
+        final class Wizard: UIViewController {
+            enum Step: CaseIterable { case name, card, review }
+            private(set) var currentStep: Step = .name
+            @IBAction func nextTapped(_ sender: UIButton) {
+                guard let index = Step.allCases.firstIndex(of: currentStep), index + 1 < Step.allCases.count else { return }
+                currentStep = Step.allCases[index + 1]
+            }
+            @IBAction func backTapped(_ sender: UIButton) {
+                guard let index = Step.allCases.firstIndex(of: currentStep), index > 0 else { return }
+                currentStep = Step.allCases[index - 1]
+            }
+        }
         final class TorchScreen: UIViewController {
             enum TorchMode { case on, off }
             private var torchMode: TorchMode = .off
@@ -739,6 +751,9 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         XCTAssertTrue(upload.moves.isSuperset(of: ["idle -push()-> sending", "sending -push() callback-> sent", "sending -push() callback-> failed"]),
                       "`courier.sync` declares its closure `@escaping`: it runs later, whatever the platform's `sync` does: \(upload.moves)")
         XCTAssertFalse(upload.moves.contains("idle -push()-> sent"), "\(upload.moves)")
+        let wizard = try a.machine("Wizard.currentStep")
+        XCTAssertEqual(wizard.moves, ["name -nextTapped()-> card", "card -nextTapped()-> review", "card -backTapped()-> name",
+                                      "review -backTapped()-> card"])
         let torch = try a.machine("TorchScreen.torchMode")
         XCTAssertEqual(torch.moves, ["on -torchTapped()-> off", "off -torchTapped()-> on"])
         XCTAssertFalse(a.machines.contains { $0.name == "Dimmer.lampMode" }, "a setter is no toggle")
