@@ -2264,8 +2264,11 @@ struct SwitchMethodRecogniser: Recogniser {
                 m.modifiers.contains { $0.name.text == "override" } || SyntaxHelpers.isDelegateCallback(m)
                     || m.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "objc" }
             }) else { return nil }
+            // (a value kept in a local constant first: `let next: Header = y > 120 ? .collapsed : .expanded`)
             let cases = writes.entries.flatMap { m, _ in
-                m.body.map { SwitchFinder.scanAll($0).writes(of: statePaths, setters: writes.setters).flatMap { SyntaxHelpers.branches($0.value) } } ?? []
+                m.body.map { SwitchFinder.scanAll($0).writes(of: statePaths, setters: writes.setters).flatMap { write in
+                    SyntaxHelpers.branches(SyntaxHelpers.unwrap(write.value).as(DeclReferenceExprSyntax.self).flatMap(SyntaxHelpers.localValue) ?? write.value)
+                } } ?? []
             }.compactMap { SyntaxHelpers.caseReference($0, context.index)?.name }
             return Set(cases).count >= 2 ? first : nil
         }()

@@ -700,6 +700,15 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
             func spin() { guard deck == .idle || deck == .paused else { return }; deck = .spinning }
             func pause() { guard deck == .spinning || deck == .live else { return }; deck = .paused }
         }
+        final class BannerScreen: UIViewController, UIScrollViewDelegate {
+            private enum BannerState { case open, folded }
+            private var bannerState: BannerState = .open
+            func scrollViewDidScroll(_ scrollView: UIScrollView) {
+                let next: BannerState = scrollView.contentOffset.y > 80 ? .folded : .open
+                guard next != bannerState else { return }
+                bannerState = next
+            }
+        }
         final class Wizard: UIViewController {
             enum Step: CaseIterable { case name, card, review }
             private(set) var currentStep: Step = .name
@@ -751,6 +760,7 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         XCTAssertTrue(upload.moves.isSuperset(of: ["idle -push()-> sending", "sending -push() callback-> sent", "sending -push() callback-> failed"]),
                       "`courier.sync` declares its closure `@escaping`: it runs later, whatever the platform's `sync` does: \(upload.moves)")
         XCTAssertFalse(upload.moves.contains("idle -push()-> sent"), "\(upload.moves)")
+        XCTAssertEqual(try a.machine("BannerScreen.bannerState").moves, ["open -scrollViewDidScroll(_:)-> folded", "folded -scrollViewDidScroll(_:)-> open"])
         let wizard = try a.machine("Wizard.currentStep")
         XCTAssertEqual(wizard.moves, ["name -nextTapped()-> card", "card -nextTapped()-> review", "card -backTapped()-> name",
                                       "review -backTapped()-> card"])
