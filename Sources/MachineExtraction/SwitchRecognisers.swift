@@ -1636,10 +1636,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 for pair in outcome.pairs where pair.from != to { sources[to, default: []].insert(pair.from) }
             }
         }
-        // (or, of two states, each leads to the other whatever else holds: a toggle, `switch flash { case .on:
-        // flash = .off; case .off: flash = .on }`, not a setter, `mode = x > 0 ? .on : .off`)
-        let toggles = states.count == 2 && rules.allSatisfy { rule in rule.guardText == nil && rule.outcomes.allSatisfy { $0.guardText == nil } }
-        return sources.count >= 2 && (toggles || sources.contains { to, from in from.count < states.count - 1 })
+        return sources.count >= 2 && sources.contains { to, from in from.count < states.count - 1 }
     }
 
     /// The property observer a node is written in, by the property and the observer (`digits.didSet`).

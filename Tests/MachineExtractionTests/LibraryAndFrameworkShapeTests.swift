@@ -721,21 +721,6 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
                 currentStep = Step.allCases[index - 1]
             }
         }
-        final class TorchScreen: UIViewController {
-            enum TorchMode { case on, off }
-            private var torchMode: TorchMode = .off
-            @IBAction func torchTapped(_ sender: UIButton) {
-                switch torchMode {
-                case .on: torchMode = .off
-                case .off: torchMode = .on
-                }
-            }
-        }
-        final class Dimmer {
-            enum LampMode { case on, off }
-            private var lampMode: LampMode = .off
-            func set(_ level: Int) { lampMode = level > 0 ? .on : .off }
-        }
         final class Courier { func sync(_ done: @escaping (Bool) -> Void) {} }
         final class Uploader {
             enum Phase { case idle, sending, sent, failed }
@@ -764,9 +749,6 @@ final class LibraryAndFrameworkShapeTests: XCTestCase {
         let wizard = try a.machine("Wizard.currentStep")
         XCTAssertEqual(wizard.moves, ["name -nextTapped()-> card", "card -nextTapped()-> review", "card -backTapped()-> name",
                                       "review -backTapped()-> card"])
-        let torch = try a.machine("TorchScreen.torchMode")
-        XCTAssertEqual(torch.moves, ["on -torchTapped()-> off", "off -torchTapped()-> on"])
-        XCTAssertFalse(a.machines.contains { $0.name == "Dimmer.lampMode" }, "a setter is no toggle")
         let live = try a.machine("LiveDeck.deck")
         XCTAssertTrue(live.moves.isSuperset(of: ["idle -spin()-> spinning", "paused -spin()-> spinning", "spinning -goLive()-> live"]), "\(live.moves)")
         XCTAssertFalse(live.findings.contains { $0.check == "unreachable_state" }, "\(live.findingSet)")
