@@ -1947,7 +1947,10 @@ struct SwitchMethodRecogniser: Recogniser {
         // (overloads told apart by their parameters' types only, as CallKit's `provider(_:perform:)` for each
         // action: with the types)
         guard methods.contains(where: { $0.0.id != method.id && SyntaxHelpers.fullName($0.0) == full }) else { return full }
-        return name + "(" + method.signature.parameterClause.parameters.map { "\($0.firstName.text): \($0.type.trimmedText)" }.joined(separator: ", ") + ")"
+        // (`__owned Element` is `Element`)
+        return name + "(" + method.signature.parameterClause.parameters.map { p in
+            "\(p.firstName.text): \((p.type.as(AttributedTypeSyntax.self)?.baseType ?? p.type).trimmedText)"
+        }.joined(separator: ", ") + ")"
     }
 
     /// Whether a method body reads as an event method without a `switch` over its event: it tests the state,
