@@ -154,7 +154,7 @@ struct AllowedMoves {
     /// A predicate's source and target: `self` and its one parameter, or a static function's two.
     func subjects(of method: FunctionDeclSyntax) -> [String]? {
         let parameters = method.signature.parameterClause.parameters.map { p in ((p.secondName ?? p.firstName).text, p.type.trimmedText) }
-        let isStatic = method.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        let isStatic = SymbolIndex.isStatic(method.modifiers)
         guard parameters.allSatisfy({ selfNames.contains($0.1) }) else { return nil }
         if isStatic, parameters.count == 2 { return parameters.map(\.0) }
         if !isStatic, parameters.count == 1 { return ["self", parameters[0].0] }

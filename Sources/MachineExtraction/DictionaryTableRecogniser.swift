@@ -164,7 +164,12 @@ struct DictionaryTableRecogniser: Recogniser {
     /// The name of the variable a table literal is kept in: the one initialized by calling the function
     /// returning it (`static let table = makeTable()`), else the variable or function it is written in.
     static func tableName(_ literal: some SyntaxProtocol, _ index: SymbolIndex) -> String? {
-        keeper(literal, index)?.name ?? SyntaxHelpers.enclosingBindingName(literal)
+        tableName(literal, kept: keeper(literal, index))
+    }
+
+    /// The same, given the literal's `keeper`.
+    static func tableName(_ literal: some SyntaxProtocol, kept: Binding?) -> String? {
+        kept?.name ?? SyntaxHelpers.enclosingBindingName(literal)
     }
 
     /// The one property a function returning the literal initializes (`static let table = makeTable()`).
@@ -242,7 +247,8 @@ struct DictionaryTableRecogniser: Recogniser {
     /// table; without one, the cases are the names used, with a note.
     func buildAllowed(_ dict: DictionaryExprSyntax, file: ParsedFile, context: ExtractionContext, subscripts: Subscripts) {
         guard case .elements(let list) = dict.content, let moves = Self.allowedMoves(list, context.index) else { return }
-        let name = Self.tableName(dict, context.index)
+        let kept = Self.keeper(dict, context.index)
+        let name = Self.tableName(dict, kept: kept)
         let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
         let location = file.location(of: dict)
         var stateEnum: EnumInfo?
@@ -272,7 +278,7 @@ struct DictionaryTableRecogniser: Recogniser {
                             states: states, inputs: [], initial: initial, rules: rules, order: .resolved,
                             // (`.archived: []`: an end by design)
                             terminal: moves.filter(\.to.isEmpty).map(\.from), stateLocations: context.locations(stateEnum)),
-                    stateEnum: stateEnum, at: Self.keeper(dict, context.index)?.node ?? Syntax(dict))
+                    stateEnum: stateEnum, at: kept?.node ?? Syntax(dict))
     }
 
     /// The state a value names: `.b`, `T.b`, `.b(…)`, or the first element of `(.b, effect)`.
@@ -295,7 +301,8 @@ struct DictionaryTableRecogniser: Recogniser {
         }
         // Mostly unreadable: not a transition table.
         guard entries.count >= max(1, unreadable.count) else { return }
-        let name = Self.tableName(dict, context.index)
+        let kept = Self.keeper(dict, context.index)
+        let name = Self.tableName(dict, kept: kept)
         let binding = name.flatMap { n in context.index.binding(named: n, at: dict) }
         // the written type: `[Key: State]` (a key struct's fields give the key's enums, by label or
         // in order), `[State: [Event: State]]` or `[State: [(Event, State)]]`
@@ -416,7 +423,7 @@ struct DictionaryTableRecogniser: Recogniser {
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         machine.findings = findings
-        context.add(machine, stateEnum: stateEnum, at: Self.keeper(dict, context.index)?.node ?? Syntax(dict))
+        context.add(machine, stateEnum: stateEnum, at: kept?.node ?? Syntax(dict))
     }
 
     struct Lookup {
@@ -729,7 +736,8 @@ struct ArrayTable {
                                     target: .state(row.names[toAt][0]),
                                     effect: row.parts.count == 4 ? Effect(label: reader.shortLabel(row.parts[3].expr)) : nil)])
         }
-        let name = array.flatMap { DictionaryTableRecogniser.tableName($0, index) } ?? handed.flatMap { SyntaxHelpers.enclosingBindingName($0) }
+        let kept = array.flatMap { DictionaryTableRecogniser.keeper($0, index) }
+        let name = array.flatMap { DictionaryTableRecogniser.tableName($0, kept: kept) } ?? handed.flatMap { SyntaxHelpers.enclosingBindingName($0) }
             ?? inherited?.type.name.text ?? receiver.flatMap { SyntaxHelpers.lastName($0) }
         let fromLabel = labels[fromAt] ?? (fromAt < written.count ? written[fromAt].label : nil)
         var initial: String?
@@ -745,7 +753,7 @@ struct ArrayTable {
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? inherited.map { Syntax($0.type) }
-                        ?? array.flatMap { DictionaryTableRecogniser.keeper($0, index)?.node } ?? anchor)
+                        ?? kept?.node ?? anchor)
         // the construction's candidate is this machine
         if let builder { context.constructionMachines[builder.id, default: []].append(location) }
     }

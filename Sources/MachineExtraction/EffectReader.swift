@@ -429,10 +429,9 @@ struct EffectReader {
         let expr = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ReturnStmtSyntax.self)?.expression
         guard let call = expr.map(SyntaxHelpers.unwrap)?.as(FunctionCallExprSyntax.self),
               ["AsyncStream", "AsyncThrowingStream"].contains(SymbolIndex.bareTypeName(call.calledExpression.trimmedText)),
-              call.arguments.isEmpty, let builder = call.trailingClosure,
-              !builder.statements.tokens(viewMode: .sourceAccurate).contains(where: { ["for", "while", "repeat"].contains($0.text) }),
-              builder.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == "finish" }) else { return nil }
-        return builder
+              call.arguments.isEmpty, let builder = call.trailingClosure else { return nil }
+        let words = Set(builder.statements.tokens(viewMode: .sourceAccurate).map(\.text))
+        return words.contains("finish") && words.isDisjoint(with: ["for", "while", "repeat"]) ? builder : nil
     }
 
     static func policyCancelsPrevious(_ policy: String) -> Bool {

@@ -410,10 +410,8 @@ final class ReducerInterpreter {
     /// For each `do` with a `catch` being walked in a method that waits, the paths at the statements with
     /// a `try` in its body.
     var tryPaths: [[Ctx]] = []
-    /// How many `do` bodies with a `catch` the walk is in: a `try` there does not leave the body walked.
-    var catchDepth = 0
     /// For each `do` with a `catch` being walked, the paths at the `throw`s in its body (its helpers' too):
-    /// its `catch` goes on from there.
+    /// its `catch` goes on from there. A `try` in such a body does not leave the body walked.
     var throwPaths: [[Ctx]] = []
     /// Whether the walk is in the state property's own `didSet` (`ReducerSpec.ownObserver`).
     var inOwnObserver = false
@@ -665,7 +663,7 @@ final class ReducerInterpreter {
         if !tryPaths.isEmpty, Self.tries(item) { tryPaths[tryPaths.count - 1] += ctxs }
         // a `try` no `catch` around it catches leaves the body where it throws, with the state as it is
         // (`state = .running; try step(); state = .done` may end in `running`)
-        if catchDepth == 0, returnSinks.isEmpty, valueSinks.isEmpty, !spec.returnsState, !spec.returnsNext, ThrowFinder.throwsHere(item) { _ = execReturn(nil, ctxs, implicit: true) }
+        if throwPaths.isEmpty, returnSinks.isEmpty, valueSinks.isEmpty, !spec.returnsState, !spec.returnsNext, ThrowFinder.throwsHere(item) { _ = execReturn(nil, ctxs, implicit: true) }
         switch item.item {
         case .decl(let decl):
             // `#if DEBUG … #else … #endif`: each clause is a way the body may be built, walked from here
@@ -939,10 +937,9 @@ final class ReducerInterpreter {
             // waited, and gone on as another input, before it)
             let collecting = catches && !spec.suspensions.isEmpty
             if collecting { tryPaths.append([]) }
-            if !d.catchClauses.isEmpty { catchDepth += 1; throwPaths.append([]) }
+            if !d.catchClauses.isEmpty { throwPaths.append([]) }
             let f = execBlock(d.body.statements, ctxs)
             let thrownHere = d.catchClauses.isEmpty ? [] : throwPaths.removeLast()
-            if !d.catchClauses.isEmpty { catchDepth -= 1 }
             var flow = Flow(next: f.next, breaks: f.breaks, continues: f.continues, fallthroughs: f.fallthroughs)
             flow.carry(f)
             // a `catch` runs when a `try` of the body throws: from the state the body began in, as the
@@ -1367,7 +1364,7 @@ final class ReducerInterpreter {
         guard let name = helperName else { return nil }
         let full = ReducerSpec.key(name, call), file = ReducerSpec.fileKey(call)
         guard let found = spec.helpers[file + full] ?? spec.helpers[full] ?? spec.helpers[file + name] ?? spec.helpers[name] else { return nil }
-        if let typeName, !found.modifiers.contains(where: { ["static", "class"].contains($0.name.text) })
+        if let typeName, !SymbolIndex.isStatic(found.modifiers)
             || typeName != "Self" && SyntaxHelpers.enclosingTypeNames(found).last != typeName { return nil }
         // (a base class's method only subclasses implement, `func execute() { fatalError("subclasses override") }`,
         // is not followed: the overriding one runs; asked once per method, as every call is resolved here)
@@ -1391,11 +1388,7 @@ final class ReducerInterpreter {
         var owner: TypeInfo?
         for case .type(let t) in scope.levels { owner = t; break }
         guard let owner else { return nil }
-        let key = ReducerSpec.key(name, call)
-        for sup in index.supertypes(of: owner) where sup.kind == "class" {
-            if let m = index.methods(named: name, of: sup).first(where: { $0.body != nil && SyntaxHelpers.fullName($0) == key }) { return m }
-        }
-        return nil
+        return index.superclassMethod(named: name, fullName: ReducerSpec.key(name, call), of: owner)
     }
 
     /// The call's arguments by the names of the helper's parameters they stand for (`transition(to:

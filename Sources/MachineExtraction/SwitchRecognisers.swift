@@ -2542,7 +2542,7 @@ struct StateWrites {
             // (an override running the superclass's method it overrides, `override func play() { super.play();
             // … }`, writes what that writes)
             else if let index, finder.superCalls.contains(method.name.text),
-                    let overridden = Self.overridden(method, of: type, index: index)?.body {
+                    let overridden = index.superclassMethod(named: method.name.text, fullName: SyntaxHelpers.fullName(method), of: type)?.body {
                 let inner = WriteFinder(property: property, enumMethods: enumMethods, rebuild: rebuild, setters: setters, accessors: accessors, index: index)
                 inner.walk(overridden)
                 if !inner.writes.isEmpty { direct.insert(method.name.text) }
@@ -2613,18 +2613,6 @@ struct StateWrites {
             }
         }
         return result
-    }
-
-    /// The method of the nearest superclass declaring one of the same name and labels that `method` overrides.
-    static func overridden(_ method: FunctionDeclSyntax, of type: TypeInfo, index: SymbolIndex) -> FunctionDeclSyntax? {
-        let name = SyntaxHelpers.fullName(method)
-        var current = type
-        for _ in 0..<8 {
-            guard let base = index.supertypes(of: current).first(where: { $0.kind == "class" }) else { return nil }
-            if let found = base.methods.first(where: { SyntaxHelpers.fullName($0.0) == name })?.0 { return found }
-            current = base
-        }
-        return nil
     }
 
     /// Whether a method is called from outside the code (`public`, `open`, an `override`, `@objc`, `@IBAction`).

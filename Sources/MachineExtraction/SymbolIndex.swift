@@ -892,6 +892,15 @@ final class SymbolIndex {
         return []
     }
 
+    /// The method with a body that a superclass of `type` (the nearest declaring `name`) has under the full
+    /// name `fullName` (`start(bytes:)`): what `super.start(bytes:)` runs, or what an override overrides.
+    func superclassMethod(named name: String, fullName: String, of type: TypeInfo) -> FunctionDeclSyntax? {
+        for sup in supertypes(of: type) where sup.kind == "class" {
+            if let m = methods(named: name, of: sup).first(where: { $0.body != nil && SyntaxHelpers.fullName($0) == fullName }) { return m }
+        }
+        return nil
+    }
+
     /// Properties named `name` of a type, then of its superclasses and protocols the inputs declare.
     func properties(named name: String, of type: TypeInfo, depth: Int = 0) -> [Binding] {
         let own = type.properties.filter { $0.name == name }
@@ -1041,6 +1050,11 @@ final class SymbolIndex {
 
     static func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {
         modifiers.contains { $0.name.text == "private" || $0.name.text == "fileprivate" }
+    }
+
+    /// Whether a declaration belongs to its type, not its values (`static`, `class`).
+    static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {
+        modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
     }
 
     /// Whether a member is private to its file: written `private`/`fileprivate`, or in an extension written
@@ -1266,7 +1280,7 @@ final class SymbolIndex {
         override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
             for binding in node.bindings { if let t = binding.typeAnnotation { written(t) } }
             if case .function? = stack.last { return .visitChildren }
-            let isStatic = node.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+            let isStatic = SymbolIndex.isStatic(node.modifiers)
             let owner = currentType
             for binding in node.bindings {
                 guard let id = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
