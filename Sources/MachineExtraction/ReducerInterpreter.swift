@@ -2282,6 +2282,29 @@ final class ReducerInterpreter {
         return readsState ? next : nil
     }
 
+    /// A comparison of positions in `allCases` computed from the state's own (`index + 1 < Step.allCases.count`
+    /// with `index` its position): the states where it holds. Nil when a side is no such position.
+    func positionComparison(_ infix: InfixOperatorExprSyntax, _ op: String, _ ctx: Ctx) -> Pred? {
+        guard let order = spec.enumSuccessors["allCases="] else { return nil }
+        var readsState = false
+        var holds: Set<String> = []
+        for (index, name) in order {
+            guard let from = Int(index), let a = casePosition(infix.leftOperand, of: from, count: order.count, readsState: &readsState),
+                  let b = casePosition(infix.rightOperand, of: from, count: order.count, readsState: &readsState) else { return nil }
+            let held = switch op {
+            case "<": a < b
+            case "<=": a <= b
+            case ">": a > b
+            case ">=": a >= b
+            case "==": a == b
+            default: a != b
+            }
+            if held { holds.insert(name) }
+        }
+        guard readsState else { return nil }
+        return holds.isEmpty ? .never(d) : stateAtom(holds, refutable: false, ctx)
+    }
+
     /// Whether an expression is the enum's `allCases` (`Stage.allCases`, `Self.allCases`, `allCases` in the
     /// enum, a local constant holding it).
     func isAllCases(_ raw: ExprSyntax) -> Bool {
@@ -2292,6 +2315,21 @@ final class ReducerInterpreter {
         let local = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self)
         return local?.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let)
             && local?.initializer.map { isAllCases($0.value) } == true
+    }
+
+    /// The case the first or last of `allCases` is (`Step.allCases.first!`, `Stage.allCases.last`).
+    func allCasesEnd(_ expr: ExprSyntax) -> String? {
+        guard let order = spec.enumSuccessors["allCases="], let member = SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self),
+              let base = member.base, isAllCases(base), let end = ["first": 0, "last": order.count - 1][member.declName.baseName.text] else { return nil }
+        return order["\(end)"]
+    }
+
+    /// Whether an expression is the state's position in `allCases` (`Step.allCases.firstIndex(of: step)`).
+    func isStatePosition(_ value: ExprSyntax, order: [String: String]) -> Bool {
+        guard let call = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self),
+              call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "firstIndex" else { return false }
+        var readsState = false
+        return casePosition(value, of: 0, count: order.count, readsState: &readsState) != nil && readsState
     }
 
     /// The position an index expression over `allCases` gives when the state is at `from`: integers,
@@ -2392,6 +2430,9 @@ final class ReducerInterpreter {
                           isState(SyntaxHelpers.path(base)), !isLocal(base), d.stateIndex[name] != nil {
                     // `guard let draft = state.stage.drafting` of a `@CasePathable` enum: in that case
                     pred = pred.and(stateAtom([name], refutable: false, ctx))
+                } else if let value = b.initializer?.value, let order = spec.enumSuccessors["allCases="], isStatePosition(value, order: order) {
+                    // `guard let index = Step.allCases.firstIndex(of: step)`: every case has a position
+                    continue
                 } else if let step = b.initializer.flatMap({ rawStep($0.value) }), step.fallback == nil {
                     // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
                     pred = pred.and(stateAtom(Set(step.next.keys), refutable: false, ctx))
@@ -2434,8 +2475,10 @@ final class ReducerInterpreter {
             case "==", "!=", "===", "!==", "~=":
                 let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
                 // (`state.uploading != nil` of a `@CasePathable` enum: the evaluator's)
-                guard let p else { return statePredicate(expr, ctx) ?? .unknown(d) }
+                guard let p else { return statePredicate(expr, ctx) ?? positionComparison(infix, op, ctx) ?? .unknown(d) }
                 return op.hasPrefix("!") ? p.negated(d) : p
+            case "<", "<=", ">", ">=":
+                return positionComparison(infix, op, ctx) ?? .unknown(d)
             default:
                 return .unknown(d)
             }
@@ -2537,6 +2580,8 @@ final class ReducerInterpreter {
             if case .state = subject, d.stateIndex[normalizeState(ref.name)] == nil,
                let constant = effects.index.staticCase(ref.name, among: d.states) { name = constant }
         }
+        // (`stage != Stage.allCases.last`)
+        else if let end = allCasesEnd(r) { name = end }
         guard let name else { return nil }
         // (`state == .page(1)`: some `page` values only)
         let some = SyntaxHelpers.withPayload(r)
@@ -2746,11 +2791,7 @@ final class ReducerInterpreter {
             if let name = byRaw["\(literal.raw)"] { return [(ctx, .state(name))] }
             if let fallback = literal.fallback { return targets(of: fallback, ctx) }
         }
-        // (the first or last of `allCases`: `Step.allCases.first!`)
-        if let order = spec.enumSuccessors["allCases="], let member = expr.as(MemberAccessExprSyntax.self), let base = member.base,
-           isAllCases(base), let end = ["first": 0, "last": order.count - 1][member.declName.baseName.text], let name = order["\(end)"] {
-            return [(ctx, .state(name))]
-        }
+        if let name = allCasesEnd(expr) { return [(ctx, .state(name))] }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) ?? constructedTargets(of: call, ctx) { return returned }
         // `Status(code: c) ?? .unknown`: the fallback on the paths where a failable initializer of the enum gives nil
         if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??",

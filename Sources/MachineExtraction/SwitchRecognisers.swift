@@ -1097,6 +1097,21 @@ struct SwitchMethodRecogniser: Recogniser {
             return scan.assignments.contains { own($0.lhs) }
                 || scan.calls.contains { $0.calledExpression.as(MemberAccessExprSyntax.self)?.base.map(own) ?? false }
         }
+        // (a default of a constrained extension is the type's only where it meets the constraint: `extension
+        // Holder where State == Blinds.State` is not `Shutter`'s, whose `State` is another declared type)
+        func meets(_ method: FunctionDeclSyntax) -> Bool {
+            guard let ext = sequence(first: Syntax(method), next: { $0.parent }).lazy.compactMap({ $0.as(ExtensionDeclSyntax.self) }).first,
+                  let requirements = ext.genericWhereClause?.requirements else { return true }
+            for r in requirements {
+                guard case .sameTypeRequirement(let same) = r.requirement else { continue }
+                let left = same.leftType.trimmedText.hasPrefix("Self.") ? String(same.leftType.trimmedText.dropFirst(5)) : same.leftType.trimmedText
+                if let own = context.index.type("\(type.name).\(left)", in: context.index.scope(of: type.node)),
+                   let required = context.index.type(same.rightType.trimmedText, in: context.index.scope(of: ext)), own !== required {
+                    return false
+                }
+            }
+            return true
+        }
         // the methods it has, by plain name (full names are made only where plain names meet)
         var names = Dictionary(grouping: type.methods.map(\.0), by: { $0.name.text })
         func has(_ method: FunctionDeclSyntax) -> Bool {
@@ -1110,7 +1125,7 @@ struct SwitchMethodRecogniser: Recogniser {
             let conformed = queue.removeFirst()
             guard !seen.contains(where: { $0 === conformed }) else { continue }
             seen.append(conformed)
-            let bodies = conformed.methods.filter { $0.0.body != nil && !$0.0.modifiers.contains { $0.name.text == "private" } }
+            let bodies = conformed.methods.filter { $0.0.body != nil && !$0.0.modifiers.contains { $0.name.text == "private" } && meets($0.0) }
             defaults += bodies.filter { !has($0.0) && changesStored($0.0) }
             for (m, _) in bodies { names[m.name.text, default: []].append(m) }
             queue += context.index.supertypes(of: conformed).filter { $0.kind == "protocol" }

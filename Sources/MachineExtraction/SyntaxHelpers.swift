@@ -193,7 +193,12 @@ enum SyntaxHelpers {
         // (`api.fetch { r in DispatchQueue.main.async { … } }`), which run off the caller's path, or given to
         // the platform's callbacks or a declared escaping parameter; named by their argument's label where
         // they have one (`subscribe(onSuccess: { … }, onFailure: { … })`)
+        // (a closure the callee runs before it returns is the caller's own, whatever it captures:
+        // `queue.sync { [unowned self] in … }`)
+        let now = DSLSupport.calleeName(call).map { immediateCallees.contains($0) || continuations.contains($0) } == true
+            ? Set(immediateClosures(of: call, index: index).map(\.id)) : []
         return closures.filter { c in
+            if now.contains(c.id) { return false }
             if holdsSelfWeakly(c) || hopsToMain(c) { return true }
             // (an escaping closure in a class says `self`; in a SwiftUI view, a struct, it need not)
             guard platform || index != nil else { return false }
