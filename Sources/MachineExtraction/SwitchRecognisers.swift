@@ -796,9 +796,10 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         let made = (property.initializer ?? Self.initializerValue(of: property.name, in: type)).flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }
         for field in store.properties where !field.isStatic && !field.isComputed && assigned.contains(field.name) {
-            // (named as a state: a struct's other enums are mostly data, a parser's token kind)
+            // (named as a state, or kept in a struct named as one, `state.clock`: a struct's other enums are
+            // mostly data, a parser's token kind; the machine's own tests still decide)
             guard let (stateEnum, kind) = stateType(of: field, owner: store, context: context), kind == .enumeration,
-                  Self.namedAsState(field.name) || Self.namedAsState(stateEnum.name) else { continue }
+                  Self.namedAsState(field.name) || Self.namedAsState(stateEnum.name) || Self.namedAsState(property.name) else { continue }
             // (given to the struct's memberwise initializer, else its default)
             let start = made.map { call in call.arguments.first { $0.label?.text == field.name }?.expression ?? field.initializer } ?? nil
             build(type: type, property: property, stateEnum: stateEnum, kind: kind, facts: facts, context: context,

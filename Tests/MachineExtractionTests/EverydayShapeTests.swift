@@ -91,4 +91,29 @@ final class EverydayShapeTests: XCTestCase {
         XCTAssertEqual(Set(try a.machine("Awning.state").inputs), ["settle()", "unfurl()"])
         XCTAssertEqual(Set(try a.machine("Hatch.state").inputs), ["lift()", "drop()"])
     }
+
+    /// An enum field of a struct kept in a property named as a state (`state.clock`) is a machine when its
+    /// methods switch over it, whatever the field is called.
+    func testEnumFieldOfAStructNamedAsAState() throws {
+        let a = Analysed.source("""
+        final class Metronome {
+            struct State { var beat: Beat = .resting; var tempo = 90 }
+            enum Beat { case resting, ticking }
+            private(set) var state = State()
+            func toggle() {
+                switch state.beat {
+                case .resting: state.beat = .ticking
+                case .ticking: state.beat = .resting
+                }
+            }
+            func rest() {
+                guard state.beat == .ticking else { return }
+                state.beat = .resting
+            }
+        }
+        """)
+        let m = try a.machine("Metronome.state.beat")
+        XCTAssertEqual(m.initial, "resting")
+        XCTAssertEqual(m.moves, ["resting -toggle()-> ticking", "ticking -toggle()-> resting", "ticking -rest()-> resting"])
+    }
 }
