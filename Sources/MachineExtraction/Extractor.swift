@@ -695,6 +695,22 @@ final class ExtractionContext {
         return Set(raws.values).count == raws.count ? raws : nil
     }
 
+    /// Each case's raw value in an enum of `String` raw values, written or implicit (the case's name); nil
+    /// for another enum, or where one is not a plain literal or two are the same.
+    static func stringRawValues(of info: EnumInfo) -> [String: String]? {
+        guard info.inherited.first == "String" else { return nil }
+        var raws: [String: String] = [:]
+        for c in info.cases {
+            if let written = c.node.rawValue?.value {
+                guard let text = written.as(StringLiteralExprSyntax.self).flatMap(SyntaxHelpers.stringContent) else { return nil }
+                raws[c.name] = text
+            } else {
+                raws[c.name] = c.name
+            }
+        }
+        return Set(raws.values).count == raws.count ? raws : nil
+    }
+
     func evaluateSuccessors(of info: EnumInfo) -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         if let type = index.types[info.key] {
@@ -726,6 +742,9 @@ final class ExtractionContext {
                 result["rawValue+1"] = raws.compactMapValues { byRaw[$0 + 1] }
                 result["rawValue-1"] = raws.compactMapValues { byRaw[$0 - 1] }
                 result["rawValue="] = Dictionary(uniqueKeysWithValues: raws.map { ("\($0.value)", $0.key) })
+            } else if let raws = Self.stringRawValues(of: info) {
+                // (`Tier(rawValue: "trial")!`, of an enum of `String` raw values)
+                result["rawValue="] = Dictionary(uniqueKeysWithValues: raws.map { ($0.value, $0.key) })
             }
             // each case's position in `allCases` when Swift makes it (`allCases=`, by the position's text)
             if info.inherited.contains("CaseIterable"), !type.properties.contains(where: { $0.name == "allCases" }) {

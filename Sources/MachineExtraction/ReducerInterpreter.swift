@@ -694,6 +694,10 @@ final class ReducerInterpreter {
             if let v = decl.as(VariableDeclSyntax.self) {
                 for binding in v.bindings {
                     guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                    // (`let next: Phase = switch … { … }`: each branch's value, on its paths)
+                    if let value = binding.initializer?.value, v.bindings.count == 1, Self.isValueChoice(value) {
+                        return give(value, to: .held(name), ctxs)
+                    }
                     ctxs = held(name, binding.initializer?.value, ctxs)
                 }
             }
@@ -739,7 +743,13 @@ final class ReducerInterpreter {
             defer { valueTargets[value.id] = nil }
             return execExpr(value, ctxs)
         }
+        // (a branch that traps, `default: fatalError()`, gives no value: its path does not go on)
+        if let callee = SyntaxHelpers.unwrap(value).as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self),
+           Self.neverReturning.contains(callee.baseName.text) {
+            return Flow()
+        }
         switch target {
+        case .held(let name): return Flow(next: held(name, value, ctxs))
         case .assigned(let lhs): return Flow(next: assign(lhs, value, written(ctxs, if: writesState(lhs))))
         // (a call of the owner's helper there is walked as a statement was: what it returns is its own)
         case .returned: return helper(called: value) != nil ? execExpr(value, ctxs) : execReturn(value, ctxs)
@@ -751,6 +761,8 @@ final class ReducerInterpreter {
     static func isValueChoice(_ expr: ExprSyntax) -> Bool {
         func oneValue(_ items: CodeBlockItemListSyntax) -> Bool {
             guard items.count == 1, let item = items.first?.item else { return false }
+            // (a branch may throw instead: `default: throw BadMove()`)
+            if item.is(ThrowStmtSyntax.self) { return true }
             guard let value = item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression else { return false }
             if value.is(SwitchExprSyntax.self) || value.is(IfExprSyntax.self) { return isValueChoice(value) }
             // (an assignment is a statement there)
@@ -799,14 +811,17 @@ final class ReducerInterpreter {
 
     /// Where the value of a `switch` or `if` expression goes, by the expression: assigned (`light = switch
     /// light { case .red: .green … }`), or returned (`var next: Light { switch self { case .red: .green … } }`).
-    enum ValueTarget { case assigned(ExprSyntax), returned }
+    /// Or held in a local (`let next: Phase = if ok { .done } else { .failed }`).
+    enum ValueTarget { case assigned(ExprSyntax), returned, held(String) }
     var valueTargets: [SyntaxIdentifier: ValueTarget] = [:]
 
     /// What a branch's last statement gives its value to, when it ends a branch of a `switch` or `if`
     /// expression whose value goes somewhere (`valueTargets`).
     func valueAssigned(by item: CodeBlockItemSyntax) -> ValueTarget? {
         guard !valueTargets.isEmpty, let list = item.parent?.as(CodeBlockItemListSyntax.self), list.last?.id == item.id else { return nil }
-        let owner = list.parent?.as(SwitchCaseSyntax.self)?.parent?.parent ?? list.parent?.parent
+        var owner = list.parent?.as(SwitchCaseSyntax.self)?.parent?.parent ?? list.parent?.parent
+        // (a branch of an `else if` gives the value of the `if` it ends)
+        while let o = owner, valueTargets[o.id] == nil, o.is(IfExprSyntax.self), let up = o.parent, up.is(IfExprSyntax.self) { owner = up }
         return owner.flatMap { valueTargets[$0.id] }
     }
 
@@ -892,7 +907,11 @@ final class ReducerInterpreter {
 
     /// `label`: the statement's own label (`scan:`), which a `continue` in a loop's body may name.
     func execStmt(_ stmt: StmtSyntax, _ ctxs: [Ctx], label: String? = nil) -> Flow {
-        if let ret = stmt.as(ReturnStmtSyntax.self) { return execReturn(ret.expression, ctxs) }
+        if let ret = stmt.as(ReturnStmtSyntax.self) {
+            // (`return switch (s, e) { case (.idle, .go): .running … }`: each branch's value is returned)
+            if let value = ret.expression, Self.isValueChoice(value) { return give(value, to: .returned, ctxs) }
+            return execReturn(ret.expression, ctxs)
+        }
         if stmt.is(ThrowStmtSyntax.self) {
             // (in a `do` with a `catch`, the caller's too when a helper throws, the `catch` goes on)
             if !throwPaths.isEmpty {

@@ -315,8 +315,10 @@ struct MappingFunctionRecogniser: Recogniser {
             let paths = tuple.elements.map { SyntaxHelpers.path($0.expression) }
             guard paths.allSatisfy({ p in p.map { c.parameters.contains(String($0.split(separator: ".").first!)) } ?? false }) else { continue }
             let names = PatternNames.byPosition(sw, arity: 2, index: context.index)
-            let returned = scan.returns.compactMap { r -> String? in
-                guard let e = r.expression else { return nil }
+            // (what `return`s give, and the branches of a body that is one `switch` or `if` expression)
+            let values = scan.returns.compactMap(\.expression).flatMap(SyntaxHelpers.branches)
+                + (ReducerInterpreter.returnedChoice(c.body).map(SyntaxHelpers.branches) ?? [])
+            let returned = values.compactMap { e -> String? in
                 if let t = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self), t.elements.count == 2 {
                     return SyntaxHelpers.caseReference(t.elements.first!.expression, context.index)?.name
                 }
@@ -324,7 +326,7 @@ struct MappingFunctionRecogniser: Recogniser {
             }
             let assigned = scan.assignments.compactMap { SyntaxHelpers.path($0.lhs) }
             let inoutForm = paths.contains { p in assigned.contains(p!) }
-            let returnsNil = scan.returns.contains { $0.expression?.is(NilLiteralExprSyntax.self) ?? false }
+            let returnsNil = values.contains { $0.is(NilLiteralExprSyntax.self) }
             guard inoutForm || (!returned.isEmpty && (returnsNil || returned.count >= 2)) else { continue }
 
             // each position's enum: its parameter's written type, else the written types around (a

@@ -384,7 +384,24 @@ enum SyntaxHelpers {
     static func branches(_ e: ExprSyntax) -> [ExprSyntax] {
         let folded = unwrapFolded(e)
         if let t = folded.as(TernaryExprSyntax.self) { return branches(t.thenExpression) + branches(t.elseExpression) }
+        // (a `switch` or `if` expression: each branch's value, `switch (s, e) { case (.idle, .go): .running … }`)
+        if ReducerInterpreter.isValueChoice(folded) { return choiceValues(folded).flatMap(branches) }
         return [folded]
+    }
+
+    /// The values of a `switch` or `if` expression's branches (`isValueChoice`), a branch that throws giving none.
+    static func choiceValues(_ e: ExprSyntax) -> [ExprSyntax] {
+        func value(_ items: CodeBlockItemListSyntax) -> [ExprSyntax] {
+            guard let item = items.first?.item else { return [] }
+            return (item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression).map { [$0] } ?? []
+        }
+        if let sw = e.as(SwitchExprSyntax.self) { return cases(of: sw).flatMap { value($0.statements) } }
+        guard let choice = e.as(IfExprSyntax.self) else { return [] }
+        switch choice.elseBody {
+        case .codeBlock(let block)?: return value(choice.body.statements) + value(block.statements)
+        case .ifExpr(let next)?: return value(choice.body.statements) + choiceValues(ExprSyntax(next))
+        case nil: return value(choice.body.statements)
+        }
     }
 
     /// The values a closure may give: its one expression or what its `return`s give (outside nested
@@ -617,9 +634,18 @@ enum SyntaxHelpers {
 
     /// The raw value an expression builds a case from, when it is an integer literal: `.init(rawValue: 0)!`,
     /// `Step(rawValue: 1) ?? .first` (with the fallback).
-    static func literalRawValue(_ expr: ExprSyntax) -> (raw: Int, fallback: ExprSyntax?)? {
-        guard let (argument, fallback) = rawValueArgument(expr), let raw = Int(unwrap(argument).trimmedText) else { return nil }
-        return (raw, fallback)
+    static func literalRawValue(_ expr: ExprSyntax) -> (raw: String, fallback: ExprSyntax?)? {
+        guard let (argument, fallback) = rawValueArgument(expr) else { return nil }
+        // (an integer, or a string without interpolation: `Tier(rawValue: "trial")`)
+        if let raw = Int(unwrap(argument).trimmedText) { return ("\(raw)", fallback) }
+        guard let text = unwrap(argument).as(StringLiteralExprSyntax.self).flatMap(stringContent) else { return nil }
+        return (text, fallback)
+    }
+
+    /// The text of a string literal without interpolation (`"trial"` → `trial`).
+    static func stringContent(_ literal: StringLiteralExprSyntax) -> String? {
+        let parts = literal.segments.map { $0.as(StringSegmentSyntax.self)?.content.text }
+        return parts.contains(nil) ? nil : parts.map { $0! }.joined()
     }
 
     /// The argument of a case built from its raw value (`Step(rawValue: x)`, `.init(rawValue: x)!`), and
