@@ -78,6 +78,9 @@ struct ReducerSpec {
     /// local or parameter of its name declared around a use hides it there, as Swift's innermost
     /// declaration does (`var phase = State.closed; phase = .open` changes no state).
     var stateIsMember = false
+    /// The state's declared enum (its key), where the machine is a property's: a value of that type read
+    /// from other data (`status = reply.status`) may be any of its cases.
+    var stateEnumKey: String?
     /// Walking a completion handler: its hand-over to the main queue (`DispatchQueue.main.async { … }`)
     /// is the rest of it, walked at once.
     var mainHopsNow = false
@@ -2811,6 +2814,11 @@ final class ReducerInterpreter {
             if let fallback = literal.fallback { return targets(of: fallback, ctx) }
         }
         if let name = allCasesEnd(expr) { return [(ctx, .state(name))] }
+        // `status = reply.status`: a value of the state's enum other data holds, any of its cases
+        if let key = spec.stateEnumKey, spec.stateKind == .enumeration, let member = expr.as(MemberAccessExprSyntax.self), member.base != nil,
+           !isState(SyntaxHelpers.path(expr)), effects.index.storedMemberType(expr)?.enumInfo?.key == key {
+            return d.states.map { (ctx, .state($0)) }
+        }
         if let call = expr.as(FunctionCallExprSyntax.self), let returned = returnedTargets(of: call, ctx) ?? constructedTargets(of: call, ctx) { return returned }
         // `Status(code: c) ?? .unknown`: the fallback on the paths where a failable initializer of the enum gives nil
         if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "??",

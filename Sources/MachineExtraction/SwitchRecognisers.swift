@@ -889,6 +889,7 @@ struct SwitchMethodRecogniser: Recogniser {
             var spec = ReducerSpec(domain: Domain(states: stateEnum.caseNames, inputs: []), statePaths: [property.name], inputPaths: [],
                                    helperStatePaths: [property.name], enumFactories: context.factories(of: stateEnum))
             spec.stateIsMember = true
+            spec.stateEnumKey = stateEnum.key
             let own = writes.entries.filter { !Self.forwards($0.0, property: property.name, to: eventMethods) }
             starts.append(startingState(of: property, in: owner, states: stateEnum.caseNames, optional: false, context: context))
             let held = self.methodInputs(own, of: owner, like: spec, context: context, qualified: true)
@@ -939,6 +940,13 @@ struct SwitchMethodRecogniser: Recogniser {
         // (one stepping it by the enum's own successors, `turn = turn.opponent`, reaches the cases they give)
         let steps = context.successors(of: stateEnum).keys.map { $0.hasSuffix("()") ? String($0.dropLast(2)) : $0 }
         if steps.contains(where: facts.identifiers.contains) { return all }
+        // (one set from other data holding a value of the enum, `status = reply.status`, reaches any of its cases)
+        for (method, _) in type.methods {
+            guard let body = method.body else { continue }
+            for (lhs, rhs) in SwitchFinder.scanAll(body).assignments where SyntaxHelpers.path(lhs).map({ $0 == property || $0 == "self." + property }) == true {
+                if context.index.storedMemberType(SyntaxHelpers.unwrap(rhs))?.enumInfo?.key == stateEnum.key { return all }
+            }
+        }
         // (a case named only in the patterns of a `switch` over the property is one the type reads, as Swift's
         // exhaustive `switch` makes it, not one it has: `switch state { case .idle, .loaded, .empty: false … }`)
         let outside = facts.identifiers(outsidePatternsOver: property)
@@ -1801,6 +1809,22 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// The first method among `names` that assigns a value named by `roots` a case after an `await` in its
+    /// own body (`guard await authorized() else { status = .denied; return }`, `for await update in updates
+    /// { tier = .gold }`): what the awaited world answers sets it, as a callback would.
+    static func firstAwaiting(_ roots: Set<String>, setters: Set<String>, among names: Set<String>, of type: TypeInfo,
+                              context: ExtractionContext) -> (FunctionDeclSyntax, ParsedFile)? {
+        type.methods.first { method, _ in
+            guard names.contains(method.name.text), method.signature.effectSpecifiers?.asyncSpecifier != nil, let body = method.body else { return false }
+            let awaits = body.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind == .keyword(.await) }.map(\.position)
+            guard let first = awaits.first else { return false }
+            return SwitchFinder.scanAll(body).writes(of: roots, setters: setters).contains { lhs, rhs in
+                lhs.position > first && SyntaxHelpers.enclosingClosure(of: Syntax(lhs)).map { $0.position < body.position } != false
+                    && SyntaxHelpers.branches(rhs).contains { SyntaxHelpers.caseReference($0, context.index) != nil }
+            }
+        }
+    }
+
     /// Whether work a body starts (a callback, a task) assigns a value named by `roots` a case, or calls
     /// another method among `names` writing it (`{ [weak self] in self?.finish() }`).
     static func callsBack(_ body: CodeBlockSyntax, _ roots: Set<String>, setters: Set<String>, among names: Set<String>,
@@ -2333,6 +2357,7 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.observers = writes.observers.mapValues(\.body)
             spec.ownObserver = field == nil && wrapper == nil ? StateWrites.didSet(of: property) : nil
             spec.stateIsMember = true
+            spec.stateEnumKey = stateEnum.key
             let resumed = Self.suspending(&spec, method: method, of: type, input: Self.inputName(of: method, among: type.methods), own: writes.writers)
             let interpreter = ReducerInterpreter(spec: spec, file: file, effects: context.effectReader(inputs: inputs, inputType: event, at: method), readings: context.readings)
             let walked = interpreter.run(body.statements, at: file.location(of: method))
@@ -2369,6 +2394,11 @@ struct SwitchMethodRecogniser: Recogniser {
                 return (named || plain && !selfWrites.isEmpty)
                     && (scan.switches.contains { SyntaxHelpers.path($0.subject) == "self" } || ValueTestFinder.tests(body, roots: ["self"]))
             }
+            // (a callback, or what an `await` answers)
+            func answered() -> (FunctionDeclSyntax, ParsedFile)? {
+                Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                    ?? Self.firstAwaiting(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+            }
             let tester = !writes.accessors.isEmpty || steppedByItself ? Self.firstWriter(among: writes.writers, of: type) : named
                 // (a box's tests read its value: `phase.value == .idle`)
                 ? Self.firstTesting(wrapper.map { [$0.base] } ?? statePaths, among: writes.writers, of: type, successors: Set(successors.keys),
@@ -2377,7 +2407,7 @@ struct SwitchMethodRecogniser: Recogniser {
                     ?? (plain ? Self.firstWriterWhenTested(statePaths, among: writes.writers, of: type) : nil)
                     // (the world changes it: a callback, a delegate's method, or a listener the initializer installs,
                     // `auth = .signedIn(user)` with `case signedIn(User)` too)
-                    ?? Self.firstCalledBack(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
+                    ?? answered()
                     ?? Self.firstDelegateCallback(statePaths, setters: writes.setters, among: writes.writers, of: type, context: context)
                     ?? (!listeners.isEmpty ? Self.firstWriter(among: writes.writers, of: type) : nil)
                     ?? (Self.assignsCases(writes, atLeast: 2, context: context) ? Self.firstWriterWhenRendered(statePaths, among: writes.writers, of: type) : nil)
@@ -2405,6 +2435,7 @@ struct SwitchMethodRecogniser: Recogniser {
         template.observers = writes.observers.mapValues(\.body)
         template.ownObserver = field == nil && wrapper == nil ? StateWrites.didSet(of: property) : nil
         template.stateIsMember = true
+        template.stateEnumKey = stateEnum.key
         if kind == .enumeration { template.ownerPredicates = context.ownerPredicates(of: type, statePaths: statePaths, states: states) }
         var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
         let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)

@@ -1013,10 +1013,11 @@ final class SymbolIndex {
     /// (`let api: ProfileAPI`, `ProfileAPI?`) or the type its initializer constructs (`= ProfileAPI()`).
     /// The one step of value typing the tool makes: `api.load(…)` names `ProfileAPI.load`.
     func valueType(_ expr: ExprSyntax) -> TypeInfo? {
-        // a parameter of the function or initializer it is written in (`init(feed: Feed)`)
-        if let ref = expr.as(DeclReferenceExprSyntax.self) {
+        // a parameter of the function or initializer it is written in (`init(feed: Feed)`), found from the
+        // input node where the expression was rebuilt (its operators folded)
+        if let ref = (Rebuilt.shared.original(of: Syntax(expr)) ?? Syntax(expr)).as(DeclReferenceExprSyntax.self) {
             let name = ref.baseName.text
-            for node in sequence(first: Syntax(expr), next: { $0.parent }) {
+            for node in sequence(first: Syntax(ref), next: { $0.parent }) {
                 let clause = node.as(FunctionDeclSyntax.self)?.signature.parameterClause ?? node.as(InitializerDeclSyntax.self)?.signature.parameterClause
                 guard let clause else { continue }
                 if let p = clause.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
@@ -1032,6 +1033,15 @@ final class SymbolIndex {
               call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(GenericSpecializationExprSyntax.self)
         else { return nil }
         return typeExpression(call.calledExpression, at: b.node)
+    }
+
+    /// The type of a stored property of a value whose type `valueType(_:)` finds (`reply.status`, with `reply:
+    /// Reply` and `let status: Status` in `Reply`), as the property's declaration writes it (not optional).
+    func storedMemberType(_ expr: ExprSyntax) -> TypeInfo? {
+        guard let m = expr.as(MemberAccessExprSyntax.self), let base = m.base, base.trimmedText != "self", let owner = valueType(base),
+              let b = properties(named: m.declName.baseName.text.withoutBackticks, of: owner).first, !b.isComputed,
+              let text = b.typeText, SyntaxHelpers.optionalWrapped(text) == nil, let scope = scope(of: b.node) else { return nil }
+        return type(text, in: scope)
     }
 
     /// The property or variable an expression names, resolved as `member(_:)` says.
