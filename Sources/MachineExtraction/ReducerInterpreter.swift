@@ -1174,10 +1174,15 @@ final class ReducerInterpreter {
         var launch = launched[closure.id] ?? Launch(closure: closure, file: effects.index.file(of: closure), kind: kind)
         // a subscription delivering again and again (`player.observe(\.status) { … }`, `$query.sink { … }`)
         // arrives in whatever state the machine is by then
-        if SyntaxHelpers.deliversRepeatedly(closure, kind: kind) { launch.states.formUnion(d.states) }
+        let repeated = SyntaxHelpers.deliversRepeatedly(closure, kind: kind)
+        if repeated { launch.states.formUnion(d.states) }
+        // (a case the method sets after starting it, before it returns, is the state the work finds:
+        // `let task = session.dataTask(with: url) { … }; state = .loading; task.resume()`)
+        let after = repeated ? nil : writtenAfter(closure)
         for ctx in ctxs {
             let pairs = d.pairs(ctx.pairs)
             switch ctx.target {
+            case _ where after != nil && !pairs.isEmpty: launch.states.insert(after!)
             case .state(let s)?: launch.states.insert(s)
             case nil, .stay?: launch.states.formUnion(pairs.map(\.from))
             default: break
@@ -1185,6 +1190,33 @@ final class ReducerInterpreter {
             launch.inputs.formUnion(pairs.map(\.input))
         }
         launched[closure.id] = launch
+    }
+
+    /// The case the statements after the one starting a closure surely set the state to last, in the
+    /// blocks around it up to the closure or function they are in: statements that set it to a case
+    /// (`state = .loading`). Nil where one of them sets it otherwise, in a branch or to a value, or none does.
+    func writtenAfter(_ closure: ClosureExprSyntax) -> String? {
+        var found: String?
+        var item = Self.enclosingItem(of: Syntax(closure))
+        while let current = item?.as(CodeBlockItemSyntax.self), let list = current.parent?.as(CodeBlockItemListSyntax.self) {
+            var levelFound: String?
+            for later in list where later.position > current.position {
+                if later.item.is(ReturnStmtSyntax.self) || later.item.is(ThrowStmtSyntax.self) { return levelFound ?? found }
+                if let (lhs, rhs) = SyntaxHelpers.assignment(later.item), rhs.count == 1, writesState(lhs) {
+                    guard let name = SyntaxHelpers.caseReference(rhs[0], effects.index)?.name, d.stateIndex[name] != nil else { return nil }
+                    levelFound = name
+                } else if SwitchFinder.scanAll(later).assignments.contains(where: { writesState($0.lhs) }) {
+                    return nil
+                }
+            }
+            if let levelFound { found = levelFound }
+            // (up to the body of the function or closure it is in)
+            let owner = list.parent
+            if owner?.is(ClosureExprSyntax.self) == true || owner?.parent?.is(FunctionDeclSyntax.self) == true
+                || owner?.parent?.is(InitializerDeclSyntax.self) == true || owner?.parent?.is(AccessorDeclSyntax.self) == true { break }
+            item = owner.flatMap(Self.enclosingItem)
+        }
+        return found
     }
 
     /// Standard library functions that return `Never`: the path they are on does not happen.
@@ -1328,17 +1360,39 @@ final class ReducerInterpreter {
         }
         // a mutating helper of the state's owner: `reset()`, `self.reset()`, `state.reset()`
         if let helper = helper(called: call), let body = helper.body, helperDepth < 4 {
-            helperDepth += 1
-            defer { helperDepth -= 1 }
             // (an argument naming a parameter of the caller is passed what that stands for: `canTransition(to:
             // next)` in `transition(to next:)` called with `.approved`)
-            substitutions.append(passedOn(arguments(of: call, boundTo: helper)))
-            defer { substitutions.removeLast() }
-            returnSinks.append([])
-            let next = withHelperPaths { execBlock(body.statements, Self.localsCleared(ctxs)).next }
-            return rejoined(Self.localsCleared(next + returnSinks.removeLast()))
+            return walk(helper, body, passing: passedOn(arguments(of: call, boundTo: helper)), ctxs)
         }
         return ctxs
+    }
+
+    /// The paths after a helper of the owner walked with its parameters standing for `bound`; an argument
+    /// choosing between values (`send(ok ? .accepted : .declined)`) is each of them, on the paths where its
+    /// condition picks it.
+    func walk(_ helper: FunctionDeclSyntax, _ body: CodeBlockSyntax, passing bound: [String: ExprSyntax], _ ctxs: [Ctx]) -> [Ctx] {
+        if let (name, choice) = bound.sorted(by: { $0.key < $1.key }).lazy
+            .compactMap({ name, e in SyntaxHelpers.unwrapFolded(e).as(TernaryExprSyntax.self).map { (name, $0) } }).first {
+            let text = self.text(choice.condition)
+            var next: [Ctx] = []
+            for ctx in ctxs {
+                let pred = eval(choice.condition, ctx)
+                let yes = restrict(ctx, pred, text: text), no = restrict(ctx, pred.negated(d), text: "!(\(text))")
+                var then = bound, otherwise = bound
+                then[name] = choice.thenExpression
+                otherwise[name] = choice.elseExpression
+                if !yes.pairs.isEmpty { next += walk(helper, body, passing: then, [yes]) }
+                if !no.pairs.isEmpty { next += walk(helper, body, passing: otherwise, [no]) }
+            }
+            return next
+        }
+        helperDepth += 1
+        defer { helperDepth -= 1 }
+        substitutions.append(bound)
+        defer { substitutions.removeLast() }
+        returnSinks.append([])
+        let next = withHelperPaths { execBlock(body.statements, Self.localsCleared(ctxs)).next }
+        return rejoined(Self.localsCleared(next + returnSinks.removeLast()))
     }
 
     /// The paths without the cases their locals hold, on entering or leaving a function walked for a call
@@ -1775,9 +1829,14 @@ final class ReducerInterpreter {
 
     /// The case a walked helper's parameter is given (`next` in `transition(to: .running)`), or nil.
     func knownCase(_ expr: ExprSyntax) -> String? {
-        guard let argument = substituted(expr), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)),
-              SyntaxHelpers.unwrap(argument).is(MemberAccessExprSyntax.self) else { return nil }
-        return SyntaxHelpers.caseReference(argument, effects.index)?.name
+        // (a case, or a case with its payload: `send(.tag(id))`, `send(Event.tag(id))`; not a call's result)
+        guard let argument = substituted(expr), !isState(SyntaxHelpers.path(argument)), !isInput(SyntaxHelpers.path(argument)) else { return nil }
+        let value = SyntaxHelpers.unwrap(argument)
+        if value.is(MemberAccessExprSyntax.self) { return SyntaxHelpers.caseReference(argument, effects.index)?.name }
+        guard let callee = value.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self),
+              let name = SyntaxHelpers.caseReference(argument, effects.index)?.name else { return nil }
+        guard let base = callee.base else { return name }
+        return effects.index.typeExpression(base, at: Rebuilt.shared.original(of: Syntax(base)) ?? Syntax(base))?.enumInfo?.caseNames.contains(name) == true ? name : nil
     }
 
     func involvesMachine(_ s: Subject) -> Bool {
@@ -2722,8 +2781,13 @@ final class ReducerInterpreter {
         let path = isLocal(SyntaxHelpers.unwrap(lhs)) ? nil : SyntaxHelpers.path(lhs)
         let rebuilt = rebuilt(lhs, rhs)
         if isState(path) || rebuilt != nil { return startedInPayload(rhs, setting(rebuilt ?? rhs, ctxs)) }
-        // the whole owner replaced: `state = State()` resets the field to its default
-        if let path, spec.statePaths.contains(where: { $0.hasPrefix(path + ".") }) {
+        // the whole owner replaced: `state = State()` resets the field to its default, or to the value given
+        // for it (`state = State(step: .finished)`, `.init(step: .finished)`)
+        if let path, let field = spec.statePaths.lazy.compactMap({ $0.hasPrefix(path + ".") ? $0.dropFirst(path.count + 1) : nil }).first {
+            if !field.contains("."), let made = SyntaxHelpers.unwrap(rhs).as(FunctionCallExprSyntax.self),
+               let given = made.arguments.first(where: { $0.label?.text == String(field) }) {
+                return setting(given.expression, ctxs)
+            }
             return ctxs.map { ctx in
                 var n = ctx
                 n.target = spec.resetTarget

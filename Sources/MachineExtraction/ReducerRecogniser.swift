@@ -954,6 +954,9 @@ struct ReducerRecogniser: Recogniser {
         // an optional holding data (`var fact: String?` set from a response), no child feature nor
         // presentation: once set it may stay, a result rather than a stuck state
         if t.kind == .optional, named == nil, !presented, !Self.holdsFeature(field) { machine.terminal = ["some"] }
+        // a flag nothing sets back (`state.hasAppeared = true`, no reset): set for good, a latch rather than a
+        // stuck state
+        if t.kind == .bool, !rules.contains(where: { $0.outcomes.contains { $0.target == .state("false") } }) { machine.terminal = ["true"] }
         context.add(machine,
                     stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true,
                     leftOut: leftOut)

@@ -110,7 +110,8 @@ final class NameResolutionTests: XCTestCase {
         let mode = try result.machine("Turbine.mode")
         XCTAssertEqual(mode.rules.first { $0.inputs == ["start"] }?.targets, ["spinning"], "phase is a typealias")
         XCTAssertEqual(mode.rules.first { $0.inputs == ["halt"] }?.targets, ["resting"])
-        XCTAssertEqual(mode.rules.first { $0.inputs == ["stop"] }?.targets, [], "Turbine.Shared is a value: its member is no case")
+        XCTAssertEqual(mode.rules.first { $0.inputs == ["stop"] }?.targets, ["resting", "spinning", "braking"],
+                       "Turbine.Shared is a value: its member is no case, but a value of the enum, any of its cases")
         let gear = try result.machine("Turbine.gear")
         XCTAssertTrue(gear.moves.contains("low -start-> high"), "kind is a nested enum: \(gear.moves)")
     }
@@ -311,8 +312,8 @@ final class NameResolutionTests: XCTestCase {
         }
         """)
         let m = try result.machine("Tank.level")
-        XCTAssertFalse(m.moves.contains("low -raise-> high"), "\(m.moves)")
-        XCTAssertEqual(m.rules.first { $0.inputs == ["raise"] }?.targets, [])
+        // (not the case `.high`: the member of a value of the enum, any of its cases)
+        XCTAssertEqual(m.rules.first { $0.inputs == ["raise"] }?.targets, ["low", "high"])
     }
 
     /// The enum of a switch position is the written type that declares every name used there (`Knob`
