@@ -666,7 +666,11 @@ final class ReducerInterpreter {
         if !tryPaths.isEmpty, Self.tries(item) { tryPaths[tryPaths.count - 1] += ctxs }
         // a `try` no `catch` around it catches leaves the body where it throws, with the state as it is
         // (`state = .running; try step(); state = .done` may end in `running`)
-        if throwPaths.isEmpty, returnSinks.isEmpty, valueSinks.isEmpty, !spec.returnsState, !spec.returnsNext, ThrowFinder.throwsHere(item) { _ = execReturn(nil, ctxs, implicit: true) }
+        // (not where it calls a helper of the owner, walked with the `throw`s it makes: `try move(to: .paid)`)
+        if throwPaths.isEmpty, returnSinks.isEmpty, valueSinks.isEmpty, !spec.returnsState, !spec.returnsNext, ThrowFinder.throwsHere(item),
+           !triesHelper(item) {
+            _ = execReturn(nil, ctxs, implicit: true)
+        }
         switch item.item {
         case .decl(let decl):
             // `#if DEBUG … #else … #endif`: each clause is a way the body may be built, walked from here
@@ -1410,6 +1414,15 @@ final class ReducerInterpreter {
             c[keyPath: part] = empty
             return c
         }
+    }
+
+    /// Whether a statement is a `try` of a call of a helper of the owner and nothing else (`try move(to: .paid)`).
+    func triesHelper(_ item: CodeBlockItemSyntax) -> Bool {
+        let e = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression
+        guard let attempt = e.map(SyntaxHelpers.unwrap)?.as(TryExprSyntax.self) ?? e?.as(TryExprSyntax.self),
+              let call = SyntaxHelpers.unwrap(attempt.expression).as(FunctionCallExprSyntax.self) else { return false }
+        return call.arguments.allSatisfy { !$0.expression.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) } }
+            && helper(called: call)?.body != nil
     }
 
     /// The helper of the state's owner an expression calls (`try self.clientSend(message)`), if it is a call.
