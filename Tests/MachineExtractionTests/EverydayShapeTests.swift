@@ -2,7 +2,10 @@ import MachineModel
 import XCTest
 
 /// Shapes of everyday code: steps through `allCases` kept in locals, closures a queue runs at once whatever
-/// they capture, and defaults of constrained protocol extensions. Made-up identifiers.
+/// they capture, defaults of constrained protocol extensions, Swift 5.9's `switch` and `if` expressions,
+/// states read from other data or set after an `await`, work started before the method sets the state,
+/// events forwarded as choices or with payloads, flags set for good, and helpers that throw. Made-up
+/// identifiers.
 final class EverydayShapeTests: XCTestCase {
     /// The guard texts drawn on a machine's edges.
     func guards(_ m: Machine) -> [String] {
@@ -115,5 +118,234 @@ final class EverydayShapeTests: XCTestCase {
         let m = try a.machine("Metronome.state.beat")
         XCTAssertEqual(m.initial, "resting")
         XCTAssertEqual(m.moves, ["resting -toggle()-> ticking", "ticking -toggle()-> resting", "ticking -rest()-> resting"])
+    }
+
+    /// `return switch`, an `if` expression with `else if` kept in a local, a branch that throws, and a free
+    /// mapping function whose body is one `switch` expression: each branch's value is a target.
+    func testSwitchAndIfExpressions() throws {
+        let a = Analysed.source("""
+        enum Knob { case turn, press }
+        final class Dial {
+            enum Level { case off, low, high }
+            private var level: Level = .off
+            func send(_ k: Knob) { level = step(level, k) }
+            private func step(_ l: Level, _ k: Knob) -> Level {
+                return switch (l, k) {
+                case (.off, .turn): .low
+                case (.low, .turn): .high
+                case (_, .press): .off
+                default: l
+                }
+            }
+        }
+        final class Climate {
+            enum Mode { case idle, heat, cool, fan }
+            private var mode: Mode = .idle
+            func sense(_ t: Int) {
+                let next: Mode = if t < 18 { .heat } else if t > 26 { .cool } else { .fan }
+                mode = next
+            }
+            func rest() { if mode != .idle { mode = .idle } }
+        }
+        struct BadMove: Error {}
+        final class Deal {
+            enum Phase { case open, funded, closed }
+            enum Step { case pay, settle }
+            private var phase: Phase = .open
+            func apply(_ s: Step) throws {
+                phase = switch (phase, s) {
+                case (.open, .pay): .funded
+                case (.funded, .settle): .closed
+                default: throw BadMove()
+                }
+            }
+        }
+        enum Pane { case home, list, detail }
+        enum Hop { case open, pick, back }
+        func hop(_ pane: Pane, _ h: Hop) -> Pane {
+            switch (pane, h) {
+            case (.home, .open): .list
+            case (.list, .pick): .detail
+            case (.detail, .back): .list
+            default: pane
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Dial.level").moves, ["off -turn-> low", "low -turn-> high", "low -press-> off", "high -press-> off"])
+        XCTAssertEqual(try a.machine("Climate.mode").moves.filter { $0.hasPrefix("idle -sense()") },
+                       ["idle -sense()-> heat", "idle -sense()-> cool", "idle -sense()-> fan"])
+        let deal = try a.machine("Deal.phase")
+        XCTAssertEqual(deal.moves, ["open -pay-> funded", "funded -settle-> closed"])
+        XCTAssertEqual(try a.machine("hop").moves, ["home -open-> list", "list -pick-> detail", "detail -back-> list"])
+    }
+
+    /// A case made from a `String` raw value written as a literal (`Tier(rawValue: "trial")!`).
+    func testCaseFromAStringRawValue() throws {
+        let a = Analysed.source("""
+        final class Plan {
+            enum Tier: String { case free, trial = "try", paid }
+            private(set) var status: Tier = .free
+            func sample() { if status == .free { status = Tier(rawValue: "try")! } }
+            func buy() { if status != .paid { status = Tier(rawValue: "paid") ?? .free } }
+        }
+        """)
+        let m = try a.machine("Plan.status")
+        XCTAssertTrue(m.moves.isSuperset(of: ["free -sample()-> trial", "free -buy()-> paid", "trial -buy()-> paid"]), "\(m.moves)")
+    }
+
+    /// `status = reply.status`, a stored property of the enum's type in another value: any of its cases,
+    /// so a case the type never names is a state, reached.
+    func testAValueOfTheEnumFromOtherDataIsAnyCase() throws {
+        let a = Analysed.source("""
+        enum Parcel: String, Codable { case packed, sent, lost, returned }
+        struct Report: Codable { let id: Int; let parcel: Parcel }
+        final class Tracker {
+            private(set) var parcel: Parcel = .packed
+            func lose() { guard parcel == .sent else { return }; parcel = .lost }
+            func refresh(_ report: Report) { parcel = report.parcel }
+        }
+        """)
+        let m = try a.machine("Tracker.parcel")
+        XCTAssertEqual(Set(m.states), ["packed", "sent", "lost", "returned"])
+        XCTAssertTrue(m.moves.isSuperset(of: ["packed -refresh()-> sent", "packed -refresh()-> returned"]), "\(m.moves)")
+        XCTAssertFalse(m.findingSet.contains { $0.hasPrefix("unreachable_state") }, "\(m.findingSet)")
+    }
+
+    /// A state set after an `await` and never tested is one the world changes, as with a callback.
+    func testAStateSetAfterAnAwaitIsAMachine() throws {
+        let a = Analysed.source("""
+        final class Mic {
+            enum CaptureState { case idle, live, refused }
+            var capture: CaptureState = .idle
+            static func allowed() async -> Bool { true }
+            func start() async {
+                guard await Self.allowed() else { capture = .refused; return }
+                capture = .live
+            }
+            func stop() { capture = .idle }
+        }
+        """)
+        let m = try a.machine("Mic.capture")
+        XCTAssertTrue(m.moves.isSuperset(of: ["idle -start()-> live", "idle -start()-> refused", "live -stop()-> idle"]), "\(m.moves)")
+    }
+
+    /// `let job = api.load { … }; state = .loading; job.resume()`: the callback comes in the state set after
+    /// it was registered.
+    func testWorkStartedBeforeTheMethodSetsTheState() throws {
+        let a = Analysed.source("""
+        final class Vault {
+            enum Gate { case shut, checking, open, denied }
+            private var gate: Gate = .shut
+            private let checker = Checker()
+            func unlock() {
+                guard gate == .shut || gate == .denied else { return }
+                checker.verify { [weak self] ok in
+                    self?.gate = ok ? .open : .denied
+                }
+                gate = .checking
+            }
+            func lock() { gate = .shut }
+        }
+        final class Checker { func verify(_ done: @escaping (Bool) -> Void) {} }
+        """)
+        let m = try a.machine("Vault.gate")
+        XCTAssertEqual(m.moves.filter { $0.contains("callback") }, ["checking -unlock() callback-> open", "checking -unlock() callback-> denied"] as Set)
+        XCTAssertFalse(m.findingSet.contains("dead_end_state checking"), "\(m.findingSet)")
+    }
+
+    /// Events forwarded to a `switch (state, event)` method as a choice (`send(ok ? .yes : .no)`) or with a
+    /// payload (`send(.code(value))`) are those events only.
+    func testEventsForwardedAsChoicesOrWithPayloads() throws {
+        let a = Analysed.source("""
+        final class Pairing {
+            enum Signal { case found, yes, no, code(String), again }
+            enum Step { case looking, asking, paired, refused, scanned }
+            private(set) var step: Step = .looking
+            func send(_ s: Signal) {
+                switch (step, s) {
+                case (.looking, .found): step = .asking
+                case (.asking, .yes): step = .paired
+                case (.asking, .no): step = .refused
+                case (.paired, .code(let c)) where !c.isEmpty: step = .scanned
+                case (.refused, .again), (.scanned, .again): step = .looking
+                default: break
+                }
+            }
+            func answer(_ ok: Bool) { send(ok ? .yes : .no) }
+            func read(_ value: String) { send(.code(value)) }
+        }
+        """)
+        let m = try a.machine("Pairing.step")
+        XCTAssertEqual(m.moves.filter { $0.contains("answer") }, ["asking -answer()-> paired", "asking -answer()-> refused"])
+        XCTAssertEqual(m.moves.filter { $0.contains("read") }, ["paired -read()-> scanned"])
+    }
+
+    /// A validity check that throws (`guard stage.canAdvance(to: next) else { throw … }`) called as `try
+    /// move(to: .paid)`: no stay where the move is allowed.
+    func testATryOfAThrowingHelperThrowsWhereTheHelperDoes() throws {
+        let a = Analysed.source("""
+        struct Refused: Error {}
+        enum Stage {
+            case cart, paid, shipped
+            func canAdvance(to next: Stage) -> Bool {
+                switch (self, next) {
+                case (.cart, .paid), (.paid, .shipped): return true
+                default: return false
+                }
+            }
+        }
+        final class Basket {
+            private(set) var stage: Stage = .cart
+            func move(to next: Stage) throws {
+                guard stage.canAdvance(to: next) else { throw Refused() }
+                stage = next
+            }
+            func pay() throws { try move(to: .paid) }
+            func ship() throws { try move(to: .shipped) }
+        }
+        """)
+        let m = try a.machine("Basket.stage")
+        XCTAssertFalse(m.allEdges.contains("cart -pay()-> cart"), "\(m.allEdges)")
+        XCTAssertFalse(m.allEdges.contains("paid -ship()-> paid"), "\(m.allEdges)")
+        XCTAssertTrue(m.moves.isSuperset(of: ["cart -pay()-> paid", "paid -ship()-> shipped"]))
+    }
+
+    /// A TCA flag nothing sets back is a latch, no dead end; `state = State(step: .done)` gives the field the
+    /// value it is given.
+    func testLatchFlagsAndAStateMadeWithAField() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Intro {
+            @ObservableState
+            struct State: Equatable {
+                var step: Step = .hello
+                var hasShown = false
+            }
+            enum Step: Equatable { case hello, details, done }
+            enum Action { case appeared, next, skip }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .appeared:
+                        state.hasShown = true
+                        return .none
+                    case .next:
+                        if state.step == .hello { state.step = .details } else if state.step == .details { state.step = .done }
+                        return .none
+                    case .skip:
+                        state = State(step: .done, hasShown: state.hasShown)
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        let shown = try a.machine("Intro.hasShown")
+        XCTAssertEqual(shown.terminal, ["true"])
+        XCTAssertFalse(shown.findingSet.contains("dead_end_state true"), "\(shown.findingSet)")
+        let step = try a.machine("Intro.step")
+        XCTAssertTrue(step.moves.isSuperset(of: ["hello -skip-> done", "details -skip-> done"]), "\(step.moves)")
+        XCTAssertFalse(step.moves.contains("details -skip-> hello"), "\(step.moves)")
     }
 }
