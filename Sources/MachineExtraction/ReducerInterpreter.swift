@@ -1182,7 +1182,8 @@ final class ReducerInterpreter {
         if repeated { launch.states.formUnion(d.states) }
         // (a case the method sets after starting it, before it returns, is the state the work finds:
         // `let task = session.dataTask(with: url) { … }; state = .loading; task.resume()`)
-        let after = repeated ? nil : writtenAfter(closure)
+        // (a completion handler's: not work running while the call does, a task or a cancellation handler)
+        let after = repeated || ["task", "onCancel", "sink", "sink completion"].contains(kind) ? nil : writtenAfter(closure)
         for ctx in ctxs {
             let pairs = d.pairs(ctx.pairs)
             switch ctx.target {
@@ -1416,13 +1417,15 @@ final class ReducerInterpreter {
         }
     }
 
-    /// Whether a statement is a `try` of a call of a helper of the owner and nothing else (`try move(to: .paid)`).
+    /// Whether a statement is a `try` of a call of a helper of the owner and nothing else (`try move(to: .paid)`),
+    /// whose body throws only by its own `throw`s (no `try` in it), which the walk follows.
     func triesHelper(_ item: CodeBlockItemSyntax) -> Bool {
         let e = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression
         guard let attempt = e.map(SyntaxHelpers.unwrap)?.as(TryExprSyntax.self) ?? e?.as(TryExprSyntax.self),
               let call = SyntaxHelpers.unwrap(attempt.expression).as(FunctionCallExprSyntax.self) else { return false }
-        return call.arguments.allSatisfy { !$0.expression.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) } }
-            && helper(called: call)?.body != nil
+        func tries(_ node: some SyntaxProtocol) -> Bool { node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) } }
+        guard call.arguments.allSatisfy({ !tries($0.expression) }), let body = helper(called: call)?.body else { return false }
+        return !tries(body)
     }
 
     /// The helper of the state's owner an expression calls (`try self.clientSend(message)`), if it is a call.

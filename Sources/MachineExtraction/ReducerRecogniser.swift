@@ -955,8 +955,11 @@ struct ReducerRecogniser: Recogniser {
         // presentation: once set it may stay, a result rather than a stuck state
         if t.kind == .optional, named == nil, !presented, !Self.holdsFeature(field) { machine.terminal = ["some"] }
         // a flag nothing sets back (`state.hasAppeared = true`, no reset): set for good, a latch rather than a
-        // stuck state
-        if t.kind == .bool, !rules.contains(where: { $0.outcomes.contains { $0.target == .state("false") } }) { machine.terminal = ["true"] }
+        // stuck state; not one saying work is under way (`isLoading`, `isRequestInFlight`), which must end
+        if t.kind == .bool, !rules.contains(where: { $0.outcomes.contains { $0.target == .state("false") } }),
+           case let name = field.name.lowercased(), !Self.underWay.contains(where: name.contains) {
+            machine.terminal = ["true"]
+        }
         context.add(machine,
                     stateEnum: t.fieldEnum, key: "\(stateType.key).\(field.name)\(t.suffix)", mergeable: true,
                     leftOut: leftOut)
@@ -971,6 +974,10 @@ struct ReducerRecogniser: Recogniser {
         guard let only = c.onlyInputs else { return [:] }
         return Dictionary(uniqueKeysWithValues: inputs.uniqued().filter { !only.contains($0) }.map { ($0, Arrival(states: [], presented: nil)) })
     }
+
+    /// Words of a flag's name saying work is under way: a flag set and never cleared is stuck, not a latch.
+    static let underWay = ["loading", "fetching", "saving", "sending", "submitting", "requesting", "inflight", "busy", "running",
+                           "processing", "pending", "uploading", "downloading", "syncing", "refreshing", "connecting", "working"]
 
     /// Whether an optional field holds a child feature or a presentation (`@Presents var child:
     /// Child.State?`, `PresentationState<…>`, `var detail: DetailState?`) rather than data.
