@@ -1418,14 +1418,14 @@ final class ReducerInterpreter {
     }
 
     /// Whether a statement is a `try` of a call of a helper of the owner and nothing else (`try move(to: .paid)`),
-    /// whose body throws only by its own `throw`s (no `try` in it), which the walk follows.
+    /// whose body throws by its own `throw`s only (no `try` in it), which the walk follows.
     func triesHelper(_ item: CodeBlockItemSyntax) -> Bool {
         let e = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression
         guard let attempt = e.map(SyntaxHelpers.unwrap)?.as(TryExprSyntax.self) ?? e?.as(TryExprSyntax.self),
               let call = SyntaxHelpers.unwrap(attempt.expression).as(FunctionCallExprSyntax.self) else { return false }
-        func tries(_ node: some SyntaxProtocol) -> Bool { node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) } }
-        guard call.arguments.allSatisfy({ !tries($0.expression) }), let body = helper(called: call)?.body else { return false }
-        return !tries(body)
+        func says(_ keyword: Keyword, in node: some SyntaxProtocol) -> Bool { node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(keyword) } }
+        guard call.arguments.allSatisfy({ !says(.try, in: $0.expression) }), let body = helper(called: call)?.body else { return false }
+        return !says(.try, in: body) && says(.throw, in: body)
     }
 
     /// The helper of the state's owner an expression calls (`try self.clientSend(message)`), if it is a call.

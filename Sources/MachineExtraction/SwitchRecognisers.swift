@@ -915,6 +915,19 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Whether `method` only gives `property` what one of `eventMethods` of its own value returns: it
     /// calls one (`gear.next(on: lever)`), and assigns the property that call or a local holding its
     /// result (`guard let next = phase.transition(on: e) else { return }; phase = next`).
+    /// Whether one of an enum's methods switches over `self` and one of its parameters (`switch (self, e)`): the
+    /// enum's own machine of its events.
+    static func switchesOverSelf(_ methods: some Sequence<FunctionDeclSyntax>) -> Bool {
+        methods.contains { m in
+            let parameters = Set(m.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            return m.body.map { SwitchFinder.scan($0).switches.contains { sw in
+                guard let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self) else { return false }
+                return tuple.elements.contains { SyntaxHelpers.isSelf($0.expression) }
+                    && tuple.elements.contains { parameters.contains(SyntaxHelpers.path($0.expression) ?? "") }
+            } } ?? false
+        }
+    }
+
     static func forwards(_ method: FunctionDeclSyntax, property: String, to eventMethods: Set<String>) -> Bool {
         guard !eventMethods.isEmpty, let body = method.body else { return false }
         let paths: Set<String> = [property, "self." + property]
@@ -923,8 +936,9 @@ struct SwitchMethodRecogniser: Recogniser {
             guard let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self) else { return false }
             return SyntaxHelpers.member(of: call.calledExpression, on: paths).map(eventMethods.contains) ?? false
         }
+        // (assigned what the event method returns, `gear = gear.next(on: lever)`, or stepped by it, `ferry.handle(e)`)
         let assignments = scan.assignments.filter { paths.contains(SyntaxHelpers.path($0.lhs) ?? "") }
-        return scan.calls.contains { isEventCall(ExprSyntax($0)) } && !assignments.isEmpty && assignments.allSatisfy { _, rhs in
+        return scan.calls.contains { isEventCall(ExprSyntax($0)) } && assignments.allSatisfy { _, rhs in
             isEventCall(rhs) || SyntaxHelpers.unwrap(rhs).as(DeclReferenceExprSyntax.self).map { !paths.contains($0.baseName.text) } ?? false
         }
     }
@@ -2298,6 +2312,10 @@ struct SwitchMethodRecogniser: Recogniser {
             i.body.map { Self.callsBack($0, statePaths, setters: writes.setters, among: writes.writers, context: context) } ?? false
         }
         guard !writes.direct.isEmpty || named && !listeners.isEmpty else { return }
+        // (a holder whose methods only hand events to the enum's own machine, `mutating func signal(_ e: Event) {
+        // ferry.handle(e) }`, has none of its own: the enum's machine is started by it)
+        if field == nil, wrapper == nil, Self.switchesOverSelf(enumMethods.values),
+           writes.entries.allSatisfy({ Self.forwards($0.0, property: property.name, to: Set(enumMethods.keys)) }) { return }
         // (the methods changing it only when the framework calls them, overrides, delegates' callbacks and
         // `@objc` targets, setting two cases at least: `override func setEditing(_:animated:) { mode = editing ?
         // .reordering : .normal }`, `viewDidAppear` and `viewDidDisappear`)
