@@ -1808,6 +1808,16 @@ final class ReducerInterpreter {
     /// test of it is a test of the state. (`let old = state; state = .idle; if old == .busy` tests the
     /// value the state had: not this.)
     func snapshotsState(_ expr: ExprSyntax) -> Bool {
+        // (an optional state's value bound by an earlier condition of the same list: `if let error = state.error,
+        // error == .locked`)
+        if spec.stateKind == .optional, let ref = expr.as(DeclReferenceExprSyntax.self),
+           let element = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(ConditionElementSyntax.self),
+           case .optionalBinding(let b) = element.condition, let value = b.initializer.map({ SyntaxHelpers.unwrap($0.value) }),
+           isState(SyntaxHelpers.path(value)), !isLocal(value),
+           let list = element.parent, case let use = (Rebuilt.shared.original(of: Syntax(ref)) ?? Syntax(ref)).position,
+           list.position <= use, use < list.endPosition {
+            return true
+        }
         guard let ref = expr.as(DeclReferenceExprSyntax.self),
               let declaration = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
               declaration.pattern.is(IdentifierPatternSyntax.self),

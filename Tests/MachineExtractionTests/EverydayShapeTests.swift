@@ -373,4 +373,38 @@ final class EverydayShapeTests: XCTestCase {
         XCTAssertEqual(a.machines.map(\.name), ["Barge"])
         XCTAssertEqual(try a.machine("Barge").initial, "docked")
     }
+
+    /// `if let error = state.error, error == .locked` tests the optional field itself: in `locked` the
+    /// action surely returns.
+    func testAnOptionalFieldBoundInAConditionIsTested() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        enum Refusal: Equatable { case wrongCode, frozen }
+        @Reducer
+        struct Keypad {
+            @ObservableState
+            struct State: Equatable { var refusal: Refusal? }
+            enum Action { case enter, fail, freeze }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .enter:
+                        if let refusal = state.refusal, refusal == .frozen { return .none }
+                        state.refusal = nil
+                        return .none
+                    case .fail:
+                        state.refusal = .wrongCode
+                        return .none
+                    case .freeze:
+                        state.refusal = .frozen
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Keypad.refusal")
+        XCTAssertTrue(m.moves.contains("wrongCode -enter-> nil"), "\(m.moves)")
+        XCTAssertFalse(m.moves.contains("frozen -enter-> nil"), "\(m.moves)")
+    }
 }
