@@ -1046,7 +1046,10 @@ struct ReducerRecogniser: Recogniser {
             }
         }
         // every place the program creates the store gives a start: the value it passes, else the default
-        let defaultValue = field.initializer.flatMap(value) ?? (kind == .optional ? "nil" : nil)
+        // (the value its declaration gives, else the one every initializer of the state assigns it: `init() {
+        // self.mode = .ready }`)
+        let defaultValue = field.initializer.flatMap(value)
+            ?? SwitchMethodRecogniser.initializerValue(of: field.name, in: stateType).flatMap(value) ?? (kind == .optional ? "nil" : nil)
         let calls = context.initialisers(of: stateType)
         guard !calls.isEmpty else { return defaultValue }
         let starts = calls.map { call in SyntaxHelpers.argument(call, field.name).map(value) ?? defaultValue }

@@ -1183,7 +1183,18 @@ final class SymbolIndex {
 
         override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
             var cases: [EnumInfo.Case] = []
-            for member in node.memberBlock.members {
+            // (cases under `#if` are cases of the builds that have them, `#if DEBUG case inspecting #endif`: each
+            // clause's, a name given twice once)
+            func members(_ list: MemberBlockItemListSyntax) -> [MemberBlockItemSyntax] {
+                list.flatMap { member -> [MemberBlockItemSyntax] in
+                    guard let config = member.decl.as(IfConfigDeclSyntax.self) else { return [member] }
+                    return config.clauses.flatMap { clause -> [MemberBlockItemSyntax] in
+                        if case .decls(let inner)? = clause.elements { return members(inner) }
+                        return []
+                    }
+                }
+            }
+            for member in members(node.memberBlock.members) {
                 guard let decl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
                 let comment = decl.leadingTrivia.compactMap { piece -> String? in
                     switch piece {
@@ -1191,7 +1202,8 @@ final class SymbolIndex {
                     default: nil
                     }
                 }.joined(separator: "\n")
-                for element in decl.elements {
+                let configured = member.parent?.parent?.is(IfConfigClauseSyntax.self) == true
+                for element in decl.elements where !(configured && cases.contains { $0.name == element.name.text.withoutBackticks }) {
                     cases.append(.init(name: element.name.text.withoutBackticks,
                                        hasPayload: element.parameterClause != nil,
                                        node: element, file: file, leadingComment: comment))

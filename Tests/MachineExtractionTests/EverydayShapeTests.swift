@@ -407,4 +407,54 @@ final class EverydayShapeTests: XCTestCase {
         XCTAssertTrue(m.moves.contains("wrongCode -enter-> nil"), "\(m.moves)")
         XCTAssertFalse(m.moves.contains("frozen -enter-> nil"), "\(m.moves)")
     }
+
+    /// A case under `#if` is a case (of the builds that have it), and a state's custom `init()` gives its
+    /// fields their start.
+    func testCasesUnderIfConfigAndAStateMadeByItsInitializer() throws {
+        let a = Analysed.source("""
+        final class Recorder {
+            enum Phase {
+                case idle, taping
+                #if os(iOS)
+                case paused
+                #endif
+            }
+            private var phase: Phase = .idle
+            func tape() { if phase == .idle { phase = .taping } }
+            func pause() { if phase == .taping { phase = .paused } }
+            func stop() {
+                switch phase {
+                case .taping, .paused: phase = .idle
+                case .idle: break
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Recorder.phase")
+        XCTAssertEqual(Set(m.states), ["idle", "taping", "paused"])
+        XCTAssertEqual(m.moves, ["idle -tape()-> taping", "taping -pause()-> paused", "taping -stop()-> idle", "paused -stop()-> idle"])
+        let b = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Kiln {
+            @ObservableState
+            struct State: Equatable {
+                var heat: Heat
+                init() { self.heat = .cold }
+            }
+            enum Heat: Equatable { case cold, firing }
+            enum Action { case fire, cool }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .fire: state.heat = .firing
+                    case .cool: state.heat = .cold
+                    }
+                    return .none
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(try b.machine("Kiln.heat").initial, "cold")
+    }
 }
