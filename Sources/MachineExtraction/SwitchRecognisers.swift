@@ -1441,7 +1441,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// whose waits are the waits of the work that calls them); by default, `methods`.
     func methodInputs(_ methods: [(FunctionDeclSyntax, ParsedFile)], of type: TypeInfo, like template: ReducerSpec,
                       context: ExtractionContext, qualified: Bool = false, stateEnum: EnumInfo? = nil,
-                      writers: Set<String>? = nil) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
+                      writers: Set<String>? = nil, start: String? = nil) -> (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         let writers = writers ?? Set(methods.map(\.0.name.text))
@@ -1452,6 +1452,9 @@ struct SwitchMethodRecogniser: Recogniser {
             spec.domain = Domain(states: template.domain.states, inputs: [input])
             let resumed = Self.suspending(&spec, method: method, of: type, input: input, own: writers)
             spec.helpers = ReducerSpec.helperTable(type.methods.map(\.0).filter { $0.id != method.id })
+            // (what the framework calls once, before anything else, `override func viewDidLoad()`, comes in the
+            // state the machine starts in)
+            if let start, Self.calledOnceAtStart(method) { spec.arrivals[input] = Arrival(states: [start]) }
             // (once with nothing bound, or once for each case of a parameter of the state's enum)
             let given = stateEnum.flatMap { Self.stateParameter(of: method, stateEnum: $0, context: context) }
             let bindings: [[String: ExprSyntax]] = given.map { name, cases in
@@ -1485,6 +1488,13 @@ struct SwitchMethodRecogniser: Recogniser {
         result.leftOut += started.leftOut
         result.inputs = result.inputs.appendingUnique(started.inputs)
         return result
+    }
+
+    /// Whether the framework calls a method once, before the object's other events: an override of a view
+    /// controller's or a view's first lifecycle call (`viewDidLoad()`, `loadView()`, `awakeFromNib()`).
+    static func calledOnceAtStart(_ method: FunctionDeclSyntax) -> Bool {
+        ["viewDidLoad", "loadView", "awakeFromNib"].contains(method.name.text) && method.signature.parameterClause.parameters.isEmpty
+            && method.modifiers.contains { $0.name.text == "override" }
     }
 
     /// A parameter of a method whose type is the state's enum, when none of its cases carries data: its
@@ -2455,7 +2465,9 @@ struct SwitchMethodRecogniser: Recogniser {
         template.stateIsMember = true
         template.stateEnumKey = stateEnum.key
         if kind == .enumeration { template.ownerPredicates = context.ownerPredicates(of: type, statePaths: statePaths, states: states) }
-        var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers)
+        let startsAs = field == nil && wrapper == nil ? startingState(of: property, in: type, states: states, optional: kind == .optional, context: context) : nil
+        var walked = methodInputs(writes.entries, of: type, like: template, context: context, stateEnum: stateEnum, writers: writes.writers,
+                                  start: startsAs)
         let initWork = initializerWork(of: type, like: template, own: writes.writers, context: context)
         walked.rules += initWork.rules
         walked.leftOut += initWork.leftOut

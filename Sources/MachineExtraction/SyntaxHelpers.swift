@@ -458,14 +458,15 @@ enum SyntaxHelpers {
     /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
     /// So does a handler kept to be called on each change or event (`connection.stateUpdateHandler = { … }`,
     /// `monitor.pathUpdateHandler`, `onChange`, `socket.onMessage`; not one named as an operation's answer,
-    /// `completionHandler`, `onFinish`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
+    /// `completionHandler`, `onFinish`, or its one end, `task.expirationHandler`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
     /// 1, repeats: true) { … }`).
     static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
         // (a handler kept in another value is called on each of its events, `socket.onMessage = { … }`,
         // `client.onEvent`, unless it is named as an operation's one answer, `task.completionHandler`)
         if let handler = handlerProperty(of: closure)?.lowercased() {
             return handler.contains("update") || handler.contains("change")
-                || !["complet", "finish", "done", "success", "failure", "result", "response", "reply"].contains(where: handler.contains)
+                || !["complet", "finish", "done", "success", "failure", "result", "response", "reply", "expir", "cancel", "timeout"]
+                    .contains(where: handler.contains)
         }
         if let call = call(taking: closure), argument(call, "repeats")?.trimmedText == "true" { return true }
         guard let s = subscription(of: closure) else { return false }

@@ -457,4 +457,45 @@ final class EverydayShapeTests: XCTestCase {
         """)
         XCTAssertEqual(try b.machine("Kiln.heat").initial, "cold")
     }
+
+    /// Work `viewDidLoad()` starts comes in the state the machine starts in; a task's `expirationHandler`
+    /// is its one end, not a handler called on every change.
+    func testWorkStartedOnceAtTheStartAndOneShotHandlers() throws {
+        let a = Analysed.source("""
+        import UIKit
+        final class FeedController: UIViewController {
+            private enum Stage { case loading, shown, failed }
+            private var stage: Stage = .loading { didSet { paint() } }
+            private let source = FeedSource()
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                load()
+            }
+            @objc private func retry() {
+                guard stage == .failed else { return }
+                stage = .loading
+                load()
+            }
+            private func load() {
+                source.items { [weak self] ok in self?.stage = ok ? .shown : .failed }
+            }
+            private func paint() { switch stage { case .loading: title = "…"; case .shown: title = "Feed"; case .failed: title = "!" } }
+        }
+        final class FeedSource { func items(_ done: @escaping (Bool) -> Void) {} }
+        final class Syncer {
+            enum SyncState { case idle, running, expired, done }
+            var syncState: SyncState = .idle
+            func handle(job: Job) {
+                syncState = .running
+                job.expirationHandler = { [weak self] in self?.syncState = .expired }
+            }
+            func finish() { if syncState == .running { syncState = .done } }
+        }
+        final class Job { var expirationHandler: (() -> Void)? }
+        """)
+        let feed = try a.machine("FeedController.stage")
+        XCTAssertEqual(Set(feed.moves.filter { $0.contains("callback") }), ["loading -load() callback-> shown", "loading -load() callback-> failed"])
+        let sync = try a.machine("Syncer.syncState")
+        XCTAssertEqual(Set(sync.moves.filter { $0.contains("expirationHandler") }), ["running -handle() expirationHandler-> expired"])
+    }
 }
