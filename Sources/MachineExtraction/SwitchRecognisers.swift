@@ -1490,6 +1490,18 @@ struct SwitchMethodRecogniser: Recogniser {
         return result
     }
 
+    /// Whether a body keeps in another value a handler called on each of its events that writes a value named
+    /// by `roots` (`monitor.pathUpdateHandler = { [weak self] path in self?.status = … }`).
+    static func installsListener(_ body: CodeBlockSyntax, _ roots: Set<String>) -> Bool {
+        SwitchFinder.scanAll(body).assignments.contains { _, rhs in
+            guard let closure = SyntaxHelpers.unwrap(rhs).as(ClosureExprSyntax.self), let handler = SyntaxHelpers.handlerProperty(of: closure),
+                  SyntaxHelpers.deliversRepeatedly(closure, kind: handler) else { return false }
+            return SwitchFinder.scanAll(closure.statements).assignments.contains { lhs, _ in
+                SyntaxHelpers.path(lhs).map { p in roots.contains(p) || roots.contains { p == "self." + $0 } } == true
+            }
+        }
+    }
+
     /// Whether the framework calls a method once, before the object's other events: an override of a view
     /// controller's or a view's first lifecycle call (`viewDidLoad()`, `loadView()`, `awakeFromNib()`).
     static func calledOnceAtStart(_ method: FunctionDeclSyntax) -> Bool {
@@ -1897,15 +1909,21 @@ struct SwitchMethodRecogniser: Recogniser {
     static func firstStepping(_ roots: Set<String>, among names: Set<String>, of type: TypeInfo) -> (FunctionDeclSyntax, ParsedFile)? {
         type.methods.first { method, _ in
             guard names.contains(method.name.text), let body = method.body else { return false }
-            let scan = SwitchFinder.scan(body)
+            // (in the method, or in work it starts: `Timer.scheduledTimer(…) { _ in switch self.light { case .red:
+            // self.light = .green … } }`)
+            let scan = SwitchFinder.scanAll(body)
+            func named(_ e: ExprSyntax) -> Bool {
+                guard let p = SyntaxHelpers.path(e) else { return false }
+                return roots.contains(p.hasPrefix("self.") ? String(p.dropFirst(5)) : p)
+            }
             return scan.switches.contains { sw in
                 // (alone or in a tuple: `switch (gear, next)`)
                 let subject = SyntaxHelpers.unwrap(sw.subject)
                 let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
-                return parts.contains { roots.contains(SyntaxHelpers.path($0) ?? "") }
-                    && (SwitchFinder.scan(sw).assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") }
+                return parts.contains(where: named)
+                    && (SwitchFinder.scanAll(sw).assignments.contains { named($0.lhs) }
                         // (or gives it its value: `light = switch light { case .red: .green … }`)
-                        || scan.assignments.contains { roots.contains(SyntaxHelpers.path($0.lhs) ?? "") && SyntaxHelpers.unwrap($0.rhs).id == sw.id })
+                        || scan.assignments.contains { named($0.lhs) && SyntaxHelpers.unwrap($0.rhs).id == sw.id })
             }
         }
     }
@@ -2442,7 +2460,11 @@ struct SwitchMethodRecogniser: Recogniser {
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),
                                               context: context)
-                        ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
+                        ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false)
+                    // (cases carrying data, stepped from case to case by a `switch` over it: `switch selection { case
+                    // .none: selection = .oneUp(i) case .oneUp(let a): selection = .twoUp(a, i) … }`)
+                    : kind == .enumeration && Self.assignsCases(writes, atLeast: 2, context: context)
+                        ? Self.firstStepping(statePaths, among: writes.writers, of: type) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
             // (or only the world changes it: a listener the initializer installs, `init() { monitor.pathUpdateHandler
             // = { [weak self] path in self?.status = … } }`, no method writing it; or the framework's calls)
@@ -2483,8 +2505,10 @@ struct SwitchMethodRecogniser: Recogniser {
         // (or, named as a state, one the world changes: a listener the initializer installs, a path monitor's
         // `status`; or the framework, calling the one override or delegate's callback that sets it,
         // `override func setEditing(_:animated:) { mode = editing ? .reordering : .normal }`)
+        // (or a listener one method installs, `func start() { monitor.pathUpdateHandler = { … } }`)
         let listened = named && (writes.writers.isEmpty && !initWork.inputs.isEmpty
-            || initWork.inputs.isEmpty && calledByFramework != nil)
+            || initWork.inputs.isEmpty && calledByFramework != nil
+            || initWork.inputs.isEmpty && writes.entries.count == 1 && writes.entries[0].0.body.map { Self.installsListener($0, statePaths) } == true)
         guard inputNames.isEmpty ? walked.inputs.count >= 2 || walked.inputs.count == 1 && (type.name.contains("StateMachine") || stepper || listened)
                 : !rules.isEmpty else { return }
         rules += walked.rules
