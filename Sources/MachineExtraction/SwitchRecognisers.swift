@@ -2460,11 +2460,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 : (plain ? Self.firstStepping(statePaths, among: writes.writers, of: type)
                         ?? Self.firstGuarding(statePaths, among: writes.writers, of: type, predicates: Set(context.predicates(of: stateEnum).keys),
                                               context: context)
-                        ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false)
-                    // (cases carrying data, stepped from case to case by a `switch` over it: `switch selection { case
-                    // .none: selection = .oneUp(i) case .oneUp(let a): selection = .twoUp(a, i) … }`)
-                    : kind == .enumeration && Self.assignsCases(writes, atLeast: 2, context: context)
-                        ? Self.firstStepping(statePaths, among: writes.writers, of: type) : nil)
+                        ?? Self.firstTesting(statePaths, among: writes.writers, of: type, successors: Set(successors.keys), tests: false) : nil)
                     ?? Self.firstStaging(statePaths, setters: writes.setters, among: writes.writers, of: type, waiting: true, context: context)
             // (or only the world changes it: a listener the initializer installs, `init() { monitor.pathUpdateHandler
             // = { [weak self] path in self?.status = … } }`, no method writing it; or the framework's calls)

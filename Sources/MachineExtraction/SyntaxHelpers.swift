@@ -458,8 +458,8 @@ enum SyntaxHelpers {
     /// (`api.load().sink`, `single.subscribe(onSuccess:)`).
     /// So does a handler kept to be called on each change or event (`connection.stateUpdateHandler = { … }`,
     /// `monitor.pathUpdateHandler`, `onChange`, `socket.onMessage`; not one named as an operation's answer,
-    /// `completionHandler`, `onFinish`, or its one end, `task.expirationHandler`), and a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
-    /// 1, repeats: true) { … }`).
+    /// `completionHandler`, `onFinish`, or its one end, `task.expirationHandler`), a timer that repeats (`Timer.scheduledTimer(withTimeInterval:
+    /// 1, repeats: true) { … }`), and a control's `UIAction`.
     static func deliversRepeatedly(_ closure: ClosureExprSyntax, kind: String) -> Bool {
         // (a handler kept in another value is called on each of its events, `socket.onMessage = { … }`,
         // `client.onEvent`, unless it is named as an operation's one answer, `task.completionHandler`)
@@ -468,7 +468,11 @@ enum SyntaxHelpers {
                 || !["complet", "finish", "done", "success", "failure", "result", "response", "reply", "expir", "cancel", "timeout"]
                     .contains(where: handler.contains)
         }
-        if let call = call(taking: closure), argument(call, "repeats")?.trimmedText == "true" { return true }
+        if let call = call(taking: closure) {
+            if argument(call, "repeats")?.trimmedText == "true" { return true }
+            // (a control's action, run on each tap: `button.addAction(UIAction(title: "Write") { _ in … }, for: .touchUpInside)`)
+            if call.calledExpression.trimmedText == "UIAction" { return true }
+        }
         guard let s = subscription(of: closure) else { return false }
         return ["observe", "addObserver", "bind", "drive"].contains(s.method) || kind == "onNext" || s.repeating
     }

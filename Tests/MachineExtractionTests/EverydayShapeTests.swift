@@ -498,4 +498,53 @@ final class EverydayShapeTests: XCTestCase {
         let sync = try a.machine("Syncer.syncState")
         XCTAssertEqual(Set(sync.moves.filter { $0.contains("expirationHandler") }), ["running -handle() expirationHandler-> expired"])
     }
+
+    /// A state only a listener one method installs changes (`monitor.pathUpdateHandler`) and one stepped by a
+    /// `switch` inside a timer's block are machines; payload cases named otherwise stepped case to case stay data.
+    func testListenersTimerBlocksAndPayloadCasesSteppedBySwitches() throws {
+        let a = Analysed.source("""
+        import Foundation
+        final class Reachability {
+            enum LinkStatus { case unknown, up, down }
+            private(set) var link: LinkStatus = .unknown
+            private let watcher = PathWatcher()
+            func begin() {
+                watcher.pathUpdateHandler = { [weak self] ok in self?.link = ok ? .up : .down }
+            }
+        }
+        final class PathWatcher { var pathUpdateHandler: ((Bool) -> Void)? }
+        final class Crossing {
+            enum Lamp { case red, green, amber }
+            private var lamp: Lamp = .red
+            private var timer: Timer?
+            func go() {
+                timer = Timer.scheduledTimer(withTimeInterval: 2, repeats: true) { [weak self] _ in
+                    guard let self else { return }
+                    switch self.lamp {
+                    case .red: self.lamp = .green
+                    case .green: self.lamp = .amber
+                    case .amber: self.lamp = .red
+                    }
+                }
+            }
+            func halt() { timer?.invalidate(); lamp = .red }
+        }
+        final class Pairs {
+            enum Storage { case none, one(Int), two(Int, Int) }
+            private var storage: Storage = .none
+            func append(_ i: Int) {
+                switch storage {
+                case .none: storage = .one(i)
+                case .one(let a): storage = .two(a, i)
+                case .two: storage = .one(i)
+                }
+            }
+            func clear() { if case .two = storage { storage = .none } }
+        }
+        """)
+        XCTAssertTrue(try a.machine("Reachability.link").moves.isSuperset(of: ["unknown -begin() pathUpdateHandler-> up", "up -begin() pathUpdateHandler-> down"]))
+        XCTAssertTrue(try a.machine("Crossing.lamp").moves.isSuperset(of: ["red -go() callback-> green", "green -go() callback-> amber", "green -halt()-> red"]))
+        // (cases carrying data, named otherwise, are data: a storage's representation steps the same way)
+        XCTAssertNil(a.machines.first { $0.name == "Pairs.storage" })
+    }
 }
