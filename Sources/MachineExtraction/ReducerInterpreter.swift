@@ -1833,7 +1833,9 @@ final class ReducerInterpreter {
         let use = (Rebuilt.shared.original(of: Syntax(ref)) ?? Syntax(ref)).position
         let scan = SwitchFinder.scanAll(body)
         let name = ref.baseName.text
-        return !(scan.assignments.map(\.lhs) + scan.inouts.map(\.expression)).contains { lhs in
+        // (an assignment whose value reads the copy writes after reading it: `state = switch (current, lever) { … }`)
+        let writes = scan.assignments.filter { !($0.rhs.position <= use && use < $0.rhs.endPosition) }.map(\.lhs) + scan.inouts.map(\.expression)
+        return !writes.contains { lhs in
             lhs.position < use && (writesState(lhs) || lhs.as(DeclReferenceExprSyntax.self)?.baseName.text == name)
         }
     }
@@ -2938,7 +2940,10 @@ final class ReducerInterpreter {
             case .named(let value) where value.name.map({ d.stateIndex[$0] != nil && spec.valueStates[$0] == .member($0) }) == true:
                 return [(ctx, .state(value.name!))]
             case .unnamed where d.stateIndex["some"] != nil: return [(ctx, .state("some"))]
-            default: return [(ctx, .unknown(expr.compactText))]
+            default:
+                // (an optional value of the enum handed in: `case let .sortPicked(key): state.sort = key`)
+                if let ref = expr.as(DeclReferenceExprSyntax.self) { return handedIn(ref, ctx) }
+                return [(ctx, .unknown(expr.compactText))]
             }
         case .enumeration:
             if let ref = SyntaxHelpers.caseReference(expr, effects.index, accepting: { d.stateIndex[$0] != nil }) { return [(ctx, .state(ref.name))] }
@@ -2949,18 +2954,23 @@ final class ReducerInterpreter {
             // action's payload leads to the states the reducer sends it with; otherwise, by its type,
             // to any state — each a data-dependent edge
             // (a bare name that is no case reference: a variable or parameter)
-            if let ref = expr.as(DeclReferenceExprSyntax.self), let held = ctx.values[ref.baseName.text] { return [(ctx, .state(held))] }
-            if let ref = expr.as(DeclReferenceExprSyntax.self) {
-                let inputs = Set(d.pairs(ctx.pairs).map(\.input))
-                let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
-                let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states.filter { !spec.unobservable.contains($0) }
-                return possible.map { s in
-                    var c = ctx
-                    c.guards.append("\(ref.baseName.text) == .\(s)")
-                    return (c, .state(s))
-                }
-            }
+            if let ref = expr.as(DeclReferenceExprSyntax.self) { return handedIn(ref, ctx) }
             return [(ctx, .unknown(expr.compactText))]
+        }
+    }
+
+    /// The states a bare name (a variable or parameter, no case) may hold: the one a local holds, else, for
+    /// a value handed in by the input (`case let .setMode(mode): state.mode = mode`), the states the reducer
+    /// sends that input with, otherwise, by its type, any state; each a data-dependent edge.
+    func handedIn(_ ref: DeclReferenceExprSyntax, _ ctx: Ctx) -> [(Ctx, Target)] {
+        if let held = ctx.values[ref.baseName.text] { return [(ctx, .state(held))] }
+        let inputs = Set(d.pairs(ctx.pairs).map(\.input))
+        let sent = inputs.flatMap { spec.payloadTargets[$0] ?? [] }.uniqued()
+        let possible = inputs.count == 1 && !sent.isEmpty ? sent : d.states.filter { !spec.unobservable.contains($0) }
+        return possible.map { s in
+            var c = ctx
+            c.guards.append(s == "nil" ? "\(ref.baseName.text) == nil" : "\(ref.baseName.text) == .\(s)")
+            return (c, .state(s))
         }
     }
 

@@ -547,4 +547,56 @@ final class EverydayShapeTests: XCTestCase {
         // (cases carrying data, named otherwise, are data: a storage's representation steps the same way)
         XCTAssertNil(a.machines.first { $0.name == "Pairs.storage" })
     }
+
+    /// A copy of the state switched over in the value assigned back (`let current = state; state = switch
+    /// (current, lever) { … }`) is the state; an optional field set from an action's payload takes each value
+    /// the reducer is sent.
+    func testACopySwitchedInItsOwnAssignmentAndAnOptionalFromAPayload() throws {
+        let a = Analysed.source("""
+        enum Crank { case pull, push }
+        final class Sluice {
+            enum State { case shut, opening, open }
+            var state: State = .shut
+            func apply(_ crank: Crank) {
+                let current = state
+                state = switch (current, crank) {
+                case (.shut, .pull): .opening
+                case (.opening, .pull): .open
+                case (_, .push): .shut
+                case (.open, .pull): .open
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Sluice.state").moves, ["shut -pull-> opening", "opening -pull-> open", "opening -push-> shut", "open -push-> shut"])
+        let b = Analysed.source("""
+        import ComposableArchitecture
+        import SwiftUI
+        enum Order: Equatable { case byName, byDate }
+        @Reducer
+        struct Shelf {
+            @ObservableState
+            struct State: Equatable { var order: Order? }
+            enum Action { case orderPicked(Order?) }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case let .orderPicked(order):
+                        state.order = order
+                        return .none
+                    }
+                }
+            }
+        }
+        struct ShelfView: View {
+            let store: StoreOf<Shelf>
+            var body: some View {
+                Button("Name") { store.send(.orderPicked(.byName)) }
+                Button("None") { store.send(.orderPicked(nil)) }
+            }
+        }
+        """)
+        let order = try b.machine("Shelf.order")
+        XCTAssertTrue(order.moves.isSuperset(of: ["nil -orderPicked-> byName", "byName -orderPicked-> nil"]), "\(order.moves)")
+    }
 }
