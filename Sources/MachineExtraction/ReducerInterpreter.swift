@@ -2941,8 +2941,11 @@ final class ReducerInterpreter {
                 return [(ctx, .state(value.name!))]
             case .unnamed where d.stateIndex["some"] != nil: return [(ctx, .state("some"))]
             default:
-                // (an optional value of the enum handed in: `case let .sortPicked(key): state.sort = key`)
-                if let ref = expr.as(DeclReferenceExprSyntax.self) { return handedIn(ref, ctx) }
+                // (an optional value of the enum the input carries, `case let .sortPicked(key): state.sort = key`)
+                if let ref = expr.as(DeclReferenceExprSyntax.self),
+                   let bound = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref)), bound.is(SwitchCaseLabelSyntax.self) {
+                    return handedIn(ref, ctx)
+                }
                 return [(ctx, .unknown(expr.compactText))]
             }
         case .enumeration:
