@@ -1818,6 +1818,22 @@ final class ReducerInterpreter {
            list.position <= use, use < list.endPosition {
             return true
         }
+        // (a name a `case` binds at the state's place, tested in its `where`: `case (let s, .fault) where s != .offline`)
+        if let ref = expr.as(DeclReferenceExprSyntax.self),
+           let label = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(SwitchCaseLabelSyntax.self),
+           case let use = (Rebuilt.shared.original(of: Syntax(ref)) ?? Syntax(ref)).position, label.position <= use, use < label.endPosition,
+           let sw = sequence(first: Syntax(label), next: { $0.parent }).lazy.compactMap({ $0.as(SwitchExprSyntax.self) }).first {
+            let subject = SyntaxHelpers.unwrap(sw.subject)
+            let subjects = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
+            let bound = ["let " + ref.baseName.text, "var " + ref.baseName.text]
+            for item in label.caseItems {
+                let pattern = item.pattern.as(ExpressionPatternSyntax.self)?.expression
+                let parts = pattern?.as(TupleExprSyntax.self).map { $0.elements.map(\.expression.trimmedText) } ?? [item.pattern.trimmedText]
+                guard parts.count == subjects.count, let k = parts.firstIndex(where: bound.contains) else { continue }
+                let value = SyntaxHelpers.unwrap(subjects[k])
+                if isState(SyntaxHelpers.path(value)), !isLocal(value) { return true }
+            }
+        }
         guard let ref = expr.as(DeclReferenceExprSyntax.self),
               let declaration = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
               declaration.pattern.is(IdentifierPatternSyntax.self),

@@ -834,9 +834,11 @@ struct SwitchMethodRecogniser: Recogniser {
             guard mutating || returnsSelf else { continue }
             guard let (paramName, event, inputs) = eventParameter(of: method, in: type, stateEnum: stateEnum, sameAs: inputEnum, context: context) else { continue }
             let scan = SwitchFinder.scan(body)
+            // (`switch self`, `switch (self, e)`, also moved or copied: `switch consume self`)
             let onSelf = scan.switches.contains { sw in
-                let text = sw.subject.compactText
-                return text == "self" || text.hasPrefix("(self,") || text.hasSuffix(", self)")
+                let subject = SyntaxHelpers.unwrap(sw.subject)
+                return SyntaxHelpers.isSelf(subject)
+                    || subject.as(TupleExprSyntax.self).map { t in t.elements.contains { SyntaxHelpers.isSelf(SyntaxHelpers.unwrap($0.expression)) } } == true
             }
             let assignsSelf = scan.assignments.contains { $0.lhs.trimmedText == "self" }
             guard assignsSelf || returnsSelf else { continue }

@@ -599,4 +599,44 @@ final class EverydayShapeTests: XCTestCase {
         let order = try b.machine("Shelf.order")
         XCTAssertTrue(order.moves.isSuperset(of: ["nil -orderPicked-> byName", "byName -orderPicked-> nil"]), "\(order.moves)")
     }
+
+    /// An enum that is its own machine switching over `consume self`, as over `self`.
+    func testAnEnumSwitchingOverConsumeSelf() throws {
+        let a = Analysed.source("""
+        enum Latch { case pull, push }
+        enum Hatch {
+            case shut, opening, open
+            mutating func apply(_ latch: Latch) {
+                switch consume self {
+                case .shut: self = latch == .pull ? .opening : .shut
+                case .opening: self = latch == .pull ? .open : .shut
+                case .open: self = latch == .push ? .shut : .open
+                }
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Hatch").moves, ["shut -pull-> opening", "opening -pull-> open", "opening -push-> shut", "open -push-> shut"])
+    }
+
+    /// A name a `case` pattern binds at the state's place, tested in its `where`, tests the state.
+    func testAStateBoundInACasePatternAndTestedInItsWhere() throws {
+        let a = Analysed.source("""
+        enum Signal { case start, fault(code: Int), off }
+        final class Press {
+            enum Job { case idle, running, jammed, down }
+            var job: Job = .idle
+            func receive(_ signal: Signal) {
+                switch (job, signal) {
+                case (.idle, .start): job = .running
+                case (let s, .fault(let code)) where s != .down && code > 0: job = .jammed
+                case (_, .off): job = .down
+                default: break
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Press.job")
+        XCTAssertTrue(m.moves.isSuperset(of: ["idle -fault-> jammed", "running -fault-> jammed"]), "\(m.moves)")
+        XCTAssertFalse(m.moves.contains("down -fault-> jammed"), "\(m.moves)")
+    }
 }
