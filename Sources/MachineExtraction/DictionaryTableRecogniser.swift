@@ -362,6 +362,25 @@ struct DictionaryTableRecogniser: Recogniser {
 
         var rules: [Rule] = []
         var findings: [Finding] = []
+        // (a state written twice as the outer key of a nested table, `.leaping: [.splash: .swimming]` and
+        // `.leaping: [.release: .sitting]`: the literal traps whatever the inner keys are)
+        var outerSeen: [String: SourceLocation] = [:]
+        var twice = Set<String>()
+        if case .elements(let list) = dict.content {
+            for element in list where SyntaxHelpers.unwrap(element.value).is(DictionaryExprSyntax.self) || SyntaxHelpers.unwrap(element.value).is(ArrayExprSyntax.self) {
+                guard let key = SyntaxHelpers.caseReference(SyntaxHelpers.unwrap(element.key), context.index)?.name else { continue }
+                let location = file.location(of: element)
+                if let first = outerSeen[key] {
+                    twice.insert(key)
+                    findings.append(Finding(
+                        check: "duplicate_key", severity: .error,
+                        message: "'\(key)' is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
+                        location: location, subject: "\(key)/*"))
+                } else {
+                    outerSeen[key] = location
+                }
+            }
+        }
         var seen: [Pair: SourceLocation] = [:]
         var covered = Set<Pair>()
         for entry in entries {
@@ -369,7 +388,7 @@ struct DictionaryTableRecogniser: Recogniser {
             let pair = Pair(from: entry.components[sp].name, input: entry.components[ip].name)
             guard let t = Self.target(entry.target, context.index) else { continue }
             let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputKey: nil).shortLabel($0)) }
-            if let first = seen[pair] {
+            if let first = seen[pair], !twice.contains(entry.components[0].name) {
                 findings.append(Finding(
                     check: "duplicate_key", severity: .error,
                     message: "the pair (\(pair.from), \(pair.input)) is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",

@@ -639,4 +639,25 @@ final class EverydayShapeTests: XCTestCase {
         XCTAssertTrue(m.moves.isSuperset(of: ["idle -fault-> jammed", "running -fault-> jammed"]), "\(m.moves)")
         XCTAssertFalse(m.moves.contains("down -fault-> jammed"), "\(m.moves)")
     }
+
+    /// A state written twice as the outer key of a nested table traps when the literal is built, whatever
+    /// its inner keys: `duplicate_key`.
+    func testAnOuterKeyWrittenTwiceInANestedTable() throws {
+        let a = Analysed.source("""
+        enum Frog: Hashable { case sitting, leaping, swimming }
+        enum Nudge: Hashable { case poke, splash, rest }
+        final class Pond {
+            var frog: Frog = .sitting
+            let hops: [Frog: [Nudge: Frog]] = [
+                .sitting: [.poke: .leaping],
+                .leaping: [.splash: .swimming],
+                .swimming: [.rest: .sitting],
+                .leaping: [.rest: .sitting],
+            ]
+            func send(_ n: Nudge) { if let next = hops[frog]?[n] { frog = next } }
+        }
+        """)
+        let m = try a.machine("hops")
+        XCTAssertTrue(m.findingSet.contains("duplicate_key leaping/*"), "\(m.findingSet)")
+    }
 }
