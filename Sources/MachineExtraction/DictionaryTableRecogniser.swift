@@ -362,6 +362,12 @@ struct DictionaryTableRecogniser: Recogniser {
 
         var rules: [Rule] = []
         var findings: [Finding] = []
+        func twiceFound(_ what: String, subject: String, first: SourceLocation, at location: SourceLocation) {
+            findings.append(Finding(
+                check: "duplicate_key", severity: .error,
+                message: "\(what) is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
+                location: location, subject: subject))
+        }
         // (a state written twice as the outer key of a nested table, `.leaping: [.splash: .swimming]` and
         // `.leaping: [.release: .sitting]`: the literal traps whatever the inner keys are)
         var outerSeen: [String: SourceLocation] = [:]
@@ -372,10 +378,7 @@ struct DictionaryTableRecogniser: Recogniser {
                 let location = file.location(of: element)
                 if let first = outerSeen[key] {
                     twice.insert(key)
-                    findings.append(Finding(
-                        check: "duplicate_key", severity: .error,
-                        message: "'\(key)' is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
-                        location: location, subject: "\(key)/*"))
+                    twiceFound("'\(key)'", subject: "\(key)/*", first: first, at: location)
                 } else {
                     outerSeen[key] = location
                 }
@@ -389,10 +392,7 @@ struct DictionaryTableRecogniser: Recogniser {
             guard let t = Self.target(entry.target, context.index) else { continue }
             let effect = t.effect.map { Effect(label: EffectReader(index: context.index, inputs: Set(inputs), inputKey: nil).shortLabel($0)) }
             if let first = seen[pair], !twice.contains(entry.components[0].name) {
-                findings.append(Finding(
-                    check: "duplicate_key", severity: .error,
-                    message: "the pair (\(pair.from), \(pair.input)) is a key of '\(name ?? "the table")' twice (lines \(first.line) and \(location.line)); the dictionary literal traps at run time",
-                    location: location, subject: "\(pair.from)/\(pair.input)"))
+                twiceFound("the pair (\(pair.from), \(pair.input))", subject: "\(pair.from)/\(pair.input)", first: first, at: location)
             } else {
                 seen[pair] = location
             }

@@ -1421,7 +1421,7 @@ final class ReducerInterpreter {
     /// whose body throws by its own `throw`s only (no `try` in it), which the walk follows.
     func triesHelper(_ item: CodeBlockItemSyntax) -> Bool {
         let e = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression
-        guard let attempt = e.map(SyntaxHelpers.unwrap)?.as(TryExprSyntax.self) ?? e?.as(TryExprSyntax.self),
+        guard let attempt = e?.as(TryExprSyntax.self),
               let call = SyntaxHelpers.unwrap(attempt.expression).as(FunctionCallExprSyntax.self) else { return false }
         func says(_ keyword: Keyword, in node: some SyntaxProtocol) -> Bool { node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(keyword) } }
         guard call.arguments.allSatisfy({ !says(.try, in: $0.expression) }), let body = helper(called: call)?.body else { return false }

@@ -959,7 +959,7 @@ struct SwitchMethodRecogniser: Recogniser {
         // (one set from other data holding a value of the enum, `status = reply.status`, reaches any of its cases)
         for (method, _) in type.methods {
             guard let body = method.body else { continue }
-            for (lhs, rhs) in SwitchFinder.scanAll(body).assignments where SyntaxHelpers.path(lhs).map({ $0 == property || $0 == "self." + property }) == true {
+            for (lhs, rhs) in SwitchFinder.scanAll(body).assignments where SyntaxHelpers.path(lhs) == property {
                 if context.index.storedMemberType(SyntaxHelpers.unwrap(rhs))?.enumInfo?.key == stateEnum.key { return all }
             }
         }
@@ -1499,7 +1499,7 @@ struct SwitchMethodRecogniser: Recogniser {
             guard let closure = SyntaxHelpers.unwrap(rhs).as(ClosureExprSyntax.self), let handler = SyntaxHelpers.handlerProperty(of: closure),
                   SyntaxHelpers.deliversRepeatedly(closure, kind: handler) else { return false }
             return SwitchFinder.scanAll(closure.statements).assignments.contains { lhs, _ in
-                SyntaxHelpers.path(lhs).map { p in roots.contains(p) || roots.contains { p == "self." + $0 } } == true
+                roots.contains(SyntaxHelpers.path(lhs) ?? "")
             }
         }
     }
@@ -1913,11 +1913,9 @@ struct SwitchMethodRecogniser: Recogniser {
             guard names.contains(method.name.text), let body = method.body else { return false }
             // (in the method, or in work it starts: `Timer.scheduledTimer(…) { _ in switch self.light { case .red:
             // self.light = .green … } }`)
+            // (`self.light` has the path `light`)
             let scan = SwitchFinder.scanAll(body)
-            func named(_ e: ExprSyntax) -> Bool {
-                guard let p = SyntaxHelpers.path(e) else { return false }
-                return roots.contains(p.hasPrefix("self.") ? String(p.dropFirst(5)) : p)
-            }
+            func named(_ e: ExprSyntax) -> Bool { roots.contains(SyntaxHelpers.path(e) ?? "") }
             return scan.switches.contains { sw in
                 // (alone or in a tuple: `switch (gear, next)`)
                 let subject = SyntaxHelpers.unwrap(sw.subject)
@@ -2524,7 +2522,7 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         let start = field.map(\.start) ?? wrapper?.initial
         let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
-            : startingState(of: property, in: type, states: states, optional: kind == .optional, context: context)
+            : startsAs
         if initial == nil, field == nil, wrapper == nil, let given = Self.startGiven(of: property.name, in: type) {
             context.warn("\(type.name).\(name) starts as \(given) is given; no initial state, so no state is checked for reachability",
                          at: property.location, severity: .note)
