@@ -301,9 +301,9 @@ extension Check {
         case .duplicateKey:
             CheckDescription(
                 check: self, name: "Duplicate key",
-                summary: "A transition table literal names the same state and input twice.",
-                rationale: "In a dictionary literal the later entry silently replaces the earlier one (or traps at run time), so one of the two transitions is lost. Keep one. Reported for table dialects that build the table from a literal (dictionary tables).",
-                subject: "`state/input`",
+                summary: "A transition table literal names the same state and input twice, or the same state twice as the outer key of a nested table.",
+                rationale: "A dictionary literal with a key written twice traps at run time (\"Dictionary literal contains duplicate keys\"), and one of the two entries was meant otherwise: two transitions for one state and input, or two rows for one state whose inputs belong in one row. Keep one, or merge the rows. Reported for table dialects that build the table from a literal (dictionary tables).",
+                subject: "`state/input`, or `state/*` for a row written twice",
                 triggeringExamples: [
                     """
                     enum Tap { case closed, open }

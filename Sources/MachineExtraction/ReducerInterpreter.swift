@@ -776,7 +776,7 @@ final class ReducerInterpreter {
             return !(value.as(SequenceExprSyntax.self)?.elements.contains { $0.is(AssignmentExprSyntax.self) } ?? false)
         }
         if let sw = expr.as(SwitchExprSyntax.self) {
-            return !sw.cases.isEmpty && SyntaxHelpers.cases(of: sw).allSatisfy { oneValue($0.statements) }
+            return !sw.cases.isEmpty && SyntaxHelpers.configuredCases(of: sw).allSatisfy { oneValue($0.switchCase.statements) }
         }
         guard let choice = expr.as(IfExprSyntax.self), oneValue(choice.body.statements) else { return false }
         switch choice.elseBody {
@@ -1925,7 +1925,9 @@ final class ReducerInterpreter {
         // the pairs each payload case of an input matched so far (`.response(.success)`, `.response(.failure)`):
         // together, the cases of `Result`, `Bool` or `Optional` leave none of them for later cases
         var payloadCases: [String: [String: PairSet]] = [:]
-        for sc in SyntaxHelpers.cases(of: sw) {
+        // (a case under `#if` is there in some builds only: as if it had a `where` that may not hold, which
+        // leaves the pairs it takes to the cases after it and to its `#else`)
+        for (sc, configuration) in SyntaxHelpers.configuredCases(of: sw) {
             var pred = Pred.never(d)
             var catchAll = false
             var touched = Set<String>()
@@ -1942,7 +1944,8 @@ final class ReducerInterpreter {
             var unconditioned = d.none
             switch sc.label {
             case .default:
-                pred = .always(d)
+                pred = configuration == nil ? .always(d) : .unknown(d)
+                if let configuration { whereTexts.append(configuration) }
                 catchAll = boundSubject == nil
             case .case(let label):
                 for item in label.caseItems {
@@ -1966,12 +1969,17 @@ final class ReducerInterpreter {
                     if !p.maybe.isEmpty { patternTexts.append(text(item.pattern)) }
                     // (where the pattern's payload case matches, the pairs it surely takes: its `where` holds there)
                     var sure = p.possible
+                    if let configuration {
+                        p = p.and(.unknown(d))
+                        sure = d.none
+                        whereTexts.append(configuration)
+                    }
                     if let w = item.whereClause {
                         let pw = eval(w.condition, ctx)
                         if !pw.maybe.isEmpty { whereTexts.append(text(w.condition)) }
                         p = p.and(pw)
                         sure = sure.intersection(pw.yes)
-                    } else {
+                    } else if configuration == nil {
                         unconditioned = unconditioned.union(p.possible)
                     }
                     if let tree, let root = tree.name {

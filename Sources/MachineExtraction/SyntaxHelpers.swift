@@ -62,6 +62,29 @@ enum SyntaxHelpers {
         return flatten(sw.cases)
     }
 
+    /// Every clause's cases of a switch, each with the build condition it is compiled under (nil outside
+    /// `#if`): `#if DEBUG` → `#if DEBUG`, its `#else` → `#if !(DEBUG)`, nested blocks joined with `&&`.
+    static func configuredCases(of sw: SwitchExprSyntax) -> [(switchCase: SwitchCaseSyntax, condition: String?)] {
+        func flatten(_ list: SwitchCaseListSyntax, _ outer: [String]) -> [(switchCase: SwitchCaseSyntax, condition: String?)] {
+            list.flatMap { element -> [(switchCase: SwitchCaseSyntax, condition: String?)] in
+                switch element {
+                case .switchCase(let sc):
+                    return [(sc, outer.isEmpty ? nil : "#if " + outer.joined(separator: " && "))]
+                case .ifConfigDecl(let d):
+                    var earlier: [String] = []
+                    return d.clauses.flatMap { clause -> [(switchCase: SwitchCaseSyntax, condition: String?)] in
+                        let negated = earlier.isEmpty ? [] : ["!(" + earlier.joined(separator: " || ") + ")"]
+                        let own = clause.condition.map { [$0.trimmedDescription] } ?? []
+                        earlier += own
+                        guard case .switchCases(let inner)? = clause.elements else { return [] }
+                        return flatten(inner, outer + negated + own)
+                    }
+                }
+            }
+        }
+        return flatten(sw.cases, [])
+    }
+
     /// Operators folded with the standard precedence table; custom operators stay unfolded. The folded
     /// tree is a new tree: `Rebuilt` remembers where it was written, so names in it are looked up there.
     static func fold(_ expr: ExprSyntax) -> ExprSyntax {
@@ -395,7 +418,7 @@ enum SyntaxHelpers {
             guard let item = items.first?.item else { return [] }
             return (item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression).map { [$0] } ?? []
         }
-        if let sw = e.as(SwitchExprSyntax.self) { return cases(of: sw).flatMap { value($0.statements) } }
+        if let sw = e.as(SwitchExprSyntax.self) { return configuredCases(of: sw).flatMap { value($0.switchCase.statements) } }
         guard let choice = e.as(IfExprSyntax.self) else { return [] }
         switch choice.elseBody {
         case .codeBlock(let block)?: return value(choice.body.statements) + value(block.statements)
