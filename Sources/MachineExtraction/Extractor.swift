@@ -1052,11 +1052,21 @@ final class ExtractionContext {
         Syntax(outer).root.id == Syntax(node).root.id && outer.position <= node.position && node.endPosition <= outer.endPosition
     }
 
-    /// The state named by an initial-state expression, if it is one of `states`.
-    func initialState(_ expr: ExprSyntax?, states: [String]) -> String? {
+    /// The state named by an initial-state expression, if it is one of `states`; with the state's enum
+    /// (`info`), also a case by its raw value or its place in `allCases` (`Tier(rawValue: "basic")!`,
+    /// `.init(rawValue: 2)!`, `Lap.allCases[0]`, `Face.allCases.first!`).
+    func initialState(_ expr: ExprSyntax?, states: [String], of info: EnumInfo? = nil) -> String? {
         guard let expr else { return nil }
         if let ref = SyntaxHelpers.caseReference(expr, index, accepting: states.contains) { return ref.name }
         if let b = SyntaxHelpers.unwrap(expr).as(BooleanLiteralExprSyntax.self), states.contains(b.literal.text) { return b.literal.text }
+        if let info, case let successors = successors(of: info) {
+            if let literal = SyntaxHelpers.literalRawValue(expr) {
+                if let name = successors["rawValue="]?[literal.raw], states.contains(name) { return name }
+                return literal.fallback.flatMap { initialState($0, states: states, of: info) }
+            }
+            if let order = successors["allCases="], let position = SyntaxHelpers.allCasesPosition(expr, count: order.count),
+               let name = order["\(position)"], states.contains(name) { return name }
+        }
         // (a static constant of the enum standing for a case: `var state: State = .initial`)
         return SyntaxHelpers.caseReference(expr, index).flatMap { index.staticCase($0.name, among: states) }
     }

@@ -1023,6 +1023,11 @@ struct ReducerRecogniser: Recogniser {
            let e = context.resolve(type, at: field.node)?.enumInfo, e.caseNames.contains(ref.name) {
             return (.enumeration, e.caseNames, e)
         }
+        // (a case by its raw value or its place in `allCases`: `var step = Step(rawValue: 0)!`)
+        if let text = SwitchMethodRecogniser.typeText(of: field), let e = context.resolve(text, at: field.node)?.enumInfo,
+           context.initialState(initializer, states: e.caseNames, of: e) != nil {
+            return (.enumeration, e.caseNames, e)
+        }
         return nil
     }
 
@@ -1031,6 +1036,7 @@ struct ReducerRecogniser: Recogniser {
     func initialFieldValue(_ field: Binding, kind: StateKind, named: Bool = false, stateType: TypeInfo,
                            context: ExtractionContext) -> String? {
         let states: [String] = kind == .bool ? ["false", "true"] : kind == .optional && !named ? ["nil", "some"] : []
+        let fieldEnum = kind == .enumeration ? SwitchMethodRecogniser.typeText(of: field).flatMap { context.resolve($0, at: field.node)?.enumInfo } : nil
         func value(_ e: ExprSyntax) -> String? {
             let u = SyntaxHelpers.unwrap(e)
             switch kind {
@@ -1042,7 +1048,9 @@ struct ReducerRecogniser: Recogniser {
                 case .runtime: return nil
                 }
             case .optional: return u.is(NilLiteralExprSyntax.self) ? "nil" : "some"
-            case .enumeration: return SyntaxHelpers.caseReference(u, context.index)?.name
+            case .enumeration:
+                // (also by its raw value or its place in `allCases`: `Step(rawValue: 0)!`)
+                return fieldEnum.flatMap { context.initialState(u, states: $0.caseNames, of: $0) } ?? SyntaxHelpers.caseReference(u, context.index)?.name
             }
         }
         // every place the program creates the store gives a start: the value it passes, else the default

@@ -1230,7 +1230,13 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         if let written = property.typeText { return held(written) ?? written }
         guard var value = property.initializer.map(SyntaxHelpers.unwrap) else { return nil }
+        // (a case by its raw value or its place in `allCases`: `Stage(rawValue: 0)!`, `Lap.allCases[0]`,
+        // `Face.allCases.first!`)
+        if let sub = value.as(SubscriptCallExprSyntax.self) { value = sub.calledExpression }
         if let call = value.as(FunctionCallExprSyntax.self) {
+            if call.arguments.first?.label?.text == "rawValue", let type = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+                return type.baseName.text
+            }
             if let inner = held(call.calledExpression.trimmedText) { return inner }
             // (`NIOLockedValueBox(Lifecycle.running)`: the case it holds)
             if boxName(call.calledExpression.trimmedText) != nil, let first = call.arguments.first?.expression {
@@ -1240,7 +1246,9 @@ struct SwitchMethodRecogniser: Recogniser {
                 value = call.calledExpression
             }
         }
-        return value.as(MemberAccessExprSyntax.self)?.base?.trimmedText
+        guard let member = value.as(MemberAccessExprSyntax.self) else { return nil }
+        if let all = member.base?.as(MemberAccessExprSyntax.self), all.declName.baseName.text == "allCases" { return all.base?.trimmedText }
+        return member.base?.trimmedText
     }
 
     /// The writes giving the property a case from outside its type (`spy.mode = .hang`, `self.player.state =
@@ -1326,7 +1334,10 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The state a stored property starts in: its default, else what every initializer of its type assigns
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
-        if property.isComputed { return Self.storedStart(of: property, in: type, states: states) }
+        let stateEnum = Self.typeText(of: property).flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }
+        if property.isComputed {
+            return Self.storedStart(of: property, in: type, states: states, raws: stateEnum.flatMap { context.successors(of: $0)["rawValue="] })
+        }
         // (an initializer setting it to what it is given starts it where its caller says)
         if Self.startGiven(of: property.name, in: type) != nil { return nil }
         let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
@@ -1334,7 +1345,7 @@ struct SwitchMethodRecogniser: Recogniser {
         if optional, start == nil || PatternReader.value(start!, context.index) == .named(.literal("nil")) {
             return "nil"
         }
-        return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
+        return context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states, of: stateEnum)
     }
 
     /// An initializer of the type that sets the property to one of its parameters (`init(restored: Status)
@@ -1369,7 +1380,8 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The starting state of a computed property kept in a stored raw value (`var status: Status { get {
     /// Status(rawValue: raw) ?? .open } … }` with `var raw = Status.open.rawValue` or `= "open"`): the
     /// case the raw value starts as.
-    static func storedStart(of property: Binding, in type: TypeInfo, states: [String]) -> String? {
+    /// `raws`: the enum's cases by raw value (`"20"` → `closed`), where it has them.
+    static func storedStart(of property: Binding, in type: TypeInfo, states: [String], raws: [String: String]? = nil) -> String? {
         // kept in a stored property of its type: where that one starts (`private var _state: State = .ready`)
         if let backing = backing(of: property, in: type) {
             return backing.initializer.flatMap { SyntaxHelpers.unwrap($0).as(MemberAccessExprSyntax.self) }
@@ -1400,7 +1412,9 @@ struct SwitchMethodRecogniser: Recogniser {
            states.contains(text) {
             return text
         }
-        return nil
+        // (a raw value written as a literal: `var statusRaw: Int = 20`, `= "shut"`)
+        let written = start.as(StringLiteralExprSyntax.self).flatMap(SyntaxHelpers.stringContent) ?? start.trimmedText
+        return raws?[written].flatMap { states.contains($0) ? $0 : nil }
     }
 
     /// The value every initializer of the type assigns the property among its own statements (`init() {
@@ -2231,6 +2245,11 @@ struct SwitchMethodRecogniser: Recogniser {
         if let i = property.initializer, let ref = SyntaxHelpers.caseReference(i, context.index), let type = ref.type,
            let e = context.resolve(type, at: property.node)?.enumInfo,
            e.caseNames.contains(ref.name) || context.index.staticCase(ref.name, among: e.caseNames) != nil {
+            return (e, .enumeration)
+        }
+        // (a case by its raw value or its place in `allCases`: `var stage = Stage(rawValue: 0)!`, `= Lap.allCases[0]`)
+        if let i = property.initializer, let text = Self.typeText(of: property), let e = context.resolve(text, at: property.node)?.enumInfo,
+           context.initialState(i, states: e.caseNames, of: e) != nil {
             return (e, .enumeration)
         }
         return nil

@@ -820,7 +820,7 @@ final class SymbolIndex {
     /// .offline`, used as `.initial` or `State.initial`): nil unless the constants of that name the inputs
     /// declare in a type give one case among `states`.
     func staticCase(_ name: String, among states: [String]) -> String? {
-        let found = Set((bindings[name] ?? []).compactMap { b -> String? in
+        let found = Set((bindings[name.withoutBackticks] ?? []).compactMap { b -> String? in
             // (stored, or computed as one expression: `static var initial: Self { .offline }`)
             let getter = b.isComputed ? ExtractionContext.getter(of: b) : nil
             let value = b.initializer ?? getter.flatMap { $0.count == 1 ? $0.first?.item.as(ExprSyntax.self) : nil }
@@ -836,7 +836,7 @@ final class SymbolIndex {
     }
 
     func binding(named name: String, in scope: LookupScope?, where accept: (Binding) -> Bool = { _ in true }) -> Binding? {
-        let all = (bindings[name] ?? []).filter(accept)
+        let all = (bindings[name.withoutBackticks] ?? []).filter(accept)
         guard !all.isEmpty, let scope else { return nil }
         for case .type(let t) in scope.levels {
             if let b = all.first(where: { $0.owner == t.qualifiedName && $0.file.module == t.module }) { return b }
@@ -1313,7 +1313,7 @@ final class SymbolIndex {
                     case .accessors(let list): computed = list.contains { $0.accessorSpecifier.text == "get" }
                     }
                 }
-                let b = Binding(name: id.identifier.text, typeText: binding.typeAnnotation?.type.trimmedText ?? SymbolIndex.environmentType(node.attributes),
+                let b = Binding(name: id.identifier.text.withoutBackticks, typeText: binding.typeAnnotation?.type.trimmedText ?? SymbolIndex.environmentType(node.attributes),
                                 initializer: binding.initializer?.value,
                                 owner: owner?.qualifiedName, isStatic: isStatic, isComputed: computed,
                                 isFilePrivate: isPrivate(node.modifiers) || inFilePrivate, node: Syntax(binding), file: file)

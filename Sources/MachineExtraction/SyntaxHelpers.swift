@@ -670,6 +670,24 @@ enum SyntaxHelpers {
         return (text, fallback)
     }
 
+    /// The position in an enum's `allCases` (of `count` cases) an expression takes: `Lap.allCases[0]`,
+    /// `Self.allCases.first!`, `allCases.last`; nil for another expression or a position out of range.
+    static func allCasesPosition(_ expr: ExprSyntax, count: Int) -> Int? {
+        let value = unwrap(expr)
+        func isAllCases(_ e: ExprSyntax?) -> Bool {
+            guard let e = e.map(unwrap) else { return false }
+            return e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "allCases" || e.as(DeclReferenceExprSyntax.self)?.baseName.text == "allCases"
+        }
+        var position: Int?
+        if let sub = value.as(SubscriptCallExprSyntax.self), isAllCases(sub.calledExpression), sub.arguments.count == 1 {
+            position = Int(sub.arguments.first!.expression.trimmedText)
+        } else if let member = value.as(MemberAccessExprSyntax.self), isAllCases(member.base) {
+            position = ["first": 0, "last": count - 1][member.declName.baseName.text]
+        }
+        guard let position, position >= 0, position < count else { return nil }
+        return position
+    }
+
     /// The text of a string literal without interpolation (`"trial"` → `trial`).
     static func stringContent(_ literal: StringLiteralExprSyntax) -> String? {
         let parts = literal.segments.map { $0.as(StringSegmentSyntax.self)?.content.text }

@@ -1,7 +1,8 @@
 import MachineModel
 import XCTest
 
-/// Shapes found in probes of session 42: cases compiled in some builds only. Made-up identifiers.
+/// Shapes found in probes of session 42: cases compiled in some builds only; states started by raw value,
+/// by place in `allCases` or through a backticked alias. Made-up identifiers.
 final class BuildAndSpellingTests: XCTestCase {
     /// A `case` under `#if DEBUG` is there in debug builds only: the `default` after it still takes its
     /// pairs in other builds (no `shadowed_rule`), and the `#else` clause's case is read too, each edge
@@ -33,5 +34,63 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("shadowed_rule") || $0.hasPrefix("unreachable_state") }, [])
         let guards = Set(m.edges.compactMap { edge in m.rules.first { $0.id == edge.rule }?.branches(behind: edge).guardText })
         XCTAssertTrue(guards.contains("#if DEBUG") && guards.contains("#if !(DEBUG)"), "\(guards)")
+    }
+
+    /// A start written as a raw value (`Tier(rawValue: "basic")!`, `.init(rawValue: 2)!`, an `Int` raw value
+    /// kept for a computed state), a place in `allCases` or a backticked static alias is a start; a property
+    /// with no written type started so is a machine too.
+    func testStartsByRawValuePlaceInAllCasesAndBacktickedAlias() throws {
+        let a = Analysed.source("""
+        enum Tier: String { case free = "basic", pro }
+        enum Page: Int, CaseIterable { case cover = 1, toc, body }
+        enum Lap: CaseIterable { case warmup, race, cooldown }
+        enum Grade: Int { case open = 10, closed = 20 }
+        enum Speed { case off, low, high; static let `standard`: Speed = .low }
+        final class Plan {
+            var tier: Tier = Tier(rawValue: "basic")!
+            func upgrade() { if tier == .free { tier = .pro } }
+            func lapse() { if tier == .pro { tier = .free } }
+        }
+        final class Book {
+            var page: Page = .init(rawValue: 2)!
+            func open() { if page != .body { page = Page.allCases.last! } }
+            func close() { if page != .cover { page = .cover } }
+        }
+        final class Track {
+            var lap = Lap.allCases[0]
+            func advance() {
+                switch lap {
+                case .warmup: lap = .race
+                case .race: lap = .cooldown
+                case .cooldown: break
+                }
+            }
+            func restart() { lap = Lap.allCases.first! }
+        }
+        final class Ticket {
+            var gradeRaw: Int = 20
+            var grade: Grade {
+                get { Grade(rawValue: gradeRaw) ?? .open }
+                set { gradeRaw = newValue.rawValue }
+            }
+            func reopen() { if grade == .closed { grade = .open } }
+            func close() { if grade == .open { grade = .closed } }
+        }
+        final class Fan {
+            var speed: Speed = .standard
+            func up() { if speed == .low { speed = .high } }
+            func off() { speed = .off }
+            func reset() { speed = Speed.standard }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Plan.tier").initial, "free")
+        XCTAssertEqual(try a.machine("Book.page").initial, "toc")
+        let track = try a.machine("Track.lap")
+        XCTAssertEqual(track.initial, "warmup")
+        XCTAssertEqual(track.moves, ["warmup -advance()-> race", "race -advance()-> cooldown", "race -restart()-> warmup", "cooldown -restart()-> warmup"])
+        XCTAssertEqual(try a.machine("Ticket.grade").initial, "closed")
+        let fan = try a.machine("Fan.speed")
+        XCTAssertEqual(fan.initial, "low")
+        XCTAssertTrue(fan.moves.isSuperset(of: ["high -reset()-> low", "off -reset()-> low"]), "\(fan.moves)")
     }
 }
