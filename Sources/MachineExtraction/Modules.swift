@@ -9,7 +9,9 @@ import SwiftSyntax
 /// - otherwise the top folder under the path given on the command line (under the package, for
 ///   files of a package outside its targets when the path given is above it), or, in a package's layout
 ///   without its manifest, the folder under `Sources/` or `Tests/`; files directly in the given folder,
-///   and files given one by one, form the unnamed module `""`;
+///   and files given one by one, form the unnamed module `""`. Modules guessed so from folders alone (no
+///   manifest nor project above them) see each other when none of their files imports another of them:
+///   they are then the folders of one app (`Models/`, `ViewModels/`), not modules;
 /// - a file inside a documentation catalog (`X.docc/…`) is compiled by no target: each such file (a
 ///   tutorial's code listing, shown on its own) is a module of its own, `X.docc:<file name>`, so the
 ///   listings of successive tutorial steps, which declare the same types, do not see each other.
@@ -18,8 +20,9 @@ struct ModuleMap {
     private var packageTargets: [String: [(name: String, dir: String)]?] = [:]   // package root → targets
     private var markerCache: [String: String?] = [:]                            // dir → nearest project root
 
-    /// The module of `file`, found from the argument path `root` it was listed under.
-    mutating func module(of file: String, root: String) -> String {
+    /// The module of `file`, found from the argument path `root` it was listed under, and whether it was
+    /// guessed from folders alone (no manifest nor project says it).
+    mutating func module(of file: String, root: String) -> (name: String, guessed: Bool) {
         // the module is the folder's (the same for every file in it), or, in a documentation catalog,
         // the catalog's with the file's name: found once per folder and argument path (a code base has
         // thousands of files in hundreds of folders, and finding it asks the file system); byte
@@ -31,12 +34,13 @@ struct ModuleMap {
         let found: FolderModule
         if let known = folderModules[key] { found = known } else { found = find(file, root: root); folderModules[key] = found }
         switch found {
-        case .module(let module): return module
-        case .catalog(let catalog): return "\(catalog):\(Self.deletingExtension(name))"
+        case .module(let module): return (module, false)
+        case .guessed(let module): return (module, true)
+        case .catalog(let catalog): return ("\(catalog):\(Self.deletingExtension(name))", false)
         }
     }
 
-    enum FolderModule { case module(String), catalog(String) }
+    enum FolderModule { case module(String), guessed(String), catalog(String) }
     private var folderModules: [String: FolderModule] = [:]
 
     /// `Step-1.swift` → `Step-1` (a name that starts with its only dot has no extension).
@@ -71,9 +75,9 @@ struct ModuleMap {
         // target folders
         if project == nil, top == "Sources" || top == "Tests" {
             let target = topFolder(of: absolute, under: base + "/" + top)
-            if !target.isEmpty { return .module(target) }
+            if !target.isEmpty { return .guessed(target) }
         }
-        return .module(top)
+        return project == nil ? .guessed(top) : .module(top)
     }
 
     /// `root/A/B/x.swift` → `A`; `root/x.swift` → `` (the unnamed module of the loose files given).

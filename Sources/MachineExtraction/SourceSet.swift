@@ -18,6 +18,9 @@ public final class ParsedFile: @unchecked Sendable {
     let mentionsTool: Bool
     /// The module the file belongs to (see ModuleMap); types of other modules are visible only when imported.
     public internal(set) var module = ""
+    /// Modules the file sees without importing them: the other folders of one app, whose modules were
+    /// only guessed from folders (see ModuleMap).
+    var implicitImports: Set<String> = []
     /// The one walk of the tree, made where it is parsed; the extractor's finders replay it (SyntaxEvents).
     let events: SyntaxEvents
 
@@ -88,22 +91,32 @@ public struct SourceSet: Sendable {
         }
         let found = listed(paths: paths, excluding: excluded, diagnostics: &set.diagnostics)
         var modules = ModuleMap()
-        let entries = found.map { (path: $0.path, module: modules.module(of: $0.path, root: $0.root)) }
+        let entries = found.map { (path: $0.path, root: $0.root, module: modules.module(of: $0.path, root: $0.root)) }
         let counter = Counter()
         let loaded = Parallel.map(entries, jobs: jobs ?? Parallel.defaultJobs) { entry -> (ParsedFile?, [Diagnostic], FileReading?) in
             if let progress { progress(counter.next(), found.count) }
             let (file, diagnostics) = read(entry.path)
             guard let file else { return (nil, diagnostics, nil) }
-            file.module = entry.module
+            file.module = entry.module.name
             // what the file says (declarations, calls, each recogniser's finds), while its nodes are in the cache
             return (file, diagnostics, FileReading(file))
         }
-        for (file, diagnostics, reading) in loaded {
+        var guessed: [String: [ParsedFile]] = [:]   // argument path → files in modules guessed from folders
+        for ((file, diagnostics, reading), entry) in zip(loaded, entries) {
             if let file {
                 set.files.append(file)
                 set.readings.byFile[ObjectIdentifier(file)] = reading
+                if entry.module.guessed { guessed[entry.root, default: []].append(file) }
             }
             set.diagnostics += diagnostics
+        }
+        // folders guessed to be modules, none of which imports another: the folders of one app, which see
+        // each other (and the files directly in the folder given)
+        for (root, files) in guessed {
+            let loose = set.files.filter { $0.module.isEmpty && $0.path.hasPrefix(root + "/") }
+            let names = Set(files.map(\.module))
+            guard names.count > 1 || !loose.isEmpty, !files.contains(where: { !$0.imports.isDisjoint(with: names) }) else { continue }
+            for file in files + loose { file.implicitImports = names.union([""]).subtracting([file.module]) }
         }
         ProcessTuning.keepUntilExit(set.files)
         return set

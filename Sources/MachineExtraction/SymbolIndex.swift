@@ -454,7 +454,7 @@ final class SymbolIndex {
     }
 
     private func visibleModules(of file: ParsedFile) -> Set<String> {
-        var result = (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? [])
+        var result = (importsByFile[ObjectIdentifier(file)] ?? file.imports).union(exportedImports[file.module] ?? []).union(file.implicitImports)
         var pending = Array(result)
         while let m = pending.popLast() {
             for e in exportedImports[m] ?? [] where result.insert(e).inserted { pending.append(e) }

@@ -93,4 +93,31 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(fan.initial, "low")
         XCTAssertTrue(fan.moves.isSuperset(of: ["high -reset()-> low", "off -reset()-> low"]), "\(fan.moves)")
     }
+
+    /// A folder given with `Models/` and `ViewModels/` subfolders, no manifest nor project: the folders of
+    /// one app, which see each other (none imports another), not modules that would hide the state's enum.
+    func testFoldersOfOneAppSeeEachOther() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("machine-viz-tests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sub in ["Models", "ViewModels"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try "enum Hatch { case shut, opening, open }\n".write(to: dir.appendingPathComponent("Models/Hatch.swift"), atomically: true, encoding: .utf8)
+        try """
+        final class HatchModel {
+            private(set) var hatch: Hatch = .shut
+            func press() {
+                switch hatch {
+                case .shut: hatch = .opening
+                case .opening: hatch = .open
+                case .open: hatch = .shut
+                }
+            }
+        }
+        """.write(to: dir.appendingPathComponent("ViewModels/HatchModel.swift"), atomically: true, encoding: .utf8)
+        let a = Analysed(paths: [dir.path])
+        let m = try a.machine("HatchModel.hatch")
+        XCTAssertEqual(m.moves, ["shut -press()-> opening", "opening -press()-> open", "open -press()-> shut"])
+        XCTAssertEqual(m.id, "ViewModels/HatchModel.hatch")
+    }
 }
