@@ -240,6 +240,15 @@ struct DictionaryTableRecogniser: Recogniser {
         return moves.isEmpty ? nil : moves
     }
 
+    /// Rows a test writes over the program's enum (`let rows: [(from: Fan, press: Button, to: Fan)]` given to
+    /// `@Test(arguments:)`): the moves it expects, a sample to check, not a machine; said with a note.
+    static func testRows(_ node: Syntax, stateEnum: EnumInfo?, name: String?, context: ExtractionContext) -> Bool {
+        guard context.testsProgram(node, declaredAt: stateEnum.flatMap { context.index.types[$0.key]?.node }) else { return false }
+        context.warn("the table '\(name ?? "of rows")' in test code lists moves of the program's `\(context.index.types[stateEnum!.key]?.qualifiedName ?? stateEnum!.name)`: read as the test's expectations, no machine extracted",
+                     at: context.index.file(of: node)!.location(of: node), severity: .note)
+        return true
+    }
+
     /// A table of allowed moves (`let allowed: [Phase: Set<Phase>] = [.idle: [.loading], …]`, checked as
     /// `guard allowed[phase]?.contains(next) == true else { return }; phase = next`): each move an edge
     /// with no input (`*`) but the function the lookup is in; the variable the lookup reads the state
@@ -442,6 +451,7 @@ struct DictionaryTableRecogniser: Recogniser {
                               rules: rules, order: .resolved,
                               stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum))
         machine.findings = findings
+        if Self.testRows(Syntax(dict), stateEnum: stateEnum, name: name, context: context) { return }
         context.add(machine, stateEnum: stateEnum, at: kept?.node ?? Syntax(dict))
     }
 
@@ -768,6 +778,7 @@ struct ArrayTable {
                 .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
         }
         if initial == nil, started.count == 1 { initial = started[0] }
+        if DictionaryTableRecogniser.testRows(anchor, stateEnum: stateEnum, name: name, context: context) { return }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
                             states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),

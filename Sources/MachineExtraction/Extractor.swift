@@ -854,10 +854,10 @@ final class ExtractionContext {
         return caches.initialisersByKey?[type.key] ?? []
     }
 
-    /// Code that is not the program: a file that imports a test framework (XCTest, Swift Testing), or a
-    /// SwiftUI preview (`#Preview { … }`, a type conforming to `PreviewProvider`).
+    /// Code that is not the program: a file of a test target or that imports a test framework (XCTest, Swift
+    /// Testing, Quick, Nimble), or a SwiftUI preview (`#Preview { … }`, a type conforming to `PreviewProvider`).
     static func isTestOrPreview(_ node: some SyntaxProtocol, index: SymbolIndex) -> Bool {
-        if let file = index.file(of: node), file.imports.contains("XCTest") || file.imports.contains("Testing") { return true }
+        if let file = index.file(of: node), file.inTestTarget || !file.imports.isDisjoint(with: testFrameworks) { return true }
         var current = Syntax(node).parent
         while let c = current {
             if let m = c.as(MacroExpansionExprSyntax.self), m.macroName.text == "Preview" { return true }
@@ -871,6 +871,14 @@ final class ExtractionContext {
             current = c.parent
         }
         return false
+    }
+    static let testFrameworks: Set<String> = ["XCTest", "Testing", "Quick", "Nimble"]
+
+    /// Test code over the program's declaration: `node` is in a test or preview and the declaration is not
+    /// (a test's stub reducer over the program's `State`, rows of expected moves over its enum).
+    func testsProgram(_ node: some SyntaxProtocol, declaredAt declaration: Syntax?) -> Bool {
+        guard let declaration else { return false }
+        return Self.isTestOrPreview(node, index: index) && !Self.isTestOrPreview(declaration, index: index)
     }
 
     /// What every call of the code base says (ProjectFacts), read in the index's pass over each file.

@@ -19,6 +19,9 @@ import SwiftSyntax
 struct ModuleMap {
     private var packageTargets: [String: [(name: String, dir: String)]?] = [:]   // package root → targets
     private var markerCache: [String: String?] = [:]                            // dir → nearest project root
+    /// Test targets' modules: those a manifest declares with `.testTarget`, and folders under `Tests/`
+    /// in a package's layout without its manifest.
+    private(set) var testModules: Set<String> = []
 
     /// The module of `file`, found from the argument path `root` it was listed under, and whether it was
     /// guessed from folders alone (no manifest nor project says it).
@@ -75,7 +78,10 @@ struct ModuleMap {
         // target folders
         if project == nil, top == "Sources" || top == "Tests" {
             let target = topFolder(of: absolute, under: base + "/" + top)
-            if !target.isEmpty { return .guessed(target) }
+            if !target.isEmpty {
+                if top == "Tests" { testModules.insert(target) }
+                return .guessed(target)
+            }
         }
         return project == nil ? .guessed(top) : .module(top)
     }
@@ -110,6 +116,7 @@ struct ModuleMap {
             finder.walk(Parser.parse(source: text))
             for t in finder.targets {
                 let relative = t.path ?? ((t.isTest ? "Tests/" : "Sources/") + t.name)
+                if t.isTest { testModules.insert(t.name) }
                 let dir = URL(fileURLWithPath: root + "/" + relative).standardizedFileURL.path
                 result.append((t.name, dir.hasSuffix("/") ? String(dir.dropLast()) : dir))
             }

@@ -492,6 +492,13 @@ struct ReducerRecogniser: Recogniser {
             return
         }
         let stateResolved = context.resolve(stateText, at: c.node)
+        // a reducer a test writes over the program's state (a stub, `Reduce { … }` given to a `TestStore`) is
+        // scaffolding for that test, not a way the program's feature changes
+        if let declared = stateResolved?.declared, context.testsProgram(c.node, declaredAt: Syntax(declared.node)) {
+            context.warn("reducer: test code over the program's state `\(declared.qualifiedName)`; read as the test's scaffolding, no machine extracted",
+                         at: location, severity: .note)
+            return
+        }
         if let stateEnum = stateResolved?.enumInfo {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             // (a child's actions arrive only in the case `.ifCaseLet` scopes it to)

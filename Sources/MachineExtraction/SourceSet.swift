@@ -21,6 +21,8 @@ public final class ParsedFile: @unchecked Sendable {
     /// Modules the file sees without importing them: the other folders of one app, whose modules were
     /// only guessed from folders (see ModuleMap).
     var implicitImports: Set<String> = []
+    /// Whether the file is in a test target (ModuleMap's `testModules`): test code, whatever it imports.
+    var inTestTarget = false
     /// The one walk of the tree, made where it is parsed; the extractor's finders replay it (SyntaxEvents).
     let events: SyntaxEvents
 
@@ -104,6 +106,7 @@ public struct SourceSet: Sendable {
         var guessed: [String: [ParsedFile]] = [:]   // argument path → files in modules guessed from folders
         for ((file, diagnostics, reading), entry) in zip(loaded, entries) {
             if let file {
+                file.inTestTarget = modules.testModules.contains(file.module)
                 set.files.append(file)
                 set.readings.byFile[ObjectIdentifier(file)] = reading
                 if entry.module.guessed { guessed[entry.root, default: []].append(file) }

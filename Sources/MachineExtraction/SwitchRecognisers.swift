@@ -1285,7 +1285,10 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         var rules: [Rule] = []
         var inputs: [String] = []
-        for (lhs, value) in writes {
+        // (a test or preview arranging a state of the program's type, `sut.status = .failed`, is no way the app
+        // reaches it; a stub the tests declare is theirs to drive)
+        let typeIsTest = ExtractionContext.isTestOrPreview(type.node, index: context.index)
+        for (lhs, value) in writes where typeIsTest || !ExtractionContext.isTestOrPreview(lhs, index: context.index) {
             // (each case a choice gives: `cell.state = done ? .downloaded : .remote`)
             let targets = SyntaxHelpers.branches(value).compactMap { SyntaxHelpers.caseReference($0, context.index, accepting: states.contains) }
             guard let base = lhs.base, let file = context.index.file(of: lhs), !targets.isEmpty,
@@ -1461,8 +1464,11 @@ struct SwitchMethodRecogniser: Recogniser {
         var result: (rules: [Rule], leftOut: [SourceLocation?], inputs: [String]) = ([], [], [])
         var tasks: [(launch: ReducerInterpreter.Launch, file: ParsedFile, spec: ReducerSpec)] = []
         let writers = writers ?? Set(methods.map(\.0.name.text))
+        // (a test's extension of the program's type, `extension Link { func simulateCaptive() … }` in a test
+        // target, adds helpers for the tests, no input of the program)
+        let typeIsTest = ExtractionContext.isTestOrPreview(type.node, index: context.index)
         for (method, file) in methods where qualified || !context.claimed.contains(method.id) {
-            guard let body = method.body else { continue }
+            guard let body = method.body, typeIsTest || !ExtractionContext.isTestOrPreview(method, index: context.index) else { continue }
             let input = (qualified ? type.name + "." : "") + Self.inputName(of: method, among: type.methods)
             var spec = template
             spec.domain = Domain(states: template.domain.states, inputs: [input])
