@@ -223,7 +223,7 @@ public struct EffectExplorer: Sendable {
                 without[r] -= 1
                 without = resume(without)
                 for i in def.emits {
-                    let moves = model.moves[s][i].filter { $0.to != nil && !(sureOnly && $0.assumed) }
+                    let moves = model.moves[s][i].filter { $0.to != nil && !(sureOnly && $0.assumed) && model.delivers(d, by: $0) }
                     if moves.isEmpty || moves.allSatisfy(\.noop) {
                         // delivered into nothing: only the effect's end (a once effect, a stream's last
                         // output) changes the configuration

@@ -94,6 +94,9 @@ public struct EffectModel: Sendable {
         /// Changes the state as the checks see it: the projected state (`EffectModel.group`) when the
         /// model is a product seen from one field, else the state. Effects in flight go stale on it.
         public var leaves: Bool = false
+        /// The input's values the move takes (`api(.checked)`), nil for any: an effect sending other
+        /// values of the input (`send(.api(.rented))`) never takes it.
+        public var pattern: InputPattern? = nil
     }
 
     public var machine: String
@@ -238,7 +241,7 @@ public struct EffectModel: Sendable {
                 moves[s][i].append(Move(from: s, input: i, to: to, trigger: trigger, starts: starts,
                                         cancels: cancels.uniqued().sorted(), noop: noop, rule: rule.id,
                                         assumed: Self.readsOtherState(outcome.guardText) || presentedElsewhere,
-                                        leaves: to.map { groups[$0] != groups[s] } ?? false))
+                                        leaves: to.map { groups[$0] != groups[s] } ?? false, pattern: pattern))
             }
         }
         self.definitions = definitions
@@ -341,6 +344,12 @@ public struct EffectModel: Sendable {
     /// the move takes only what it sends last.
     public func ends(_ d: Int, by move: Move) -> Bool {
         definitions[d].effect.kind == .once || definitions[d].endingTriggers.contains(move.trigger)
+    }
+
+    /// Whether effect `d` may deliver through `move`: what it sends of the move's input, where the code
+    /// says (`send(.api(.checked))`), may match the values the move takes.
+    public func delivers(_ d: Int, by move: Move) -> Bool {
+        move.pattern.map(definitions[d].effect.mayDeliver) ?? true
     }
 
     /// Effects that send `input`.

@@ -219,10 +219,8 @@ struct EffectReader {
         let closures = SyntaxHelpers.closures(of: call)
         let inner = closures.first.map { DSLSupport.calls(in: $0) } ?? []
         effect.dismisses = dismisses(among: inner)
-        if isStream(Syntax(call)) {
-            effect.kind = .stream
-            effect.outputs = outputs(ofStream: call)
-        }
+        if isStream(Syntax(call)) { effect.kind = .stream }
+        effect.outputs = outputs(ofStream: call)
         if let q = SyntaxHelpers.argument(call, "queue") {
             let queue = queueName(q)
             effect.queue = queue

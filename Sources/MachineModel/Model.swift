@@ -58,9 +58,9 @@ public struct Effect: Codable, Hashable, Sendable {
     /// The effects this one was joined from (`.merge(a, b)`, `a + b`), each with its own emits, id and
     /// kind; empty for a single effect. Not part of the JSON (which shows the joined effect).
     public var parts: [Effect]
-    /// The values a stream sends as written in it (run-time parts `_`), each saying whether sending it
-    /// ends the stream: a value sent from TCA's `catch:` closure, or after its `for await` loop has
-    /// ended. Empty when the code does not say. Not part of the JSON.
+    /// The values it sends as written in it (run-time parts `_`), each saying whether sending it ends a
+    /// stream: a value sent from TCA's `catch:` closure, or after its `for await` loop has ended. Empty
+    /// when the code does not say. Not part of the JSON.
     public var outputs: [Output]
     /// It closes the feature (TCA's `dismiss()`, `@Dependency(\.dismiss)`): the presenting parent tears the
     /// machine down, with its effects. Not part of the JSON.
@@ -96,6 +96,13 @@ public struct Effect: Codable, Hashable, Sendable {
         if kind == .once { return true }
         let candidates = outputs.filter { $0.value.name == pattern.name && pattern.matches($0.value) != false }
         return !candidates.isEmpty && candidates.allSatisfy(\.last)
+    }
+
+    /// Whether it may send a value a branch with `pattern` takes: one of the values written in it that
+    /// the pattern can match, or any where none of them is of the pattern's input (not written so).
+    public func mayDeliver(_ pattern: InputPattern) -> Bool {
+        let candidates = outputs.filter { $0.value.name == pattern.name }
+        return candidates.isEmpty || candidates.contains { pattern.matches($0.value) != false }
     }
 
     /// The single effects it consists of: its parts, or itself.

@@ -1,0 +1,51 @@
+import MachineModel
+import XCTest
+
+/// What an effect in flight can deliver, as its code says. Made-up identifiers.
+final class EffectDeliveryTests: XCTestCase {
+    /// `.run { send in await send(.api(.weighed)) }`: the effect sends `api(.weighed)`, not any `api`
+    /// action; the one started on the way into `bagging` sends `api(.bagged)`, which leaves it (no false
+    /// `waiting_forever`).
+    func testAnEffectDeliversOnlyTheNestedActionItSends() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Scale {
+            @ObservableState
+            struct State: Equatable { var phase: Phase = .idle }
+            enum Phase: Equatable { case idle, weighing, ready, bagging, bagged }
+            enum Action {
+                case view(View)
+                case api(API)
+                enum View { case weigh, bag }
+                enum API { case weighed, bagged }
+            }
+            var body: some ReducerOf<Self> {
+                Reduce { state, action in
+                    switch action {
+                    case .view(.weigh):
+                        guard state.phase == .idle else { return .none }
+                        state.phase = .weighing
+                        return .run { send in await send(.api(.weighed)) }
+                    case .view(.bag):
+                        guard state.phase == .ready else { return .none }
+                        state.phase = .bagging
+                        return .run { send in await send(.api(.bagged)) }
+                    case .api(.weighed):
+                        guard state.phase == .weighing else { return .none }
+                        state.phase = .ready
+                        return .none
+                    case .api(.bagged):
+                        guard state.phase == .bagging else { return .none }
+                        state.phase = .bagged
+                        return .none
+                    }
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Scale.phase")
+        XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("waiting_forever") || $0.hasPrefix("stale_effect_output") }, [])
+        XCTAssertTrue(m.findingSet.contains("dead_end_state bagged"), "\(m.findingSet)")
+    }
+}
