@@ -219,6 +219,14 @@ struct StatePattern {
             }
         }
         guard !targets.isEmpty else { return (Rule(location: location, outcomes: [Outcome(pairs: pairs, target: .stay)]), false) }
+        // (every way through the method writes: `if … { g.state = Open() } else { g.state = Broken() }`)
+        if maybe, region == nil, !returned {
+            let writes = scan.assignments.filter { writesProperty($0.lhs) }.map { Syntax($0.lhs) }
+                + scan.calls.filter { call in
+                    (call.calledExpression.as(MemberAccessExprSyntax.self)).map { $0.base != nil && setters.contains($0.declName.baseName.text) } ?? false
+                }.map(Syntax.init)
+            maybe = Self.ends(body.statements, writes: writes) != [.wrote]
+        }
         var distinct = targets.map(\.0).uniqued()
         if maybe, !distinct.contains(.stay) { distinct.append(.stay) }
         let moves = targets.contains { if case .state = $0.0 { true } else { false } }
@@ -319,6 +327,57 @@ struct StatePattern {
 
     /// Whether `node` runs only on some paths through `body` (or through the `switch` case `within` of
     /// it): under an `if`, `guard`, `switch` case or loop, in a closure, or after a `guard` of the body.
+    /// How a way through statements can end, as to `writes` (nodes writing the state): having written
+    /// (`wrote`), left the function without writing (`left`: a `return`, a `throw`), or gone on past them
+    /// without writing (`on`). A write in a closure or a loop may not happen.
+    struct Ends: OptionSet {
+        let rawValue: Int
+        static let wrote = Ends(rawValue: 1), left = Ends(rawValue: 2), on = Ends(rawValue: 4)
+    }
+
+    static func ends(_ items: CodeBlockItemListSyntax, writes: [Syntax]) -> Ends {
+        var result: Ends = []
+        for item in items {
+            let e = ends(Syntax(item.item), writes: writes)
+            result.formUnion(e.subtracting(.on))
+            if !e.contains(.on) { return result }
+        }
+        return result.union(.on)
+    }
+
+    static func ends(_ node: Syntax, writes: [Syntax]) -> Ends {
+        func holds(_ w: Syntax) -> Bool { w.root.id == node.root.id && node.position <= w.position && w.endPosition <= node.endPosition }
+        let inside = writes.filter(holds)
+        let exits = node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.return) || $0.tokenKind == .keyword(.throw) }
+        if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) { return .left }
+        if let e = node.as(ExpressionStmtSyntax.self) { return ends(Syntax(e.expression), writes: writes) }
+        if let choice = node.as(IfExprSyntax.self) {
+            var result = ends(choice.body.statements, writes: writes)
+            switch choice.elseBody {
+            case .ifExpr(let inner)?: result.formUnion(ends(Syntax(inner), writes: writes))
+            case .codeBlock(let block)?: result.formUnion(ends(block.statements, writes: writes))
+            case nil: result.insert(.on)
+            }
+            return result
+        }
+        if let g = node.as(GuardStmtSyntax.self) { return ends(g.body.statements, writes: writes).subtracting(.on).union(.on) }
+        if let sw = node.as(SwitchExprSyntax.self) {
+            return SyntaxHelpers.cases(of: sw).reduce(into: Ends()) { $0.formUnion(ends($1.statements, writes: writes)) }
+        }
+        if node.is(BreakStmtSyntax.self) || node.is(FallThroughStmtSyntax.self) || node.is(ContinueStmtSyntax.self) { return .on }
+        // a write of its own, not in a closure (which may run later, or never)
+        let sure = inside.contains { w in
+            !sequence(first: w, next: { $0.parent }).prefix { $0.id != node.id }.contains { $0.is(ClosureExprSyntax.self) }
+        }
+        let plain = node.is(SequenceExprSyntax.self) || node.is(InfixOperatorExprSyntax.self) || node.is(FunctionCallExprSyntax.self)
+            || node.is(TryExprSyntax.self) || node.is(AwaitExprSyntax.self)
+        if sure, plain { return .wrote }
+        var result: Ends = .on
+        if !inside.isEmpty { result.insert(.wrote) }
+        if exits, !plain { result.insert(.left) }
+        return result
+    }
+
     static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax, case within: Syntax? = nil,
                             except decided: SyntaxIdentifier? = nil) -> Bool {
         var current = node.parent

@@ -2,7 +2,8 @@ import MachineModel
 import XCTest
 
 /// Shapes found in probes of session 42: cases compiled in some builds only; states started by raw value,
-/// by place in `allCases` or through a backticked alias. Made-up identifiers.
+/// by place in `allCases` or through a backticked alias; folders of one app; state objects whose every
+/// path writes. Made-up identifiers.
 final class BuildAndSpellingTests: XCTestCase {
     /// A `case` under `#if DEBUG` is there in debug builds only: the `default` after it still takes its
     /// pairs in other builds (no `shadowed_rule`), and the `#else` clause's case is read too, each edge
@@ -119,5 +120,45 @@ final class BuildAndSpellingTests: XCTestCase {
         let m = try a.machine("HatchModel.hatch")
         XCTAssertEqual(m.moves, ["shut -press()-> opening", "opening -press()-> open", "open -press()-> shut"])
         XCTAssertEqual(m.id, "ViewModels/HatchModel.hatch")
+    }
+
+    /// A state object's method whose every path sets the holder's state (`if … { g.state = A() } else {
+    /// g.state = B() }`, `guard … else { g.state = B(); return }; g.state = A()`): no stay beside them.
+    func testAStateObjectWritingOnEveryPathDoesNotStay() throws {
+        let a = Analysed.source("""
+        protocol LockStage {
+            func key(_ lock: Padlock)
+            func pry(_ lock: Padlock)
+        }
+        final class Padlock {
+            var tries = 0
+            var stage: LockStage = ShutStage()
+        }
+        struct ShutStage: LockStage {
+            func key(_ lock: Padlock) {
+                lock.tries += 1
+                if lock.tries < 3 {
+                    lock.stage = OpenStage()
+                } else {
+                    lock.stage = JammedStage()
+                }
+            }
+            func pry(_ lock: Padlock) {
+                guard lock.tries == 0 else { lock.stage = JammedStage(); return }
+                lock.stage = OpenStage()
+            }
+        }
+        struct OpenStage: LockStage {
+            func key(_ lock: Padlock) { lock.stage = ShutStage() }
+            func pry(_ lock: Padlock) {}
+        }
+        struct JammedStage: LockStage {
+            func key(_ lock: Padlock) {}
+            func pry(_ lock: Padlock) {}
+        }
+        """)
+        let m = try a.machine("Padlock.stage")
+        XCTAssertEqual(Set(m.allEdges.filter { $0.hasPrefix("ShutStage") }), ["ShutStage -key-> OpenStage", "ShutStage -key-> JammedStage",
+                                                                         "ShutStage -pry-> OpenStage", "ShutStage -pry-> JammedStage"])
     }
 }
