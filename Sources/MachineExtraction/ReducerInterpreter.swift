@@ -1927,7 +1927,19 @@ final class ReducerInterpreter {
         var payloadCases: [String: [String: PairSet]] = [:]
         // (a case under `#if` is there in some builds only: as if it had a `where` that may not hold, which
         // leaves the pairs it takes to the cases after it and to its `#else`)
-        for (sc, configuration) in SyntaxHelpers.configuredCases(of: sw) {
+        // (the pairs each clause of an `#if … #else` block surely takes: those every clause takes are taken in
+        // every build, as by one case)
+        var clauseTakes: [Int: PairSet] = [:]
+        var block: SyntaxIdentifier?
+        func closeBlock() {
+            if block != nil, let all = clauseTakes.values.first { remaining = remaining.subtracting(clauseTakes.values.reduce(all) { $0.intersection($1) }) }
+            block = nil
+            clauseTakes = [:]
+        }
+        for configured in SyntaxHelpers.configuredCases(of: sw) {
+            let sc = configured.switchCase, configuration = configured.condition
+            if configured.clause?.block != block { closeBlock() }
+            block = configured.clause?.block
             var pred = Pred.never(d)
             var catchAll = false
             var touched = Set<String>()
@@ -1969,11 +1981,6 @@ final class ReducerInterpreter {
                     if !p.maybe.isEmpty { patternTexts.append(text(item.pattern)) }
                     // (where the pattern's payload case matches, the pairs it surely takes: its `where` holds there)
                     var sure = p.possible
-                    if let configuration {
-                        p = p.and(.unknown(d))
-                        sure = d.none
-                        whereTexts.append(configuration)
-                    }
                     if let w = item.whereClause {
                         let pw = eval(w.condition, ctx)
                         if !pw.maybe.isEmpty { whereTexts.append(text(w.condition)) }
@@ -1981,6 +1988,12 @@ final class ReducerInterpreter {
                         sure = sure.intersection(pw.yes)
                     } else if configuration == nil {
                         unconditioned = unconditioned.union(p.possible)
+                    }
+                    if let configuration {
+                        if let clause = configured.clause { clauseTakes[clause.index] = (clauseTakes[clause.index] ?? d.none).union(p.yes) }
+                        p = p.and(.unknown(d))
+                        sure = d.none
+                        whereTexts.append(configuration)
                     }
                     if let tree, let root = tree.name {
                         if tree.narrows { narrowings.append(Narrowing(pattern: tree, pairs: p.possible)) } else { broad.insert(root) }
@@ -2046,6 +2059,7 @@ final class ReducerInterpreter {
             flow.carry(f)
             pending = f.fallthroughs
         }
+        closeBlock()
         flow.next = merged(joiningAlike(flow.next, caseGuards, unguarded: unguardedCase))
         return flow
     }

@@ -62,22 +62,36 @@ enum SyntaxHelpers {
         return flatten(sw.cases)
     }
 
-    /// Every clause's cases of a switch, each with the build condition it is compiled under (nil outside
-    /// `#if`): `#if DEBUG` → `#if DEBUG`, its `#else` → `#if !(DEBUG)`, nested blocks joined with `&&`.
-    static func configuredCases(of sw: SwitchExprSyntax) -> [(switchCase: SwitchCaseSyntax, condition: String?)] {
-        func flatten(_ list: SwitchCaseListSyntax, _ outer: [String]) -> [(switchCase: SwitchCaseSyntax, condition: String?)] {
-            list.flatMap { element -> [(switchCase: SwitchCaseSyntax, condition: String?)] in
+    /// A case of a switch with the build condition it is compiled under (nil outside `#if`): `#if DEBUG`
+    /// → `#if DEBUG`, its `#else` → `#if !(DEBUG)`, nested blocks joined with `&&`. `clause`: for a case
+    /// directly in a clause of an `#if` block that has an `#else` (one of whose clauses every build has),
+    /// the block and the clause's place in it.
+    struct ConfiguredCase {
+        var switchCase: SwitchCaseSyntax
+        var condition: String?
+        var clause: (block: SyntaxIdentifier, index: Int)?
+    }
+
+    /// Every clause's cases of a switch, in order (ConfiguredCase).
+    static func configuredCases(of sw: SwitchExprSyntax) -> [ConfiguredCase] {
+        func flatten(_ list: SwitchCaseListSyntax, _ outer: [String]) -> [ConfiguredCase] {
+            list.flatMap { element -> [ConfiguredCase] in
                 switch element {
                 case .switchCase(let sc):
-                    return [(sc, outer.isEmpty ? nil : "#if " + outer.joined(separator: " && "))]
+                    return [ConfiguredCase(switchCase: sc, condition: outer.isEmpty ? nil : "#if " + outer.joined(separator: " && "))]
                 case .ifConfigDecl(let d):
                     var earlier: [String] = []
-                    return d.clauses.flatMap { clause -> [(switchCase: SwitchCaseSyntax, condition: String?)] in
+                    let complete = d.clauses.contains { $0.poundKeyword.tokenKind == .poundElse }
+                    return d.clauses.enumerated().flatMap { i, clause -> [ConfiguredCase] in
                         let negated = earlier.isEmpty ? [] : ["!(" + earlier.joined(separator: " || ") + ")"]
                         let own = clause.condition.map { [$0.trimmedDescription] } ?? []
                         earlier += own
                         guard case .switchCases(let inner)? = clause.elements else { return [] }
-                        return flatten(inner, outer + negated + own)
+                        var cases = flatten(inner, outer + negated + own)
+                        if complete, outer.isEmpty {
+                            for k in cases.indices where inner.contains(where: { $0.id == cases[k].switchCase.id }) { cases[k].clause = (d.id, i) }
+                        }
+                        return cases
                     }
                 }
             }

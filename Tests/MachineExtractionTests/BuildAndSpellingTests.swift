@@ -35,6 +35,8 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("shadowed_rule") || $0.hasPrefix("unreachable_state") }, [])
         let guards = Set(m.edges.compactMap { edge in m.rules.first { $0.id == edge.rule }?.branches(behind: edge).guardText })
         XCTAssertTrue(guards.contains("#if DEBUG") && guards.contains("#if !(DEBUG)"), "\(guards)")
+        // (`(bright, debug)` is taken in every build, by one clause or the other: the `default` never has it)
+        XCTAssertFalse(m.allEdges.contains("bright -debug-> bright"))
     }
 
     /// A start written as a raw value (`Tier(rawValue: "basic")!`, `.init(rawValue: 2)!`, an `Int` raw value
