@@ -298,8 +298,7 @@ extension ReducerSpec {
     /// The prefix of a file's keys in a helper table: its tree's root (a node of a tree rebuilt from the
     /// file is mapped back to the file's own first).
     static func fileKey(_ node: some SyntaxProtocol) -> String {
-        let input = Rebuilt.shared.original(of: Syntax(node)) ?? Syntax(node)
-        return "\(input.root.id.hashValue)\u{0}"
+        "\(Rebuilt.shared.inputRoot(of: Syntax(node)).hashValue)\u{0}"
     }
 
     /// The full name a call uses: `start(bytes:newState:)`, `advance()`, `feed(_:)`.

@@ -1188,6 +1188,14 @@ final class Rebuilt: @unchecked Sendable {
 
     /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
     /// nodes of other trees.
+    /// The root of the input file a node comes from: its tree's own, unless the tree was rebuilt or
+    /// re-parsed from an input file.
+    func inputRoot(of node: Syntax) -> SyntaxIdentifier {
+        lock.lock()
+        defer { lock.unlock() }
+        return file(of: node)
+    }
+
     func original(of node: Syntax) -> Syntax? {
         lock.lock()
         let entry = byRoot[node.root.id]

@@ -187,4 +187,42 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(try a.machine("Beacon.mode").moves, ["dark -flip()-> lit", "lit -flip()-> dark"])
         XCTAssertNil(a.machines.first { $0.name == "Shade.mode" })
     }
+
+    /// Two extensions in two files, each with its own `private func settle()`: a callback's
+    /// `self?.settle()` (a tree the tool rebuilds, for its `?`) calls its own file's.
+    func testAPrivateHelperCalledThroughOptionalSelfIsItsFilesOwn() throws {
+        let a = Analysed.source([
+            "Winch.swift": """
+            enum WinchMode { case off, priming, running, draining }
+            final class Clutch { func open(_ done: @escaping () -> Void) { done() } }
+            final class Winch {
+                private(set) var mode: WinchMode = .off
+                let clutch = Clutch()
+            }
+            """,
+            "Winch+Start.swift": """
+            extension Winch {
+                func start() {
+                    guard mode == .off else { return }
+                    mode = .priming
+                    clutch.open { [weak self] in self?.settle() }
+                }
+                private func settle() { mode = .running }
+            }
+            """,
+            "Winch+Stop.swift": """
+            extension Winch {
+                func stop() {
+                    guard mode == .running else { return }
+                    mode = .draining
+                    clutch.open { [weak self] in self?.settle() }
+                }
+                private func settle() { mode = .off }
+            }
+            """,
+        ])
+        let m = try a.machine("Winch.mode")
+        XCTAssertEqual(m.moves, ["off -start()-> priming", "priming -start() callback-> running", "running -stop()-> draining",
+                                 "draining -stop() callback-> off"])
+    }
 }
