@@ -486,6 +486,8 @@ struct EffectReader {
         case .unknown:
             let text = SyntaxHelpers.unwrap(callee).trimmedText
             let guess = SymbolIndex.spelledAsType(text)
+            // (the effect type of the library the machine is written with, `Effect(producer, queue: .request)`: no doubt)
+            if ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) ?? text) { return true }
             if let at = index.anchor(callee, else: origin) {
                 index.undecided("`\(text)` is declared neither in the inputs nor as a type they write; the call is read as \(guess ? "an initializer" : "a function") by its spelling", at: at)
             }

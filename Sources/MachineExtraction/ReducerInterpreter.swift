@@ -705,6 +705,9 @@ final class ReducerInterpreter {
                         return give(value, to: .held(name), ctxs)
                     }
                     ctxs = held(name, binding.initializer?.value, ctxs)
+                    // (`var effect: Effect<Action> = .empty`, set on some paths and returned at the end: what it
+                    // is given on a path is that path's effect)
+                    if let value = binding.initializer?.value, Self.effectLocal(binding) { ctxs = ctxs.map { withEffect(effects.read(value), $0) } }
                 }
             }
             // `let action = self.state.advance()`: the call may change the state, and the local holds the case
@@ -1106,6 +1109,10 @@ final class ReducerInterpreter {
             defer { valueTargets[value.id] = nil }
             return execExpr(value, ctxs)
         }
+        if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self),
+           effectLocal(infix.leftOperand) != nil {
+            return Flow(next: ctxs.map { withEffect(effects.read(infix.rightOperand), $0) })
+        }
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
             let next = assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes))
@@ -1160,6 +1167,26 @@ final class ReducerInterpreter {
             return Flow(next: written(next, if: onState))
         }
         return Flow(next: ctxs)
+    }
+
+    /// A local `var` of an effect type (`var effect: Effect<Action> = .empty`, `var effect = Effect<Action>.none`)
+    /// that an expression names.
+    func effectLocal(_ expr: ExprSyntax) -> PatternBindingSyntax? {
+        guard let ref = SyntaxHelpers.unwrap(expr).as(DeclReferenceExprSyntax.self),
+              let binding = SymbolIndex.localDeclaration(of: ref.baseName.text, around: Syntax(ref))?.as(PatternBindingSyntax.self),
+              Self.effectLocal(binding) else { return nil }
+        return binding
+    }
+
+    static func effectLocal(_ binding: PatternBindingSyntax) -> Bool {
+        guard binding.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.var) else { return false }
+        func isEffectType(_ text: String) -> Bool {
+            ReducerSpec.effectTypes.contains(String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? ""))
+        }
+        if let type = binding.typeAnnotation?.type.trimmedText { return isEffectType(type) }
+        // (`= Effect<Action>.none`, `= Effect.empty`)
+        guard let value = binding.initializer?.value.as(MemberAccessExprSyntax.self), let base = value.base else { return false }
+        return isEffectType(base.trimmedText)
     }
 
     /// The paths marked as writing the state, when `writes`.
@@ -3127,6 +3154,11 @@ final class ReducerInterpreter {
             let condition = text(choice.condition)
             finalize(restrict(ctx, pred, text: condition), returning: choice.thenExpression)
             finalize(restrict(ctx, pred.negated(d), text: "!(\(condition))"), returning: choice.elseExpression)
+            return
+        }
+        // (a local effect `var`: the path's effect is what it was given on it)
+        if effectLocal(value) != nil {
+            record(ctx, target: ctx.target ?? .stay)
             return
         }
         // (a method giving its caller data, `func token() async throws -> String { … return tok }`, returns no effect)

@@ -48,4 +48,43 @@ final class EffectDeliveryTests: XCTestCase {
         XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("waiting_forever") || $0.hasPrefix("stale_effect_output") }, [])
         XCTAssertTrue(m.findingSet.contains("dead_end_state bagged"), "\(m.findingSet)")
     }
+
+    /// An Actomaton reducer keeping its effect in a local `var effect: Effect<Action> = .empty`, set on some
+    /// paths and returned at the end: each path's effect and cancel is what it was given there.
+    func testAnEffectKeptInALocalVarIsEachPathsOwn() throws {
+        let a = Analysed.source("""
+        import Actomaton
+        enum DialAction: Sendable { case tune, locked, powerOff }
+        enum DialState: Sendable { case off, tuning, playing }
+        struct TuneID: EffectIDProtocol {}
+        let dialReducer = Reducer<DialAction, DialState, Void> { action, state, _ in
+            var effect: Effect<DialAction> = .empty
+            switch action {
+            case .tune:
+                if state != .tuning {
+                    state = .tuning
+                    effect = Effect(id: TuneID()) {
+                        try await Task.sleep(nanoseconds: 500)
+                        return .locked
+                    }
+                }
+            case .locked:
+                if state == .tuning { state = .playing }
+            case .powerOff:
+                if state != .off {
+                    state = .off
+                    effect = .cancel(id: TuneID())
+                }
+            }
+            return effect
+        }
+        let dial = Actomaton<DialAction, DialState>(state: .off, reducer: dialReducer)
+        """)
+        let m = try a.machine("dial")
+        XCTAssertEqual(m.emits, ["tune>locked"])
+        XCTAssertEqual(m.cancels, ["powerOff>TuneID"])
+        // (a pair that does nothing starts nothing)
+        XCTAssertNil(m.edges.first { $0.from == "off" && $0.input == "locked" }.flatMap { edge in m.rules.first { $0.id == edge.rule }?.effect })
+        XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("stale") || $0.hasPrefix("uncancelled") }, [])
+    }
 }
