@@ -157,6 +157,13 @@ struct EffectReader {
             }
             return r
         }
+        // a method of a value whose type is written that builds the effect (`env.priceEffect()`, the environment a
+        // reducer is given, `let api: CartAPI`)
+        if let base, !baseIsType, !SyntaxHelpers.isSelf(base), let type = index.valueType(base),
+           case let methods = index.methods(named: name, of: type).filter({ $0.signature.parameterClause.parameters.count == call.arguments.count }),
+           methods.count == 1, let returned = returnedExpressions(of: methods[0]), !returned.isEmpty {
+            return readHelper(methods[0], call: call, otherwise: Result(effect: Effect(label: shortLabel(call))), depth: depth)
+        }
         // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
         if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {
             var r = read(base, depth: depth + 1)
@@ -244,7 +251,15 @@ struct EffectReader {
         }
         // A function of the project that builds the effect (`startTimer()`): read what it returns.
         let helpers = index.functions(referencedBy: callee, at: index.anchor(callee, else: origin)).filter { $0.signature.parameterClause.parameters.count == call.arguments.count }
-        if helpers.count == 1, let helper = helpers.first, let returned = returnedExpressions(of: helper), !returned.isEmpty, depth < 6 {
+        if helpers.count == 1 { return readHelper(helpers[0], call: call, otherwise: r, depth: depth) }
+        return r
+    }
+
+    /// What a function of the project that builds an effect returns (`startTimer()`, `env.priceEffect()`),
+    /// the ids it is given put in; `otherwise` where it returns none.
+    func readHelper(_ helper: FunctionDeclSyntax, call: FunctionCallExprSyntax, otherwise r: Result, depth: Int) -> Result {
+        let effect = r.effect ?? Effect()
+        if let returned = returnedExpressions(of: helper), !returned.isEmpty, depth < 6 {
             let helperName = helper.name.text
             var inner = Result()
             for e in returned { inner.add(read(e, depth: depth + 2)) }

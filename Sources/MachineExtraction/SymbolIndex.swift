@@ -1009,6 +1009,34 @@ final class SymbolIndex {
         }
     }
 
+    /// The written type of a parameter of a closure given to `Reducer<…>(…)`/`AnyReducer<…>`: the closure's
+    /// parameters are the type arguments in order.
+    static func reducerClosureParameterType(_ name: String, of closure: ClosureExprSyntax) -> TypeSyntax? {
+        let names: [String]
+        switch closure.signature?.parameterClause {
+        case .simpleInput(let list)?: names = list.map(\.name.text)
+        case .parameterClause(let clause)?: names = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        case nil: return nil
+        }
+        let reducers: Set<String> = ["Reducer", "AnyReducer"]
+        guard let position = names.firstIndex(of: name), let call = SyntaxHelpers.call(taking: closure) else { return nil }
+        var arguments: [GenericArgumentSyntax] = []
+        if let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self), reducers.contains(generic.expression.trimmedText) {
+            arguments = Array(generic.genericArgumentClause.arguments)
+        } else if let callee = call.calledExpression.as(DeclReferenceExprSyntax.self), reducers.contains(callee.baseName.text) {
+            // (`var reducer: Reducer<Action, State, Environment> { Reducer { action, state, environment in … } }`: the
+            // type the declaration it gives its value to writes)
+            let declared = sequence(first: Syntax(call), next: { $0.parent }).lazy.compactMap { node -> TypeSyntax? in
+                node.as(PatternBindingSyntax.self)?.typeAnnotation?.type ?? node.as(FunctionDeclSyntax.self)?.signature.returnClause?.type
+            }.first
+            if let type = declared?.as(IdentifierTypeSyntax.self), reducers.contains(type.name.text), let clause = type.genericArgumentClause {
+                arguments = Array(clause.arguments)
+            }
+        }
+        guard position < arguments.count, case .type(let type) = arguments[position].argument else { return nil }
+        return type
+    }
+
     /// The type of a value a stored property or variable holds, as its declaration writes it: its type
     /// (`let api: ProfileAPI`, `ProfileAPI?`) or the type its initializer constructs (`= ProfileAPI()`).
     /// The one step of value typing the tool makes: `api.load(…)` names `ProfileAPI.load`.
@@ -1018,6 +1046,12 @@ final class SymbolIndex {
         if let ref = (Rebuilt.shared.original(of: Syntax(expr)) ?? Syntax(expr)).as(DeclReferenceExprSyntax.self) {
             let name = ref.baseName.text
             for node in sequence(first: Syntax(ref), next: { $0.parent }) {
+                // (a reducer closure's parameter, `Reducer<Action, State, Environment> { action, state, env in … }`
+                // (legacy TCA's `Reducer<State, Action, Environment> { state, action, env in … }`): the type argument
+                // at its place)
+                if let closure = node.as(ClosureExprSyntax.self), let type = Self.reducerClosureParameterType(name, of: closure) {
+                    return self.type(type.trimmedText, in: scope(of: type))
+                }
                 let clause = node.as(FunctionDeclSyntax.self)?.signature.parameterClause ?? node.as(InitializerDeclSyntax.self)?.signature.parameterClause
                 guard let clause else { continue }
                 if let p = clause.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {

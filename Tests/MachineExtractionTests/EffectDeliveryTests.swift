@@ -87,4 +87,50 @@ final class EffectDeliveryTests: XCTestCase {
         XCTAssertNil(m.edges.first { $0.from == "off" && $0.input == "locked" }.flatMap { edge in m.rules.first { $0.id == edge.rule }?.effect })
         XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("stale") || $0.hasPrefix("uncancelled") }, [])
     }
+
+    /// An effect a method of the reducer's environment builds (`environment.quoteEffect()`), the environment's
+    /// type written on the reducer's type (`var reducer: Reducer<Action, State, Environment> { Reducer { … } }`):
+    /// what that method returns, with its id and the inputs it sends.
+    func testAnEffectBuiltByAMethodOfTheEnvironment() throws {
+        let a = Analysed.source("""
+        import Actomaton
+        enum TillAction: Sendable { case quote, quoted, back }
+        enum TillState: Sendable { case browsing, quoting, quoted }
+        struct QuoteID: EffectIDProtocol {}
+        struct TillEnvironment: Sendable {
+            var fetch: @Sendable () async -> Int
+            func quoteEffect() -> Effect<TillAction> {
+                Effect(id: QuoteID()) {
+                    _ = await fetch()
+                    return .quoted
+                }
+            }
+        }
+        enum Till {
+            static var reducer: Reducer<TillAction, TillState, TillEnvironment> {
+                Reducer { action, state, environment in
+                    switch (action, state) {
+                    case (.quote, .browsing):
+                        state = .quoting
+                        return environment.quoteEffect()
+                    case (.quoted, .quoting):
+                        state = .quoted
+                        return .empty
+                    case (.back, .quoting), (.back, .quoted):
+                        state = .browsing
+                        return .empty
+                    default:
+                        return .empty
+                    }
+                }
+            }
+        }
+        let till = Actomaton<TillAction, TillState>(state: .browsing, reducer: Till.reducer, environment: TillEnvironment(fetch: { 1 }))
+        """)
+        let m = try a.machine("till")
+        XCTAssertEqual(m.emits, ["quote>quoted"])
+        XCTAssertEqual(m.rules.compactMap(\.effect).map(\.id), ["QuoteID"])
+        // (`back` does not cancel it: a late `quoted` after quote → back → quote)
+        XCTAssertTrue(m.findingSet.contains { $0.hasPrefix("stale_effect_output") }, "\(m.findingSet)")
+    }
 }
