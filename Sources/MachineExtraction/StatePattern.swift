@@ -31,14 +31,38 @@ struct StatePattern {
             }
             caches.inheritorsByName = byName
         }
-        // (by name first: most properties are typed by nothing two declared types conform to)
+        // (by name first: most properties are typed by nothing two declared types conform to; the types naming
+        // it, and their subclasses, GoF's `class CuttingStage: BaseStage` with `class BaseStage: Stage`)
         let last = SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) ?? text
-        guard (caches.inheritorsByName![last]?.count ?? 0) >= 2, let scope = context.index.scope(of: property.node),
+        var candidates = caches.inheritorsByName![last] ?? []
+        var seen = Set(candidates.map { ObjectIdentifier($0) })
+        var k = 0
+        while k < candidates.count, candidates.count < 200 {
+            if candidates[k].kind == "class" {
+                for sub in caches.inheritorsByName![candidates[k].name] ?? [] where seen.insert(ObjectIdentifier(sub)).inserted { candidates.append(sub) }
+            }
+            k += 1
+        }
+        guard candidates.count >= 2, let scope = context.index.scope(of: property.node),
               let p = context.index.type(text, in: scope), p.kind == "protocol" || p.kind == "class" else { return nil }
         // the states construct one another (`gate.state = Unlocked()`, `return Dim()`), which is cached by the
         // protocol, or name the holder's properties keeping one each (`m.state = m.soldOutState`)
         if let known = caches.patternStates[p.key], !known.isEmpty { return (p, known) }
-        let conforming = caches.inheritorsByName![last]!.filter { t in context.index.supertypes(of: t).contains { $0 === p } }
+        func ancestors(_ t: TypeInfo) -> [TypeInfo] {
+            var result: [TypeInfo] = []
+            var pending = [t]
+            while let next = pending.popLast(), result.count < 64 {
+                for s in context.index.supertypes(of: next) where !result.contains(where: { $0 === s }) {
+                    result.append(s)
+                    pending.append(s)
+                }
+            }
+            return result
+        }
+        // (a base class others subclass is abstract: no state)
+        let inheriting = candidates.filter { t in ancestors(t).contains { $0 === p } }
+        let bases = Set(inheriting.flatMap { t in context.index.supertypes(of: t).filter { $0.kind == "class" && $0 !== p }.map { ObjectIdentifier($0) } })
+        let conforming = inheriting.filter { !bases.contains(ObjectIdentifier($0)) }
         let names = Set(conforming.map(\.name))
         if caches.patternStates[p.key] == nil {
             let constructs = conforming.count >= 2 && Self.naming(conforming) { names.contains($0) ? $0 : nil }
@@ -110,9 +134,9 @@ struct StatePattern {
         }
         for state in stateTypes {
             for input in inputs {
-                // the state's own method, else the protocol extension's
-                guard let (method, file) = state.methods.first(where: { $0.0.name.text == input && $0.0.body != nil })
-                        ?? proto.methods.first(where: { $0.0.name.text == input && $0.0.body != nil }),
+                // the state's own method, else its superclasses' (GoF's base class), else the protocol extension's
+                guard let (method, file) = ([state] + context.index.supertypes(of: state).filter { $0.kind == "class" } + [proto]).lazy
+                        .compactMap({ t in t.methods.first(where: { $0.0.name.text == input && $0.0.body != nil }) }).first,
                       let body = method.body else { continue }
                 // (what the holder does with what the method returns is the same for every event)
                 let returned = returnsState(method) && forwarded.contains(input)
@@ -162,6 +186,10 @@ struct StatePattern {
         }
         let initial = (property.initializer ?? SwitchMethodRecogniser.initializerValue(of: property.name, in: holder))
             .flatMap { constructed($0, names: names) }
+        if initial == nil, let given = SwitchMethodRecogniser.startGiven(of: property.name, in: holder) {
+            context.warn("\(holder.name).\(property.name) starts as \(given) is given; no initial state, so no state is checked for reachability",
+                         at: property.location, severity: .note)
+        }
         var locations: [String: SourceLocation] = [:]
         for t in stateTypes { locations[t.name] = t.location }
         let machine = Machine(name: "\(holder.name).\(property.name)", dialect: .switchMethod, location: property.location,

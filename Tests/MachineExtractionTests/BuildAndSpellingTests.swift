@@ -225,4 +225,46 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(m.moves, ["off -start()-> priming", "priming -start() callback-> running", "running -stop()-> draining",
                                  "draining -stop() callback-> off"])
     }
+
+    /// The textbook GoF layout: a protocol, an abstract base class conforming to it (keeping the context),
+    /// and the states subclassing the base, moving through the holder's `transitionTo(stage:)`; the holder
+    /// starts where its initializer is told, said with a note.
+    func testGoFStatesSubclassingAnAbstractBase() throws {
+        let a = Analysed.source("""
+        protocol Phase: AnyObject {
+            func update(context: Kiosk)
+            func tapA()
+            func tapB()
+        }
+        class BasePhase: Phase {
+            private(set) weak var context: Kiosk?
+            func update(context: Kiosk) { self.context = context }
+            func tapA() {}
+            func tapB() {}
+        }
+        final class Kiosk {
+            private var phase: Phase
+            init(_ phase: Phase) {
+                self.phase = phase
+                transitionTo(phase: phase)
+            }
+            func transitionTo(phase: Phase) {
+                self.phase = phase
+                self.phase.update(context: self)
+            }
+            func pressA() { phase.tapA() }
+            func pressB() { phase.tapB() }
+        }
+        final class WelcomePhase: BasePhase {
+            override func tapA() { context?.transitionTo(phase: MenuPhase()) }
+        }
+        final class MenuPhase: BasePhase {
+            override func tapB() { context?.transitionTo(phase: WelcomePhase()) }
+        }
+        """)
+        let m = try a.machine("Kiosk.phase")
+        XCTAssertEqual(Set(m.states), ["WelcomePhase", "MenuPhase"])
+        XCTAssertEqual(m.moves, ["WelcomePhase -tapA-> MenuPhase", "MenuPhase -tapB-> WelcomePhase"])
+        XCTAssertTrue(a.diagnosticLines.contains { $0.contains("Kiosk.phase starts as init(_:) is given") }, "\(a.diagnosticLines)")
+    }
 }
