@@ -1712,21 +1712,15 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Whether rules step a state through its cases: they lead to two states or more, and some state only
     /// from some states (`size -feed()-> sizeLF`, `sizeLF -feed()-> data`), not a setter that may give
     /// any state from any (`mode = x > 0 ? .on : .off`).
-    /// (Of two cases, a toggle leads to each from the other only, `switch phase { case .off: phase = .on;
-    /// case .on: phase = .off }`, where a setter leads to each from both.)
     static func steps(_ rules: [Rule], states: [String]) -> Bool {
         var sources: [String: Set<String>] = [:]
-        var staying: Set<String> = []
         for rule in rules {
             for outcome in rule.outcomes {
                 guard case .state(let to) = outcome.target else { continue }
-                for pair in outcome.pairs {
-                    if pair.from != to { sources[to, default: []].insert(pair.from) } else { staying.insert(to) }
-                }
+                for pair in outcome.pairs where pair.from != to { sources[to, default: []].insert(pair.from) }
             }
         }
-        guard sources.count >= 2 else { return false }
-        return sources.contains { to, from in from.count < states.count - 1 } || (states.count == 2 && staying.isEmpty)
+        return sources.count >= 2 && sources.contains { to, from in from.count < states.count - 1 }
     }
 
     /// The property observer a node is written in, by the property and the observer (`digits.didSet`).

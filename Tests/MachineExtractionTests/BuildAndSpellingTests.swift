@@ -164,30 +164,6 @@ final class BuildAndSpellingTests: XCTestCase {
                                                                          "ShutStage -pry-> OpenStage", "ShutStage -pry-> JammedStage"])
     }
 
-    /// One method toggling a state of two cases by a `switch` over it is a machine (it steps it through its
-    /// cases); one setting either case whatever the state is not.
-    func testOneMethodTogglingTwoCases() throws {
-        let a = Analysed.source("""
-        final class Beacon {
-            enum Mode { case dark, lit }
-            private(set) var mode: Mode = .dark
-            func flip() {
-                switch mode {
-                case .dark: mode = .lit
-                case .lit: mode = .dark
-                }
-            }
-        }
-        final class Shade {
-            enum Mode { case up, down }
-            private(set) var mode: Mode = .up
-            func set(_ lowered: Bool) { mode = lowered ? .down : .up }
-        }
-        """)
-        XCTAssertEqual(try a.machine("Beacon.mode").moves, ["dark -flip()-> lit", "lit -flip()-> dark"])
-        XCTAssertNil(a.machines.first { $0.name == "Shade.mode" })
-    }
-
     /// Two extensions in two files, each with its own `private func settle()`: a callback's
     /// `self?.settle()` (a tree the tool rebuilds, for its `?`) calls its own file's.
     func testAPrivateHelperCalledThroughOptionalSelfIsItsFilesOwn() throws {
