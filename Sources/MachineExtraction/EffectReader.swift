@@ -162,7 +162,7 @@ struct EffectReader {
         if let base, !baseIsType, !SyntaxHelpers.isSelf(base), let type = index.valueType(base),
            case let methods = index.methods(named: name, of: type).filter({ $0.signature.parameterClause.parameters.count == call.arguments.count }),
            methods.count == 1, let returned = returnedExpressions(of: methods[0]), !returned.isEmpty {
-            return readHelper(methods[0], call: call, otherwise: Result(effect: Effect(label: shortLabel(call))), depth: depth)
+            return readHelper(methods[0], call: call, otherwise: Result(effect: Effect(label: shortLabel(base))), depth: depth)
         }
         // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
         if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {

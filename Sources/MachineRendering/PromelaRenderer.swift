@@ -76,7 +76,7 @@ public struct PromelaRenderer: Sendable {
                 let remove = ["\(r) = \(r) - 1"] + resume()
                 for s in m.states.indices {
                     for i in def.emits {
-                        let moves = m.moves[s][i].filter { $0.to != nil }
+                        let moves = m.moves[s][i].filter { $0.to != nil && m.delivers(d, by: $0) }
                         let comment = "\(m.states[s]): effect \(d)\(stale ? " (stale)" : "") sends \(m.inputs[i])"
                         if moves.isEmpty || moves.allSatisfy(\.noop) {
                             if def.effect.kind == .once || moves.contains(where: { m.ends(d, by: $0) }) {
