@@ -2478,6 +2478,43 @@ final class ReducerInterpreter {
         return holds.isEmpty ? .never(d) : stateAtom(holds, refutable: false, ctx)
     }
 
+    /// A comparison of the state's `Int` raw value with a case's or a number (`stage.rawValue <
+    /// Stage.profile.rawValue`, `step.rawValue == 2`), decided per state.
+    func rawValueComparison(_ infix: InfixOperatorExprSyntax, _ op: String, _ ctx: Ctx) -> Pred? {
+        guard let byRaw = spec.enumSuccessors["rawValue="] else { return nil }
+        var raws: [String: Int] = [:]
+        for (raw, name) in byRaw {
+            guard let value = Int(raw) else { return nil }
+            raws[name] = value
+        }
+        var readsState = false
+        func value(_ e: ExprSyntax, in state: String) -> Int? {
+            let u = SyntaxHelpers.unwrap(e)
+            if let number = Int(u.trimmedText) { return number }
+            guard let member = u.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue", let base = member.base else { return nil }
+            if isState(SyntaxHelpers.path(base)) {
+                readsState = true
+                return raws[state]
+            }
+            return SyntaxHelpers.caseReference(base, effects.index, accepting: { raws[$0] != nil }).flatMap { raws[$0.name] }
+        }
+        var holds: Set<String> = []
+        for state in d.states {
+            guard let a = value(infix.leftOperand, in: state), let b = value(infix.rightOperand, in: state) else { return nil }
+            let held = switch op {
+            case "<": a < b
+            case "<=": a <= b
+            case ">": a > b
+            case ">=": a >= b
+            case "==": a == b
+            default: a != b
+            }
+            if held { holds.insert(state) }
+        }
+        guard readsState else { return nil }
+        return holds.isEmpty ? .never(d) : stateAtom(holds, refutable: false, ctx)
+    }
+
     /// Whether an expression is the enum's `allCases` (`Stage.allCases`, `Self.allCases`, `allCases` in the
     /// enum, a local constant holding it).
     func isAllCases(_ raw: ExprSyntax) -> Bool {
@@ -2648,10 +2685,12 @@ final class ReducerInterpreter {
             case "==", "!=", "===", "!==", "~=":
                 let p = comparison(infix.leftOperand, infix.rightOperand, ctx) ?? comparison(infix.rightOperand, infix.leftOperand, ctx)
                 // (`state.uploading != nil` of a `@CasePathable` enum: the evaluator's)
-                guard let p else { return statePredicate(expr, ctx) ?? positionComparison(infix, op, ctx) ?? .unknown(d) }
+                guard let p else {
+                    return statePredicate(expr, ctx) ?? positionComparison(infix, op, ctx) ?? rawValueComparison(infix, op, ctx) ?? .unknown(d)
+                }
                 return op.hasPrefix("!") ? p.negated(d) : p
             case "<", "<=", ">", ">=":
-                return positionComparison(infix, op, ctx) ?? .unknown(d)
+                return positionComparison(infix, op, ctx) ?? rawValueComparison(infix, op, ctx) ?? .unknown(d)
             default:
                 return .unknown(d)
             }

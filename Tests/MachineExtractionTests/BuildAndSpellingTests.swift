@@ -243,4 +243,21 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertEqual(m.moves, ["WelcomePhase -tapA-> MenuPhase", "MenuPhase -tapB-> WelcomePhase"])
         XCTAssertTrue(a.diagnosticLines.contains { $0.contains("Kiosk.phase starts as init(_:) is given") }, "\(a.diagnosticLines)")
     }
+
+    /// Comparisons of the state's `Int` raw value with a case's or a number are decided per state.
+    func testRawValueComparisonsDecidedPerState() throws {
+        let a = Analysed.source("""
+        enum Leg: Int { case intro, consent, details, finished }
+        final class Signup {
+            private(set) var leg: Leg = .intro
+            func next() {
+                guard leg.rawValue < Leg.details.rawValue, let following = Leg(rawValue: leg.rawValue + 1) else { return }
+                leg = following
+            }
+            func submit() { if leg.rawValue == 2 { leg = .finished } }
+        }
+        """)
+        let m = try a.machine("Signup.leg")
+        XCTAssertEqual(m.moves, ["intro -next()-> consent", "consent -next()-> details", "details -submit()-> finished"])
+    }
 }
