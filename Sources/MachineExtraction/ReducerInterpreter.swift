@@ -3009,6 +3009,17 @@ final class ReducerInterpreter {
             if let fallback = literal.fallback { return targets(of: fallback, ctx) }
         }
         if let name = allCasesEnd(expr) { return [(ctx, .state(name))] }
+        // (`Face.allCases.randomElement()!`: any case, chosen at run time)
+        if spec.enumSuccessors["allCases="] != nil, let call = SyntaxHelpers.unwrap(expr).as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+           let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "randomElement",
+           let base = member.base, isAllCases(base) {
+            return d.states.map { (ctx, .state($0)) }
+        }
+        // (`Optional(.rolling)`: the value it wraps)
+        if spec.stateKind == .optional, let call = expr.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "Optional",
+           call.arguments.count == 1, let only = call.arguments.first, only.label == nil {
+            return targets(of: only.expression, ctx)
+        }
         // `status = reply.status`: a value of the state's enum other data holds, any of its cases
         if let key = spec.stateEnumKey, spec.stateKind == .enumeration, let member = expr.as(MemberAccessExprSyntax.self), member.base != nil,
            !isState(SyntaxHelpers.path(expr)), effects.index.storedMemberType(expr)?.enumInfo?.key == key {

@@ -260,4 +260,25 @@ final class BuildAndSpellingTests: XCTestCase {
         let m = try a.machine("Signup.leg")
         XCTAssertEqual(m.moves, ["intro -next()-> consent", "consent -next()-> details", "details -submit()-> finished"])
     }
+
+    /// `allCases.randomElement()!` is any case; `Optional(.x)` given to an optional state is `x`.
+    func testARandomCaseAndAnOptionalWrappingACase() throws {
+        let a = Analysed.source("""
+        enum Pip: CaseIterable { case low, mid, high }
+        final class Spinner {
+            private(set) var state: Pip = .low
+            func spin() { if state != .high { state = Pip.allCases.randomElement()! } }
+            func top() { state = .high }
+        }
+        enum Reel { case loaded, playing }
+        final class Projector {
+            private(set) var reel: Reel?
+            func load() { if reel == nil { reel = .loaded } }
+            func play() { if reel == .loaded { reel = Optional(.playing) } }
+            func eject() { reel = nil }
+        }
+        """)
+        XCTAssertTrue(try a.machine("Spinner.state").moves.isSuperset(of: ["low -spin()-> mid", "low -spin()-> high", "mid -spin()-> low"]))
+        XCTAssertTrue(try a.machine("Projector.reel").moves.contains("loaded -play()-> playing"))
+    }
 }
