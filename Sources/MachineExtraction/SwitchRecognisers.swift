@@ -1735,7 +1735,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Words that name a state: a property or enum named with one (`state`, `connectionState`, `Phase`,
     /// `Status`, `Stage`, `mode`) whose type's methods change it and test it is that type's machine, with
     /// the methods as its events; an enum named otherwise (`storage`, `sign`, `Backing`) is read as data.
-    static let stateWords = ["state", "phase", "status", "stage", "mode", "step", "screen"]
+    static let stateWords = ["state", "phase", "status", "stage", "mode", "step", "screen", "loadable"]
 
     /// Whether one of the words of a camel-case name is a state word (`connectionState`, `_state`,
     /// `HTTPState`, `SubscriptionStatus`; not `statement`).

@@ -281,4 +281,29 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertTrue(try a.machine("Spinner.state").moves.isSuperset(of: ["low -spin()-> mid", "low -spin()-> high", "mid -spin()-> low"]))
         XCTAssertTrue(try a.machine("Projector.reel").moves.contains("loaded -play()-> playing"))
     }
+
+    /// A property of a `Loadable<T>` enum under a data name (`articles`), written through a private
+    /// `transition(to:)`, is a machine as one named as a state is.
+    func testALoadablePropertyUnderADataName() throws {
+        let a = Analysed.source("""
+        enum Loadable<V> { case idle, loading, loaded(V), failed(Error) }
+        final class Shelf {
+            private(set) var books: Loadable<[Int]> = .idle
+            func refresh() async {
+                if case .loading = books { return }
+                transition(to: .loading)
+                do {
+                    let list = try await fetch()
+                    transition(to: .loaded(list))
+                } catch {
+                    transition(to: .failed(error))
+                }
+            }
+            private func fetch() async throws -> [Int] { [] }
+            private func transition(to next: Loadable<[Int]>) { books = next }
+        }
+        """)
+        let m = try a.machine("Shelf.books")
+        XCTAssertTrue(m.moves.isSuperset(of: ["idle -refresh()-> loading", "loading -refresh() after fetch()-> loaded"]), "\(m.moves)")
+    }
 }
