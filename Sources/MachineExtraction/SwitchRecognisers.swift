@@ -1343,7 +1343,7 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         // (an initializer setting it to what it is given starts it where its caller says)
         if Self.startGiven(of: property.name, in: type) != nil { return nil }
-        let start = property.initializer ?? Self.initializerValue(of: property.name, in: type)
+        let start = property.initializer ?? Self.initializerValue(of: property.name, in: type, index: context.index)
         // (`= .none` is `nil`, as Swift reads it even where the enum has a case of that name, and `Optional.none`)
         if optional, start == nil || PatternReader.value(start!, context.index) == .named(.literal("nil")) {
             return "nil"
@@ -1422,8 +1422,27 @@ struct SwitchMethodRecogniser: Recogniser {
 
     /// The value every initializer of the type assigns the property among its own statements (`init() {
     /// self.state = .idle }`), when they all assign the same (written alike); nil otherwise.
-    static func initializerValue(of property: String, in type: TypeInfo) -> ExprSyntax? {
+    /// With `index`, a `super.init(…)` whose superclass initializer sets the property to one of its parameters
+    /// (`init(initial: State) { state = initial }`) hands it the argument there (`super.init(initial: .editing)`).
+    static func initializerValue(of property: String, in type: TypeInfo, index: SymbolIndex? = nil) -> ExprSyntax? {
         guard type.node.isProtocol(DeclGroupSyntax.self) else { return nil }
+        func handed(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+            guard let index else { return nil }
+            let labels = call.arguments.map { $0.label?.text ?? "_" }
+            for superclass in index.supertypes(of: type) where superclass.kind == "class" {
+                for initializer in superclass.initializers {
+                    let parameters = Array(initializer.signature.parameterClause.parameters)
+                    guard parameters.map(\.firstName.text) == labels, let body = initializer.body else { continue }
+                    for item in body.statements {
+                        guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), rhs.count == 1, SyntaxHelpers.path(lhs) == property,
+                              let name = rhs[0].as(DeclReferenceExprSyntax.self)?.baseName.text,
+                              let position = parameters.firstIndex(where: { ($0.secondName ?? $0.firstName).text == name }) else { continue }
+                        return Array(call.arguments)[position].expression
+                    }
+                }
+            }
+            return nil
+        }
         var values: [ExprSyntax] = []
         // (those of its extensions too: `convenience init(…) { self.init(…); self.state = .inline }`)
         for initializer in type.initializers + type.extensionInitializers {
@@ -1434,7 +1453,7 @@ struct SwitchMethodRecogniser: Recogniser {
                 // `super.init(initialState: .idle)`)
                 if let call = item.item.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "super.init" {
                     let labels = [property, "initial" + property.prefix(1).uppercased() + property.dropFirst()]
-                    return call.arguments.first { $0.label.map { labels.contains($0.text) } == true }?.expression
+                    return call.arguments.first { $0.label.map { labels.contains($0.text) } == true }?.expression ?? handed(call)
                 }
                 guard let (lhs, rhs) = SyntaxHelpers.assignment(item.item), SyntaxHelpers.path(lhs) == property else { return nil }
                 // (`auth = token == nil ? .signedOut : .signedIn`: the value, its operators folded)

@@ -306,4 +306,22 @@ final class BuildAndSpellingTests: XCTestCase {
         let m = try a.machine("Shelf.books")
         XCTAssertTrue(m.moves.isSuperset(of: ["idle -refresh()-> loading", "loading -refresh() after fetch()-> loaded"]), "\(m.moves)")
     }
+
+    /// A subclass starting the state its generic base class holds through `super.init(initial: .editing)`,
+    /// the base's initializer setting the state to that parameter: `editing` is the start.
+    func testAStartHandedToTheSuperclassInitializer() throws {
+        let a = Analysed.source("""
+        class Screen<S> {
+            var state: S
+            init(initial: S) { state = initial }
+        }
+        enum Form: Equatable { case editing, sending, sent }
+        final class Contact: Screen<Form> {
+            init() { super.init(initial: .editing) }
+            func send() { if state == .editing { state = .sending } }
+            func done() { if state == .sending { state = .sent } }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Contact.state").initial, "editing")
+    }
 }
