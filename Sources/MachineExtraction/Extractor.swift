@@ -625,15 +625,24 @@ final class ExtractionContext {
     /// Bool { isDraft && !text.isEmpty }`); those are not evaluated again.
     func boolVerdicts(of type: TypeInfo, values: [String], subjects: Set<String>, methods: Bool,
                       own: [String: Verdict] = [:]) -> [(name: String, verdict: Verdict)] {
-        let besides = Set(own.keys)
+        var besides = Set(own.keys)
         var bodies: [(String, CodeBlockItemListSyntax, ParsedFile)] = []
-        for property in type.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" && !besides.contains(property.name) {
-            if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
-        }
-        for (method, file) in methods ? type.methods : [] where method.signature.parameterClause.parameters.isEmpty
-            && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" })
-            && !besides.contains(method.name.text) {
-            if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
+        // the type's own, then the defaults of the protocols it conforms to that it does not implement
+        // (`extension PhaseDescribing { var isBusy: Bool { phase == .heating } }`)
+        let protocols = type.kind == "protocol" ? [] : index.supertypes(of: type).filter { $0.kind == "protocol" }
+        for t in [type] + protocols {
+            var named: [String] = []
+            for property in t.properties where property.isComputed && !property.isStatic && property.typeText == "Bool" && !besides.contains(property.name) {
+                if let body = Self.getter(of: property) { bodies.append((property.name, body, property.file)) }
+                named.append(property.name)
+            }
+            for (method, file) in methods ? t.methods : [] where method.signature.parameterClause.parameters.isEmpty
+                && method.signature.returnClause?.type.trimmedText == "Bool" && !method.modifiers.contains(where: { $0.name.text == "static" })
+                && !besides.contains(method.name.text) {
+                if let body = method.body?.statements { bodies.append((method.name.text, body, file)) }
+                named.append(method.name.text)
+            }
+            besides.formUnion(named)
         }
         return bodies.map { name, body, file in
             let evaluator = predicateEvaluator(values: values, subjects: subjects, file: file)

@@ -324,4 +324,25 @@ final class BuildAndSpellingTests: XCTestCase {
         """)
         XCTAssertEqual(try a.machine("Contact.state").initial, "editing")
     }
+
+    /// A `Bool` a protocol extension gives every conformer (`var isBusy: Bool { heat == .heating }`) is
+    /// decided per state, as the type's own would be.
+    func testABoolFromAProtocolExtensionIsDecidedPerState() throws {
+        let a = Analysed.source("""
+        enum Heat { case cold, heating, hot }
+        protocol HeatDescribing { var heat: Heat { get } }
+        extension HeatDescribing { var isBusy: Bool { heat == .heating } }
+        final class Oven: HeatDescribing {
+            private(set) var heat: Heat = .cold
+            func fire() { if heat == .cold { heat = .heating } }
+            func done() { if heat == .heating { heat = .hot } }
+            func reset() {
+                guard !isBusy else { return }
+                heat = .cold
+            }
+        }
+        """)
+        let m = try a.machine("Oven.heat")
+        XCTAssertEqual(m.moves, ["cold -fire()-> heating", "heating -done()-> hot", "hot -reset()-> cold"])
+    }
 }
