@@ -1229,6 +1229,12 @@ final class ReducerInterpreter {
     func writtenAfter(_ closure: ClosureExprSyntax) -> String? {
         var found: String?
         var item = Self.enclosingItem(of: Syntax(closure))
+        // (handed to a call the method awaits, `try await transport.transfer { fraction in … }`, a progress
+        // handler: it runs while the method waits, before what comes after)
+        if let call = SyntaxHelpers.call(taking: closure), let statement = item,
+           sequence(first: Syntax(call), next: { $0.parent }).prefix(while: { $0.id != statement.id }).contains(where: { $0.is(AwaitExprSyntax.self) }) {
+            return nil
+        }
         while let current = item?.as(CodeBlockItemSyntax.self), let list = current.parent?.as(CodeBlockItemListSyntax.self) {
             var levelFound: String?
             for later in list where later.position > current.position {

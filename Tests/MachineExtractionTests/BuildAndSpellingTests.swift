@@ -345,4 +345,33 @@ final class BuildAndSpellingTests: XCTestCase {
         let m = try a.machine("Oven.heat")
         XCTAssertEqual(m.moves, ["cold -fire()-> heating", "heating -done()-> hot", "hot -reset()-> cold"])
     }
+
+    /// A progress handler given to a call the method awaits runs while it waits: it arrives in the state
+    /// the method waits in, not in the one it sets after the wait.
+    func testAHandlerGivenToAnAwaitedCallRunsWhileItWaits() throws {
+        let a = Analysed.source("""
+        enum Upload: Equatable { case idle, sending(Double), sent, failed }
+        final class Pipe { func push(progress: @escaping (Double) -> Void) async throws { progress(0.5) } }
+        @MainActor
+        final class Uploader {
+            private(set) var phase: Upload = .idle
+            let pipe = Pipe()
+            func send() async {
+                guard phase == .idle else { return }
+                phase = .sending(0)
+                do {
+                    try await pipe.push { fraction in
+                        Task { @MainActor in self.phase = .sending(fraction) }
+                    }
+                    phase = .sent
+                } catch {
+                    phase = .failed
+                }
+            }
+            func reset() { if phase == .sent || phase == .failed { phase = .idle } }
+        }
+        """)
+        let m = try a.machine("Uploader.phase")
+        XCTAssertEqual(Set(m.edges.filter { $0.input.contains("callback") }.map(\.from)), ["sending"])
+    }
 }
