@@ -157,12 +157,15 @@ struct EffectReader {
             }
             return r
         }
-        // a method of a value whose type is written that builds the effect (`env.priceEffect()`, the environment a
-        // reducer is given, `let api: CartAPI`)
+        // a method of a value whose type is written that builds the effect, declared to return one
+        // (`env.priceEffect()` with `func priceEffect() -> Effect<Action>`, the environment a reducer is given)
         if let base, !baseIsType, !SyntaxHelpers.isSelf(base), let type = index.valueType(base),
            case let methods = index.methods(named: name, of: type).filter({ $0.signature.parameterClause.parameters.count == call.arguments.count }),
-           methods.count == 1, let returned = returnedExpressions(of: methods[0]), !returned.isEmpty {
-            return readHelper(methods[0], call: call, otherwise: Result(effect: Effect(label: shortLabel(base))), depth: depth)
+           methods.count == 1, let returns = methods[0].signature.returnClause?.type.trimmedText,
+           ReducerSpec.effectTypes.contains(String(SymbolIndex.bareTypeName(returns).split(separator: ".").last ?? "")),
+           case let built = readHelper(methods[0], call: call, otherwise: Result(), depth: depth),
+           built.effect != nil || !built.cancels.isEmpty {
+            return built
         }
         // Chained operators on an effect value: .map, .eraseToEffect, .catchToEffect, .delay, .receive ...
         if let base, !baseIsType, base.is(FunctionCallExprSyntax.self) || base.is(DeclReferenceExprSyntax.self) || base.is(MemberAccessExprSyntax.self) {

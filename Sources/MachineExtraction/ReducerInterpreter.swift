@@ -1179,7 +1179,9 @@ final class ReducerInterpreter {
     }
 
     static func effectLocal(_ binding: PatternBindingSyntax) -> Bool {
-        guard binding.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.var) else { return false }
+        // (a stored one: a computed `var ping: Effect<Action> { … }` is read as the effect it builds)
+        guard binding.accessorBlock == nil,
+              binding.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.var) else { return false }
         func isEffectType(_ text: String) -> Bool {
             ReducerSpec.effectTypes.contains(String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? ""))
         }

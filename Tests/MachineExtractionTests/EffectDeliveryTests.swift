@@ -133,4 +133,32 @@ final class EffectDeliveryTests: XCTestCase {
         // (`back` does not cancel it: a late `quoted` after quote → back → quote)
         XCTAssertTrue(m.findingSet.contains { $0.hasPrefix("stale_effect_output") }, "\(m.findingSet)")
     }
+
+    /// A computed local `var ping: Effect<Action> { … }` returned by the reducer is the effect it builds, not
+    /// an effect variable set on some paths.
+    func testAComputedLocalEffectIsTheEffectItBuilds() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        struct BellState: Equatable { var ringing = false }
+        enum BellAction { case ring, rang, stop }
+        struct BellEnvironment {}
+        let bellReducer = Reducer<BellState, BellAction, BellEnvironment> { state, action, environment in
+            var chime: Effect<BellAction, Never> {
+                Effect(value: .rang).delay(for: 1, scheduler: DispatchQueue.main).eraseToEffect()
+            }
+            switch action {
+            case .ring:
+                state.ringing = true
+                return chime
+            case .rang:
+                return chime
+            case .stop:
+                state.ringing = false
+                return .none
+            }
+        }
+        """)
+        let m = try a.machine("BellState.ringing")
+        XCTAssertNotNil(m.rules.first { $0.inputs == ["rang"] }?.effect)
+    }
 }
