@@ -503,7 +503,7 @@ struct ReducerRecogniser: Recogniser {
             let domain = Domain(states: stateEnum.caseNames, inputs: inputs)
             // (a child's actions arrive only in the case `.ifCaseLet` scopes it to)
             var arrivals: [String: Arrival] = [:]
-            for scoped in c.dialect == .tca ? around(c).caseLets : [] where stateEnum.caseNames.contains(scoped.state) && inputs.contains(scoped.action) {
+            for scoped in c.dialect == .tca ? around(c, context: context).caseLets : [] where stateEnum.caseNames.contains(scoped.state) && inputs.contains(scoped.action) {
                 arrivals[scoped.action] = Arrival(states: [scoped.state], presented: nil)
             }
             arrivals.merge(Self.unreached(c, inputs: inputs)) { $1 }
@@ -533,6 +533,7 @@ struct ReducerRecogniser: Recogniser {
             context.warn("reducer: the state type `\(stateText)` \(Self.why(stateResolved)); no machine extracted", at: location, severity: .note)
             return
         }
+        _ = around(c, context: context)
         let machineOwner = stateType.qualifiedName.split(separator: ".").dropLast().last.map(String.init) ?? stateType.name
         let stateMethods = Self.methodsWithDefaults(of: stateType, context: context)
         let helpers = ReducerSpec.helperTable(stateMethods)
@@ -1277,12 +1278,22 @@ struct ReducerRecogniser: Recogniser {
 
     /// The `.ifLet(first, action: …)` calls and `BindingReducer()` around a TCA reducer (in the `body` or
     /// function it is written in), found once for all its fields.
-    func around(_ c: Candidate) -> IfLetFinder {
+    /// (A method the feature's `body` runs as `Reduce(self.core)`: the modifiers in that `body`, found with
+    /// `context` on the first call.)
+    func around(_ c: Candidate, context: ExtractionContext? = nil) -> IfLetFinder {
         if let found = c.ifLetCalls.finder { return found }
         var owner: Syntax? = c.node
         while let o = owner, !(o.is(VariableDeclSyntax.self) || o.is(FunctionDeclSyntax.self)) { owner = o.parent }
         let finder = IfLetFinder()
         if let scope = owner { finder.walk(scope) }
+        if let function = c.node.as(FunctionDeclSyntax.self), let context, let type = context.index.scope(of: function)?.innermostType {
+            let name = function.name.text
+            for body in type.properties where body.name == "body" && !body.isStatic {
+                guard let declaration = body.node.parent?.parent,
+                      declaration.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) else { continue }
+                finder.walk(declaration)
+            }
+        }
         c.ifLetCalls.finder = finder
         return finder
     }

@@ -374,4 +374,50 @@ final class BuildAndSpellingTests: XCTestCase {
         let m = try a.machine("Uploader.phase")
         XCTAssertEqual(Set(m.edges.filter { $0.input.contains("callback") }.map(\.from)), ["sending"])
     }
+
+    /// A feature whose `body` runs a method, `Reduce(self.core).ifCaseLet(\.signedOut, action: \.signedOut)
+    /// { … }`: the child's actions arrive only in the case it scopes them to, as with an inline `Reduce`.
+    func testCaseScopingOfAReducerMethod() throws {
+        let a = Analysed.source("""
+        import ComposableArchitecture
+        @Reducer
+        struct Door {
+            @ObservableState struct State: Equatable { var n = 0 }
+            enum Action { case delegate(Delegate); enum Delegate { case done, quit } }
+            var body: some ReducerOf<Self> { Reduce { _, _ in .none } }
+        }
+        @Reducer
+        struct Lobby {
+            @ObservableState
+            enum State: Equatable { case splash, outside(Door.State), inside(Door.State) }
+            enum Action { case restored, outside(Door.Action), inside(Door.Action) }
+            var body: some ReducerOf<Self> {
+                Reduce(self.core)
+                    .ifCaseLet(\\.outside, action: \\.outside) { Door() }
+                    .ifCaseLet(\\.inside, action: \\.inside) { Door() }
+            }
+        }
+        extension Lobby {
+            func core(into state: inout State, action: Action) -> Effect<Action> {
+                switch action {
+                case .restored:
+                    state = .outside(Door.State())
+                    return .none
+                case .outside(.delegate(.done)):
+                    state = .inside(Door.State())
+                    return .none
+                case .inside(.delegate(.quit)):
+                    state = .outside(Door.State())
+                    return .none
+                case .outside, .inside:
+                    return .none
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Lobby")
+        XCTAssertFalse(m.moves.contains("splash -outside-> inside"), "\(m.moves)")
+        XCTAssertFalse(m.moves.contains("splash -inside-> outside"), "\(m.moves)")
+        XCTAssertTrue(m.moves.contains("outside -outside-> inside"), "\(m.moves)")
+    }
 }
