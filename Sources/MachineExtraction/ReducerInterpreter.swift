@@ -1970,8 +1970,12 @@ final class ReducerInterpreter {
             block = nil
             clauseTakes = [:]
         }
+        // (`switch (state, event)` in a helper called with a case, `self?.on(.found(hits))`: the cases naming another
+        // event at its place do not run)
+        let skipped = casesNotMatchingArguments(sw, ctx)
         for configured in SyntaxHelpers.configuredCases(of: sw) {
             let sc = configured.switchCase, configuration = configured.condition
+            if pending.isEmpty, skipped.contains(sc.id) { continue }
             if configured.clause?.block != block { closeBlock() }
             block = configured.clause?.block
             var pred = Pred.never(d)
@@ -2151,6 +2155,28 @@ final class ReducerInterpreter {
     /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
     /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
     /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
+    /// The cases of a `switch` over a tuple that cannot match where a part of the tuple is a parameter given a
+    /// known case (`switch (state, event)` in `on(_:)` called as `on(.found(hits))`): each item of theirs names
+    /// other cases at that place.
+    func casesNotMatchingArguments(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Set<SyntaxIdentifier> {
+        guard let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self) else { return [] }
+        let known = tuple.elements.map { knownValue(of: $0.expression, ctx) }
+        guard known.contains(where: { $0 != nil }) else { return [] }
+        var skipped = Set<SyntaxIdentifier>()
+        for sc in SyntaxHelpers.cases(of: sw) {
+            guard case .case(let label) = sc.label else { continue }
+            let excluded = label.caseItems.allSatisfy { item in
+                guard item.whereClause == nil, case .tuple(let atoms) = patternAtom(item.pattern), atoms.count == known.count else { return false }
+                return zip(atoms, known).contains { atom, value in
+                    guard let value, case .cases(let names, _, _) = atom else { return false }
+                    return !names.contains(value)
+                }
+            }
+            if excluded { skipped.insert(sc.id) }
+        }
+        return skipped
+    }
+
     func execSwitchOnArgument(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow? {
         guard let value = knownValue(of: sw.subject, ctx) else { return nil }
         let cases = SyntaxHelpers.cases(of: sw)

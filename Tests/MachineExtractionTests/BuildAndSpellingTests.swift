@@ -420,4 +420,43 @@ final class BuildAndSpellingTests: XCTestCase {
         XCTAssertFalse(m.moves.contains("splash -inside-> outside"), "\(m.moves)")
         XCTAssertTrue(m.moves.contains("outside -outside-> inside"), "\(m.moves)")
     }
+
+    /// An event method switching over `(state, event)`, called again from its own callback with a case
+    /// (`self?.on(.found(hits))`): only the cases naming that event at its place run.
+    func testATupleSwitchOfAMethodCalledWithACase() throws {
+        let a = Analysed.source("""
+        enum SeekState: Equatable { case idle, looking, shown, broken }
+        enum SeekEvent { case find(String), found([String]), failed(String) }
+        final class Index { func run(_ q: String, completion: @escaping (Result<[String], Error>) -> Void) {} }
+        final class Seeker {
+            private(set) var state: SeekState = .idle
+            let index = Index()
+            func on(_ event: SeekEvent) {
+                switch (state, event) {
+                case (.idle, .find(let q)), (.shown, .find(let q)), (.broken, .find(let q)):
+                    state = .looking
+                    index.run(q) { [weak self] result in
+                        switch result {
+                        case .success(let hits): self?.on(.found(hits))
+                        case .failure(let e): self?.on(.failed(e.localizedDescription))
+                        }
+                    }
+                case (.looking, .found):
+                    state = .shown
+                case (.looking, .failed):
+                    state = .broken
+                default:
+                    break
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Seeker.state")
+        let callback = m.edges.filter { $0.input == "find callback" && $0.to != $0.from }
+        let guards = Dictionary(grouping: callback, by: \.to).mapValues { edges in
+            Set(edges.compactMap { edge in m.rules.first { $0.id == edge.rule }?.branches(behind: edge).guardText })
+        }
+        XCTAssertEqual(guards["shown"], ["result ~ .success(let hits)"])
+        XCTAssertEqual(guards["broken"], ["result ~ .failure(let e)"])
+    }
 }
