@@ -118,11 +118,13 @@ struct EffectReader {
             var r = Result()
             // (`.cancel(ids: [PollID.self, UploadID.self])`: each of them)
             // (`.cancel(ids: { $0 is A || $0 is B })`: each type tested; `{ _ in true }`: every id)
-            let ids = call.arguments.flatMap { argument in
+            var ids = call.arguments.flatMap { argument in
                 SyntaxHelpers.unwrap(argument.expression).as(ArrayExprSyntax.self).map { $0.elements.map { cancelID($0.expression) } }
                     ?? SyntaxHelpers.unwrap(argument.expression).as(ClosureExprSyntax.self).flatMap(Self.testedIDs)
                     ?? [cancelID(argument.expression)]
             }
+            // (ReactiveAutomaton's `.cancel { $0 == .route }`: the ids its predicate compares with)
+            if ids.isEmpty, let predicate = call.trailingClosure, let tested = Self.testedIDs(predicate) { ids = tested }
             r.cancels = ids.isEmpty ? ["*"] : ids
             return r
         }
@@ -464,7 +466,11 @@ struct EffectReader {
         let text = only.compactText
         if text == "true" { return ["*"] }
         let tested = text.matches(of: /\bis\s+([A-Za-z_][A-Za-z0-9_.]*)/).map { String($0.output.1) }
-        return tested.count > 1 ? tested.uniqued() : nil
+        if tested.count > 1 { return tested.uniqued() }
+        // (ReactiveAutomaton's `.cancel { $0 == .route }`, `{ $0 == .a || $0 == .b }`: the ids compared with)
+        let compared = text.matches(of: /\$0\s*==\s*\.?([A-Za-z_][A-Za-z0-9_.]*)/).map { String($0.output.1) }
+        let parts = text.split(separator: "||").count
+        return !compared.isEmpty && compared.count == parts ? compared.uniqued() : nil
     }
 
     static func idText(_ expr: ExprSyntax, _ index: SymbolIndex, at anchor: Syntax? = nil) -> String {

@@ -161,4 +161,29 @@ final class EffectDeliveryTests: XCTestCase {
         let m = try a.machine("BellState.ringing")
         XCTAssertNotNil(m.rules.first { $0.inputs == ["rang"] }?.effect)
     }
+
+    /// ReactiveAutomaton's `.cancel { $0 == .route }` cancels the effects of that id only: the tracker
+    /// keeps running and its late output is stale.
+    func testACancelPredicateComparingIDsCancelsThoseOnly() throws {
+        let a = Analysed.source("""
+        import ReactiveAutomaton
+        import ReactiveSwift
+        enum CourierInput { case dispatch, track, routed, located, recall }
+        enum CourierState { case idle, working, delivered, located }
+        enum CourierEffectID { case route, track }
+        let routeProducer = SignalProducer<CourierInput, Never>(value: .routed).delay(5, on: QueueScheduler.main)
+        let trackProducer = SignalProducer<CourierInput, Never>(value: .located).delay(3, on: QueueScheduler.main)
+        let courierMappings: [Automaton<CourierInput, CourierState>.EffectMapping<Never, CourierEffectID>] = [
+            .dispatch | .idle    => .working   | Effect(routeProducer, id: .route),
+            .track    | .working => .working   | Effect(trackProducer, id: .track),
+            .routed   | .working => .delivered | .none,
+            .located  | .working => .located   | .none,
+            .recall   | .working => .idle      | .cancel { $0 == .route },
+        ]
+        let courier = Automaton(state: .idle, inputs: Signal<CourierInput, Never>.never, mapping: reduce(courierMappings))
+        """)
+        let m = try a.machine("courier")
+        XCTAssertEqual(m.cancels, ["recall>route"])
+        XCTAssertTrue(m.findingSet.contains { $0.hasPrefix("stale_effect_output") }, "\(m.findingSet)")
+    }
 }
