@@ -36,7 +36,8 @@ struct EffectReader {
     static let emptyNames: Set<String> = ["none", "empty", "nil", "never", "nothing", "doNothing", "noop", "noAction"]
 
     func read(_ expression: ExprSyntax) -> Result {
-        read(SyntaxHelpers.fold(expression), depth: 0)
+        // (a row's effect in parentheses, `(.cancel(.quote) + Effect(pub, id: .quote))`: its operators folded too)
+        read(SyntaxHelpers.fold(SyntaxHelpers.unwrap(expression)), depth: 0)
     }
 
     private func read(_ raw: ExprSyntax, depth: Int) -> Result {

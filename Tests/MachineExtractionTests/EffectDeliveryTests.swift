@@ -186,4 +186,29 @@ final class EffectDeliveryTests: XCTestCase {
         XCTAssertEqual(m.cancels, ["recall>route"])
         XCTAssertTrue(m.findingSet.contains { $0.hasPrefix("stale_effect_output") }, "\(m.findingSet)")
     }
+
+    /// A Harvest row's effect written in parentheses, `(.cancel(.quote) + Effect(pub, id: .quote))`: it
+    /// cancels the old request and starts a new one with that id (no false stale output).
+    func testAParenthesisedRowEffectJoinedWithPlus() throws {
+        let a = Analysed.source("""
+        import Harvest
+        import Combine
+        enum QuoteInput { case ask, quoteReady, leave }
+        enum QuoteState { case idle, quoting, quoted }
+        enum QuoteEffectID { case quote }
+        let quotePublisher = Just(QuoteInput.quoteReady).delay(for: 1, scheduler: DispatchQueue.main)
+        let quoteMappings: [Harvester<QuoteInput, QuoteState>.EffectMapping<BasicEffectQueue, QuoteEffectID>] = [
+            .ask        | .idle    => .quoting | (.cancel(.quote) + Effect(quotePublisher, id: .quote)),
+            .ask        | .quoted  => .quoting | (.cancel(.quote) + Effect(quotePublisher, id: .quote)),
+            .quoteReady | .quoting => .quoted  | .empty,
+            .leave      | .quoting => .idle    | .empty,
+            .leave      | .quoted  => .idle    | .empty,
+        ]
+        let quoteHarvester = Harvester(state: .idle, inputs: PassthroughSubject<QuoteInput, Never>(), mapping: .reduce(.first, quoteMappings))
+        """)
+        let m = try a.machine("quoteHarvester")
+        XCTAssertEqual(m.cancels, ["ask>quote"])
+        XCTAssertEqual(Set(m.rules.compactMap(\.effect).map(\.id)), ["quote"])
+        XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("stale") }, [])
+    }
 }
