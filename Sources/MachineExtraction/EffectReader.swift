@@ -53,6 +53,11 @@ struct EffectReader {
         if let member = expr.as(MemberAccessExprSyntax.self), Self.emptyNames.contains(member.declName.baseName.text) {
             return Result()
         }
+        // (RxSwift's `.empty()`, `Observable.empty()`: nothing sent, no effect)
+        if let call = expr.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+           let member = call.calledExpression.as(MemberAccessExprSyntax.self), ["empty", "never"].contains(member.declName.baseName.text) {
+            return Result()
+        }
         // a + b (Actomaton)
         if let infix = expr.as(InfixOperatorExprSyntax.self), infix.operator.trimmedText == "+" {
             var r = read(infix.leftOperand, depth: depth + 1)
@@ -179,7 +184,7 @@ struct EffectReader {
                 r.effect!.label = shortLabel(base)
             }
             // `producer.toEffect(queue: .request, id: .download)`
-            if let q = SyntaxHelpers.argument(call, "queue") {
+            if let q = SyntaxHelpers.argument(call, "queue"), !q.is(NilLiteralExprSyntax.self) {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
                 let queue = queueName(q)
                 r.effect!.assign(queue: queue, policy: policy(ofQueue: queue, written: q))
@@ -234,7 +239,8 @@ struct EffectReader {
         effect.dismisses = dismisses(among: inner)
         if isStream(Syntax(call)) { effect.kind = .stream }
         effect.outputs = outputs(ofStream: call)
-        if let q = SyntaxHelpers.argument(call, "queue") {
+        // (`queue: nil`: the default queue, which merges)
+        if let q = SyntaxHelpers.argument(call, "queue"), !q.is(NilLiteralExprSyntax.self) {
             let queue = queueName(q)
             effect.queue = queue
             effect.policy = policy(ofQueue: queue, written: q)

@@ -211,4 +211,23 @@ final class EffectDeliveryTests: XCTestCase {
         XCTAssertEqual(Set(m.rules.compactMap(\.effect).map(\.id)), ["quote"])
         XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("stale") }, [])
     }
+
+    /// RxAutomaton's `.empty()` sends nothing: a row with it has no effect.
+    func testAnEmptyObservableIsNoEffect() throws {
+        let a = Analysed.source("""
+        import RxAutomaton
+        import RxSwift
+        enum GateInput { case open, opened, close }
+        enum GateState { case shut, opening, open }
+        let openedObservable = Observable<GateInput>.just(.opened).delay(.seconds(1), scheduler: MainScheduler.instance)
+        let gateMappings: [RxAutomaton<GateInput, GateState>.NextMapping] = [
+            .open   | .shut    => .opening | openedObservable,
+            .opened | .opening => .open    | .empty(),
+            .close  | .open    => .shut    | .empty(),
+        ]
+        let gate = RxAutomaton(state: .shut, input: PublishSubject<GateInput>().asObservable(), mapping: reduce(gateMappings))
+        """)
+        let m = try a.machine("gate")
+        XCTAssertEqual(m.rules.compactMap(\.effect).map(\.label), ["openedObservable"])
+    }
 }
