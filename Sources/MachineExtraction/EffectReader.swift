@@ -79,15 +79,9 @@ struct EffectReader {
             // a publisher or effect bound to a name elsewhere
             var r = Result(effect: Effect(label: ref.baseName.text))
             r.effect!.emits = emits(inBinding: ref.baseName.text, at: Syntax(ref), depth: depth)
-            if let at = index.anchor(ref, else: origin), let initializer = DSLSupport.value(of: ref.baseName.text, around: at, index: index) {
-                if isStream(Syntax(initializer)) { r.effect!.kind = .stream }
-                // (a finite sequence, `SignalProducer(value: .rang).concat(value: .answered)`: read as one)
-                if let call = SyntaxHelpers.unwrap(initializer).as(FunctionCallExprSyntax.self),
-                   let member = call.calledExpression.as(MemberAccessExprSyntax.self), Self.sequenceOperators.contains(member.declName.baseName.text),
-                   var sequence = read(SyntaxHelpers.fold(initializer), depth: depth + 1).effect, sequence.kind == .stream {
-                    sequence.label = ref.baseName.text
-                    r.effect = sequence
-                }
+            if let at = index.anchor(ref, else: origin), let initializer = DSLSupport.value(of: ref.baseName.text, around: at, index: index),
+               isStream(Syntax(initializer)) {
+                r.effect!.kind = .stream
             }
             return r
         }
@@ -152,9 +146,7 @@ struct EffectReader {
             return r
         }
         // .merge(a, b), .concatenate(a, b), .merge([a, b]), Effect.combine
-        // (not a value added to a producer, ReactiveSwift's `.concat(value: .answered)`: a sequence, below)
-        if ["merge", "concatenate", "concat", "combine", "merged"].contains(name),
-           !(name == "concat" && !call.arguments.isEmpty && call.arguments.allSatisfy { ["value", "values"].contains($0.label?.text ?? "") }) {
+        if ["merge", "concatenate", "concat", "combine", "merged"].contains(name) {
             var r = Result()
             if let base, !baseIsType { r.add(read(base, depth: depth + 1)) }
             for arg in call.arguments {
@@ -208,18 +200,9 @@ struct EffectReader {
                 + SyntaxHelpers.closures(of: call).flatMap { emits(in: Syntax($0), depth: depth) }
             if !extra.isEmpty {
                 if r.effect == nil { r.effect = Effect(label: shortLabel(base)) }
-                let own = r.effect!.emits.isEmpty ? emits(in: Syntax(base), depth: depth) : r.effect!.emits
-                if Self.sequenceOperators.contains(name), r.effect!.kind == .once, !own.isEmpty, r.effect!.parts.isEmpty {
-                    // `producer.concat(value: .answered)`, `.prefix(value: .a)`, `.append(b)`: a finite sequence, the
-                    // values in turn, the last ending it (what one of them starts is not stale for the next)
-                    let leading = ["prefix", "prepend", "startWith"].contains(name)
-                    let first = leading ? extra : own, then = leading ? own : extra
-                    r.effect!.kind = .stream
-                    r.effect!.emits = (first + then).uniqued()
-                    r.effect!.outputs = first.map { Effect.Output(value: .member($0), last: false) }
-                        + then.map { Effect.Output(value: .member($0), last: true) }
-                } else if Self.sequenceOperators.contains(name), r.effect!.kind == .once, !r.effect!.emits.isEmpty {
-                    // (a value delivered besides each part's, once)
+                if Self.sequenceOperators.contains(name), r.effect!.kind == .once, !r.effect!.emits.isEmpty {
+                    // `producer.prefix(value: .a)`, `.append(b)`: a value delivered besides the producer's, each
+                    // once (a `once` effect delivers one value and ends)
                     r.effect = r.effect!.merged(with: Effect(label: name, emits: extra))
                 } else {
                     r.effect!.emits = r.effect!.emits.appendingUnique(extra)

@@ -230,31 +230,4 @@ final class EffectDeliveryTests: XCTestCase {
         let m = try a.machine("gate")
         XCTAssertEqual(m.rules.compactMap(\.effect).map(\.label), ["openedObservable"])
     }
-
-    /// A producer sending values in turn (`SignalProducer(value: .rang).concat(value: .answered)`), given by
-    /// name to `.toEffect(id:)`: its second value arrives in the state its first led to, which is no late
-    /// output.
-    func testAProducerSendingValuesInTurnIsOneSequence() throws {
-        let a = Analysed.source("""
-        import ReactiveAutomaton
-        import ReactiveSwift
-        enum RingInput { case dial, rang, answered, hangUp }
-        enum RingState { case onHook, dialing, ringing, talking }
-        enum RingEffectID { case ring }
-        let ringProducer = SignalProducer<RingInput, Never>(value: .rang)
-            .concat(value: .answered)
-        let ringMappings: [Automaton<RingInput, RingState>.EffectMapping<BasicEffectQueue, RingEffectID>] = [
-            .dial     | .onHook  => .dialing | ringProducer.toEffect(id: .ring),
-            .rang     | .dialing => .ringing | .empty,
-            .answered | .ringing => .talking | .empty,
-            .hangUp   | .dialing => .onHook  | .cancel(.ring),
-            .hangUp   | .ringing => .onHook  | .cancel(.ring),
-            .hangUp   | .talking => .onHook  | .cancel(.ring),
-        ]
-        let ringer = Automaton(state: .onHook, input: Signal<RingInput, Never>.never, mapping: reduce(ringMappings))
-        """)
-        let m = try a.machine("ringer")
-        XCTAssertEqual(m.emits, ["dial>rang", "dial>answered"])
-        XCTAssertEqual(m.findingSet.filter { $0.hasPrefix("stale") || $0.hasPrefix("uncancelled") }, [])
-    }
 }
