@@ -2498,18 +2498,22 @@ final class ReducerInterpreter {
         for (index, name) in order {
             guard let from = Int(index), let a = casePosition(infix.leftOperand, of: from, count: order.count, readsState: &readsState),
                   let b = casePosition(infix.rightOperand, of: from, count: order.count, readsState: &readsState) else { return nil }
-            let held = switch op {
-            case "<": a < b
-            case "<=": a <= b
-            case ">": a > b
-            case ">=": a >= b
-            case "==": a == b
-            default: a != b
-            }
-            if held { holds.insert(name) }
+            if Self.compare(a, op, b) { holds.insert(name) }
         }
         guard readsState else { return nil }
         return holds.isEmpty ? .never(d) : stateAtom(holds, refutable: false, ctx)
+    }
+
+    /// `a op b` for a comparison operator (`<`, `<=`, `>`, `>=`, `==`; any other is `!=`).
+    static func compare(_ a: Int, _ op: String, _ b: Int) -> Bool {
+        switch op {
+        case "<": a < b
+        case "<=": a <= b
+        case ">": a > b
+        case ">=": a >= b
+        case "==": a == b
+        default: a != b
+        }
     }
 
     /// A comparison of the state's `Int` raw value with a case's or a number (`stage.rawValue <
@@ -2535,15 +2539,7 @@ final class ReducerInterpreter {
         var holds: Set<String> = []
         for state in d.states {
             guard let a = value(infix.leftOperand, in: state), let b = value(infix.rightOperand, in: state) else { return nil }
-            let held = switch op {
-            case "<": a < b
-            case "<=": a <= b
-            case ">": a > b
-            case ">=": a >= b
-            case "==": a == b
-            default: a != b
-            }
-            if held { holds.insert(state) }
+            if Self.compare(a, op, b) { holds.insert(state) }
         }
         guard readsState else { return nil }
         return holds.isEmpty ? .never(d) : stateAtom(holds, refutable: false, ctx)
