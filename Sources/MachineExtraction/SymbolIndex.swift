@@ -1033,8 +1033,14 @@ final class SymbolIndex {
                 arguments = Array(clause.arguments)
             }
         }
-        guard position < arguments.count, case .type(let type) = arguments[position].argument else { return nil }
+        guard position < arguments.count else { return nil }
+        #if canImport(SwiftSyntax601)
+        // (swift-syntax 601 and later: a generic argument is a type or, for value generics, an expression)
+        guard case .type(let type) = arguments[position].argument else { return nil }
         return type
+        #else
+        return arguments[position].argument
+        #endif
     }
 
     /// The type of a value a stored property or variable holds, as its declaration writes it: its type
