@@ -169,8 +169,7 @@ struct EffectReader {
         // (`env.priceEffect()` with `func priceEffect() -> Effect<Action>`, the environment a reducer is given)
         if let base, !baseIsType, !SyntaxHelpers.isSelf(base), let type = index.valueType(base),
            case let methods = index.methods(named: name, of: type).filter({ $0.signature.parameterClause.parameters.count == call.arguments.count }),
-           methods.count == 1, let returns = methods[0].signature.returnClause?.type.trimmedText,
-           ReducerSpec.effectTypes.contains(String(SymbolIndex.bareTypeName(returns).split(separator: ".").last ?? "")),
+           methods.count == 1, let returns = methods[0].signature.returnClause?.type.trimmedText, ReducerSpec.isEffectType(returns),
            case let built = readHelper(methods[0], call: call, otherwise: Result(), depth: depth),
            built.effect != nil || !built.cancels.isEmpty {
             return built
@@ -518,7 +517,7 @@ struct EffectReader {
             let text = SyntaxHelpers.unwrap(callee).trimmedText
             let guess = SymbolIndex.spelledAsType(text)
             // (the effect type of the library the machine is written with, `Effect(producer, queue: .request)`: no doubt)
-            if ReducerSpec.effectTypes.contains(SymbolIndex.bareTypeName(text).split(separator: ".").last.map(String.init) ?? text) { return true }
+            if ReducerSpec.isEffectType(text) { return true }
             if let at = index.anchor(callee, else: origin) {
                 index.undecided("`\(text)` is declared neither in the inputs nor as a type they write; the call is read as \(guess ? "an initializer" : "a function") by its spelling", at: at)
             }

@@ -270,6 +270,12 @@ extension ReducerSpec {
     /// TCA's effect types (the API): a function returning one returns a reducer's effect.
     static let effectTypes: Set<String> = ["Effect", "EffectTask", "EffectOf", "EffectPublisher"]
 
+    /// Whether a written type is one of `effectTypes`, qualified or generic (`Effect<Action>`,
+    /// `ComposableArchitecture.EffectTask<Action>`).
+    static func isEffectType(_ text: String) -> Bool {
+        effectTypes.contains(String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? ""))
+    }
+
     /// Helpers by full name (`start(bytes:newState:)`), and by plain name when only one method has it:
     /// overloads (`start()` and `start(bytes:newState:)`) are told apart by the call's labels.
     /// A `private` or `fileprivate` method is also kept under its file's keys (`fileKey`): Swift lets only
@@ -1109,12 +1115,11 @@ final class ReducerInterpreter {
             defer { valueTargets[value.id] = nil }
             return execExpr(value, ctxs)
         }
-        if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self),
-           effectLocal(infix.leftOperand) != nil {
-            return Flow(next: ctxs.map { withEffect(effects.read(infix.rightOperand), $0) })
-        }
         if let infix = folded.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
             let writes = writesState(infix.leftOperand) || rebuilt(infix.leftOperand, infix.rightOperand) != nil
+            if !writes, effectLocal(infix.leftOperand) != nil {
+                return Flow(next: ctxs.map { withEffect(effects.read(infix.rightOperand), $0) })
+            }
             let next = assign(infix.leftOperand, infix.rightOperand, written(ctxs, if: writes))
             if writes, let own = spec.ownObserver, !inOwnObserver, helperDepth < 4 {
                 inOwnObserver = true
@@ -1182,13 +1187,10 @@ final class ReducerInterpreter {
         // (a stored one: a computed `var ping: Effect<Action> { … }` is read as the effect it builds)
         guard binding.accessorBlock == nil,
               binding.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.var) else { return false }
-        func isEffectType(_ text: String) -> Bool {
-            ReducerSpec.effectTypes.contains(String(SymbolIndex.bareTypeName(text).split(separator: ".").last ?? ""))
-        }
-        if let type = binding.typeAnnotation?.type.trimmedText { return isEffectType(type) }
+        if let type = binding.typeAnnotation?.type.trimmedText { return ReducerSpec.isEffectType(type) }
         // (`= Effect<Action>.none`, `= Effect.empty`)
         guard let value = binding.initializer?.value.as(MemberAccessExprSyntax.self), let base = value.base else { return false }
-        return isEffectType(base.trimmedText)
+        return ReducerSpec.isEffectType(base.trimmedText)
     }
 
     /// The paths marked as writing the state, when `writes`.
@@ -2152,9 +2154,6 @@ final class ReducerInterpreter {
         }
     }
 
-    /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
-    /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
-    /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
     /// The cases of a `switch` over a tuple that cannot match where a part of the tuple is a parameter given a
     /// known case (`switch (state, event)` in `on(_:)` called as `on(.found(hits))`): each item of theirs names
     /// other cases at that place.
@@ -2177,6 +2176,9 @@ final class ReducerInterpreter {
         return skipped
     }
 
+    /// `switch action` in a helper called with a case (`send(.succeeded)` from a method walked as an
+    /// input): only the case that value matches runs, and those it falls through to. Nil when the subject is
+    /// no such parameter, or a case cannot be told to match or not (a `where`, a payload pattern).
     func execSwitchOnArgument(_ sw: SwitchExprSyntax, _ ctx: Ctx) -> Flow? {
         guard let value = knownValue(of: sw.subject, ctx) else { return nil }
         let cases = SyntaxHelpers.cases(of: sw)
@@ -2557,11 +2559,12 @@ final class ReducerInterpreter {
             && local?.initializer.map { isAllCases($0.value) } == true
     }
 
-    /// The case the first or last of `allCases` is (`Step.allCases.first!`, `Stage.allCases.last`).
+    /// The case the first or last of `allCases` is (`Step.allCases.first!`, `Stage.allCases.last`, `all[0]` of a
+    /// local holding it).
     func allCasesEnd(_ expr: ExprSyntax) -> String? {
-        guard let order = spec.enumSuccessors["allCases="], let member = SyntaxHelpers.unwrap(expr).as(MemberAccessExprSyntax.self),
-              let base = member.base, isAllCases(base), let end = ["first": 0, "last": order.count - 1][member.declName.baseName.text] else { return nil }
-        return order["\(end)"]
+        guard let order = spec.enumSuccessors["allCases="],
+              let position = SyntaxHelpers.allCasesPosition(expr, count: order.count, isAllCases: isAllCases) else { return nil }
+        return order["\(position)"]
     }
 
     /// Whether an expression is the state's position in `allCases` (`Step.allCases.firstIndex(of: step)`).

@@ -1032,8 +1032,7 @@ struct ReducerRecogniser: Recogniser {
             return (.enumeration, e.caseNames, e)
         }
         // (a case by its raw value or its place in `allCases`: `var step = Step(rawValue: 0)!`)
-        if let text = SwitchMethodRecogniser.typeText(of: field), let e = context.resolve(text, at: field.node)?.enumInfo,
-           context.initialState(initializer, states: e.caseNames, of: e) != nil {
+        if let e = SwitchMethodRecogniser.enumType(of: field, context: context, reporting: true), context.initialState(initializer, states: e.caseNames, of: e) != nil {
             return (.enumeration, e.caseNames, e)
         }
         return nil
@@ -1044,7 +1043,7 @@ struct ReducerRecogniser: Recogniser {
     func initialFieldValue(_ field: Binding, kind: StateKind, named: Bool = false, stateType: TypeInfo,
                            context: ExtractionContext) -> String? {
         let states: [String] = kind == .bool ? ["false", "true"] : kind == .optional && !named ? ["nil", "some"] : []
-        let fieldEnum = kind == .enumeration ? SwitchMethodRecogniser.typeText(of: field).flatMap { context.resolve($0, at: field.node)?.enumInfo } : nil
+        let fieldEnum = kind == .enumeration ? SwitchMethodRecogniser.enumType(of: field, context: context, reporting: true) : nil
         func value(_ e: ExprSyntax) -> String? {
             let u = SyntaxHelpers.unwrap(e)
             switch kind {

@@ -114,12 +114,11 @@ public struct SourceSet: Sendable {
             set.diagnostics += diagnostics
         }
         // folders guessed to be modules, none of which imports another: the folders of one app, which see
-        // each other (and the files directly in the folder given)
-        for (root, files) in guessed {
-            let loose = set.files.filter { $0.module.isEmpty && $0.path.hasPrefix(root + "/") }
+        // each other (and the files directly in the folder given, the module "", guessed so too)
+        for files in guessed.values {
             let names = Set(files.map(\.module))
-            guard names.count > 1 || !loose.isEmpty, !files.contains(where: { !$0.imports.isDisjoint(with: names) }) else { continue }
-            for file in files + loose { file.implicitImports = names.union([""]).subtracting([file.module]) }
+            guard names.count > 1, !files.contains(where: { !$0.imports.isDisjoint(with: names) }) else { continue }
+            for file in files { file.implicitImports = names.subtracting([file.module]) }
         }
         ProcessTuning.keepUntilExit(set.files)
         return set

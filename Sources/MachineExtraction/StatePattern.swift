@@ -187,8 +187,7 @@ struct StatePattern {
         let initial = (property.initializer ?? SwitchMethodRecogniser.initializerValue(of: property.name, in: holder))
             .flatMap { constructed($0, names: names) }
         if initial == nil, let given = SwitchMethodRecogniser.startGiven(of: property.name, in: holder) {
-            context.warn("\(holder.name).\(property.name) starts as \(given) is given; no initial state, so no state is checked for reachability",
-                         at: property.location, severity: .note)
+            SwitchMethodRecogniser.noteStartGiven(given, of: "\(holder.name).\(property.name)", at: property.location, context: context)
         }
         var locations: [String: SourceLocation] = [:]
         for t in stateTypes { locations[t.name] = t.location }
@@ -353,8 +352,6 @@ struct StatePattern {
         return t.hasPrefix("any ") ? String(t.dropFirst(4)) : t
     }
 
-    /// Whether `node` runs only on some paths through `body` (or through the `switch` case `within` of
-    /// it): under an `if`, `guard`, `switch` case or loop, in a closure, or after a `guard` of the body.
     /// How a way through statements can end, as to `writes` (nodes writing the state): having written
     /// (`wrote`), left the function without writing (`left`: a `return`, a `throw`), or gone on past them
     /// without writing (`on`). A write in a closure or a loop may not happen.
@@ -406,6 +403,8 @@ struct StatePattern {
         return result
     }
 
+    /// Whether `node` runs only on some paths through `body` (or through the `switch` case `within` of
+    /// it): under an `if`, `guard`, `switch` case or loop, in a closure, or after a `guard` of the body.
     static func conditional(_ node: some SyntaxProtocol, in body: CodeBlockSyntax, case within: Syntax? = nil,
                             except decided: SyntaxIdentifier? = nil) -> Bool {
         var current = node.parent

@@ -1214,7 +1214,7 @@ struct SwitchMethodRecogniser: Recogniser {
         }
         let result = (caches.propertiesByTypeName![stateEnum.name] ?? []).filter { owner, property in
             guard owner.enumInfo?.key != stateEnum.key else { return false }
-            return Self.typeText(of: property).flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }?.key == stateEnum.key
+            return Self.enumType(of: property, context: context)?.key == stateEnum.key
         }
         caches.holders[stateEnum.key] = result
         return result
@@ -1249,6 +1249,20 @@ struct SwitchMethodRecogniser: Recogniser {
         guard let member = value.as(MemberAccessExprSyntax.self) else { return nil }
         if let all = member.base?.as(MemberAccessExprSyntax.self), all.declName.baseName.text == "allCases" { return all.base?.trimmedText }
         return member.base?.trimmedText
+    }
+
+    /// The enum a stored property holds, by `typeText(of:)`, looked up where the property is declared; an
+    /// ambiguous name said as a diagnostic when `reporting`.
+    static func enumType(of property: Binding, context: ExtractionContext, reporting: Bool = false) -> EnumInfo? {
+        guard let text = typeText(of: property) else { return nil }
+        return reporting ? context.resolve(text, at: property.node)?.enumInfo : context.index.enumInfo(text, in: context.index.scope(of: property.node))
+    }
+
+    /// The note for a property its type's initializer is given the start of (`init(_ stage: Stage) { self.stage
+    /// = stage }`): no initial state.
+    static func noteStartGiven(_ given: String, of name: String, at location: SourceLocation, context: ExtractionContext) {
+        context.warn("\(name) starts as \(given) is given; no initial state, so no state is checked for reachability",
+                     at: location, severity: .note)
     }
 
     /// The writes giving the property a case from outside its type (`spy.mode = .hang`, `self.player.state =
@@ -1337,7 +1351,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// The state a stored property starts in: its default, else what every initializer of its type assigns
     /// it; `nil` for an optional with neither.
     func startingState(of property: Binding, in type: TypeInfo, states: [String], optional: Bool, context: ExtractionContext) -> String? {
-        let stateEnum = Self.typeText(of: property).flatMap { context.index.enumInfo($0, in: context.index.scope(of: property.node)) }
+        let stateEnum = Self.enumType(of: property, context: context)
         if property.isComputed {
             return Self.storedStart(of: property, in: type, states: states, raws: stateEnum.flatMap { context.successors(of: $0)["rawValue="] })
         }
@@ -2273,8 +2287,7 @@ struct SwitchMethodRecogniser: Recogniser {
             return (e, .enumeration)
         }
         // (a case by its raw value or its place in `allCases`: `var stage = Stage(rawValue: 0)!`, `= Lap.allCases[0]`)
-        if let i = property.initializer, let text = Self.typeText(of: property), let e = context.resolve(text, at: property.node)?.enumInfo,
-           context.initialState(i, states: e.caseNames, of: e) != nil {
+        if let i = property.initializer, let e = Self.enumType(of: property, context: context, reporting: true), context.initialState(i, states: e.caseNames, of: e) != nil {
             return (e, .enumeration)
         }
         return nil
@@ -2568,8 +2581,7 @@ struct SwitchMethodRecogniser: Recogniser {
         let initial = field != nil || wrapper != nil ? context.initialState(Self.enumInitStart(start, context: context) ?? start, states: states)
             : startsAs
         if initial == nil, field == nil, wrapper == nil, let given = Self.startGiven(of: property.name, in: type) {
-            context.warn("\(type.name).\(name) starts as \(given) is given; no initial state, so no state is checked for reachability",
-                         at: property.location, severity: .note)
+            Self.noteStartGiven(given, of: "\(type.name).\(name)", at: property.location, context: context)
         }
         // (`auth = token == nil ? .signedOut : .signedIn` in `init`: said, not guessed)
         if initial == nil, field == nil, wrapper == nil,

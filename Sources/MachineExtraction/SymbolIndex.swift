@@ -1012,14 +1012,8 @@ final class SymbolIndex {
     /// The written type of a parameter of a closure given to `Reducer<…>(…)`/`AnyReducer<…>`: the closure's
     /// parameters are the type arguments in order.
     static func reducerClosureParameterType(_ name: String, of closure: ClosureExprSyntax) -> TypeSyntax? {
-        let names: [String]
-        switch closure.signature?.parameterClause {
-        case .simpleInput(let list)?: names = list.map(\.name.text)
-        case .parameterClause(let clause)?: names = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
-        case nil: return nil
-        }
         let reducers: Set<String> = ["Reducer", "AnyReducer"]
-        guard let position = names.firstIndex(of: name), let call = SyntaxHelpers.call(taking: closure) else { return nil }
+        guard let position = SyntaxHelpers.closureParameterNames(closure).firstIndex(of: name), let call = SyntaxHelpers.call(taking: closure) else { return nil }
         var arguments: [GenericArgumentSyntax] = []
         if let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self), reducers.contains(generic.expression.trimmedText) {
             arguments = Array(generic.genericArgumentClause.arguments)

@@ -686,20 +686,23 @@ enum SyntaxHelpers {
 
     /// The position in an enum's `allCases` (of `count` cases) an expression takes: `Lap.allCases[0]`,
     /// `Self.allCases.first!`, `allCases.last`; nil for another expression or a position out of range.
-    static func allCasesPosition(_ expr: ExprSyntax, count: Int) -> Int? {
+    /// `isAllCases` tells an expression for `allCases` (by default, one named so).
+    static func allCasesPosition(_ expr: ExprSyntax, count: Int, isAllCases: (ExprSyntax) -> Bool = namedAllCases) -> Int? {
         let value = unwrap(expr)
-        func isAllCases(_ e: ExprSyntax?) -> Bool {
-            guard let e = e.map(unwrap) else { return false }
-            return e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "allCases" || e.as(DeclReferenceExprSyntax.self)?.baseName.text == "allCases"
-        }
         var position: Int?
         if let sub = value.as(SubscriptCallExprSyntax.self), isAllCases(sub.calledExpression), sub.arguments.count == 1 {
             position = Int(sub.arguments.first!.expression.trimmedText)
-        } else if let member = value.as(MemberAccessExprSyntax.self), isAllCases(member.base) {
+        } else if let member = value.as(MemberAccessExprSyntax.self), let base = member.base, isAllCases(base) {
             position = ["first": 0, "last": count - 1][member.declName.baseName.text]
         }
         guard let position, position >= 0, position < count else { return nil }
         return position
+    }
+
+    /// `Stage.allCases`, `Self.allCases`, `allCases`.
+    static func namedAllCases(_ e: ExprSyntax) -> Bool {
+        let e = unwrap(e)
+        return e.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "allCases" || e.as(DeclReferenceExprSyntax.self)?.baseName.text == "allCases"
     }
 
     /// The text of a string literal without interpolation (`"trial"` → `trial`).
@@ -1186,8 +1189,6 @@ final class Rebuilt: @unchecked Sendable {
         return byRoot.count + reparses.count
     }
 
-    /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
-    /// nodes of other trees.
     /// The root of the input file a node comes from: its tree's own, unless the tree was rebuilt or
     /// re-parsed from an input file.
     func inputRoot(of node: Syntax) -> SyntaxIdentifier {
@@ -1196,6 +1197,8 @@ final class Rebuilt: @unchecked Sendable {
         return file(of: node)
     }
 
+    /// The input node a node of a rebuilt tree was copied from (same kind, text and offset); nil for
+    /// nodes of other trees.
     func original(of node: Syntax) -> Syntax? {
         lock.lock()
         let entry = byRoot[node.root.id]
