@@ -39,60 +39,6 @@ struct GameplayKitRecogniser: Recogniser {
         var sources: Set<String>?
     }
 
-    /// The states `currentState` can be where `call` runs, by the tests around it: `if …currentState is X`
-    /// (the `else` side: not `X`), `guard …currentState is X else { … }` before it, `case is X:` of a `switch`
-    /// over it; `!`, `&&`, `||` combine them. Nil when nothing around it says.
-    static func sources(of call: FunctionCallExprSyntax, states: Set<String>) -> Set<String>? {
-        func test(_ raw: ExprSyntax) -> Set<String>? {
-            let e = SyntaxHelpers.unwrap(raw)
-            if let isExpr = e.as(IsExprSyntax.self), isExpr.expression.trimmedText.hasSuffix("currentState") {
-                let name = SymbolIndex.bareTypeName(isExpr.type.trimmedText)
-                return states.contains(name) ? [name] : nil
-            }
-            if let not = e.as(PrefixOperatorExprSyntax.self), not.operator.text == "!" { return test(not.expression).map { states.subtracting($0) } }
-            if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
-               op == "||" || op == "&&" {
-                guard let a = test(infix.leftOperand), let b = test(infix.rightOperand) else { return nil }
-                return op == "||" ? a.union(b) : a.intersection(b)
-            }
-            return nil
-        }
-        func tests(_ conditions: ConditionElementListSyntax) -> Set<String>? {
-            var result: Set<String>?
-            for element in conditions {
-                guard case .expression(let e) = element.condition, let t = test(SyntaxHelpers.fold(e)) else { continue }
-                result = (result ?? states).intersection(t)
-            }
-            return result
-        }
-        var result: Set<String>?
-        func narrow(_ t: Set<String>?) { if let t { result = (result ?? states).intersection(t) } }
-        var child = Syntax(call)
-        while let parent = child.parent {
-            defer { child = parent }
-            if let i = parent.as(IfExprSyntax.self) {
-                if child.id == i.body.id { narrow(tests(i.conditions)) }
-                // (the `else` side of one test: the other states)
-                if child.id == i.elseBody?.id, i.conditions.count == 1, let t = tests(i.conditions) { narrow(states.subtracting(t)) }
-            } else if let c = parent.as(SwitchCaseSyntax.self), case .case(let label) = c.label,
-                      let sw = c.parent?.parent?.as(SwitchExprSyntax.self), sw.subject.trimmedText.hasSuffix("currentState") {
-                var named = Set<String>()
-                for item in label.caseItems {
-                    guard let p = item.pattern.as(IsTypePatternSyntax.self) else { named = states; break }
-                    named.insert(SymbolIndex.bareTypeName(p.type.trimmedText))
-                }
-                narrow(named)
-            } else if let list = parent.as(CodeBlockItemListSyntax.self) {
-                for item in list where item.position < child.position {
-                    if let g = item.item.as(GuardStmtSyntax.self) { narrow(tests(g.conditions)) }
-                }
-            } else if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) {
-                break
-            }
-        }
-        return result
-    }
-
     struct Construction {
         var key: String
         var name: String
@@ -449,7 +395,7 @@ struct GameplayKitRecogniser: Recogniser {
                everyEnterRead: Bool, classes: [String: StateClass], context: ExtractionContext) {
         var rules: [Rule] = []
         var enters = enters
-        for i in enters.indices { enters[i].sources = Self.sources(of: enters[i].call, states: Set(states)) }
+        for i in enters.indices { enters[i].sources = SyntaxHelpers.typeTestedSources(of: Syntax(enters[i].call), states: Set(states), subject: { $0.trimmedText.hasSuffix("currentState") }).states }
         let start = initialEnter(constructions: constructions, enters: enters, name: name, location: location, context: context)
         if let start { enters[start].starts = true }
         let made = everyEnterRead && enters.contains { !$0.starts }

@@ -8,8 +8,9 @@ import SwiftSyntax
 /// - in a folder with an `.xcodeproj`/`.xcworkspace`, the top folder under it (an app target's sources);
 /// - otherwise the top folder under the path given on the command line (under the package, for
 ///   files of a package outside its targets when the path given is above it), or, in a package's layout
-///   without its manifest, the folder under `Sources/` or `Tests/`; files directly in the given folder,
-///   and files given one by one, form the unnamed module `""`. Modules guessed so from folders alone (no
+///   without its manifest, the folder under `Sources/` or `Tests/`; files directly in a folder given
+///   by name belong to that name (as given from above it), and files directly in `.`, and files given
+///   one by one, form the unnamed module `""`. Modules guessed so from folders alone (no
 ///   manifest nor project above them) see each other when none of their files imports another of them:
 ///   they are then the folders of one app (`Models/`, `ViewModels/`), not modules;
 /// - a file inside a documentation catalog (`X.docc/…`) is compiled by no target: each such file (a
@@ -82,6 +83,11 @@ struct ModuleMap {
                 if top == "Tests" { testModules.insert(target) }
                 return .guessed(target)
             }
+        }
+        // (files directly in a folder given by name: its own name, as `lint .` above it names them; not `.`
+        // or `..`, whose name is where the user happens to stand)
+        if project == nil, top.isEmpty, ![".", "..", ""].contains((root as NSString).lastPathComponent), base != "/" {
+            return .guessed((base as NSString).lastPathComponent)
         }
         return project == nil ? .guessed(top) : .module(top)
     }

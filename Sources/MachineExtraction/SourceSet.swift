@@ -147,30 +147,22 @@ public struct SourceSet: Sendable {
     }
 
     /// The files of `list`, each with the argument path it was found under (its module depends on it).
+    /// Folders linked to (symbolic links) are searched too, each real folder once; a file reached by two
+    /// spellings (`. Shop/Till.swift`) is read once, under the first of them in path order.
     static func listed(paths: [String], excluding excluded: [String], diagnostics: inout [Diagnostic]) -> [(path: String, root: String)] {
         let manager = FileManager.default
-        var seen = Set<String>()
-        var result: [(path: String, root: String)] = []
+        var found: [String: (path: String, root: String, linked: Bool)] = [:]
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 diagnostics.append(Diagnostic(severity: .error, message: "no such file or folder: \(path)", location: nil))
                 continue
             }
-            var found: [String] = []
+            var files: [Found] = []
             if isDirectory.boolValue {
-                let base = URL(fileURLWithPath: path)
-                guard let walker = manager.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
-                                                      options: [.skipsHiddenFiles]) else { continue }
-                for case let url as URL in walker {
-                    let name = url.lastPathComponent
-                    if name == ".build" || name.hasPrefix(".build") || name == "checkouts" || name == "DerivedData" {
-                        walker.skipDescendants()
-                        continue
-                    }
-                    if url.pathExtension == "swift" { found.append(join(path, url.path.dropFirst(base.path.count))) }
-                }
-                if found.isEmpty {
+                var walked = Set<String>()
+                walk(path, into: &files, walked: &walked, linked: false)
+                if files.isEmpty {
                     diagnostics.append(Diagnostic(severity: .warning, message: "no Swift files in \(path)", location: nil))
                 }
             } else if URL(fileURLWithPath: path).pathExtension != "swift" {
@@ -179,14 +171,57 @@ public struct SourceSet: Sendable {
                     location: nil))
                 continue
             } else {
-                found = [path]
+                let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                files = [Found(path: path, real: real, linked: real != URL(fileURLWithPath: path).standardizedFileURL.path)]
             }
-            for file in found where !seen.contains(file) && !excluded.contains(where: { matches(file, $0) }) {
-                seen.insert(file)
-                result.append((file, path))
+            for file in files where !excluded.contains(where: { matches(file.path, $0) }) {
+                // (the spelling without links first, then in path order)
+                if let known = found[file.real], (known.linked ? 1 : 0, known.path, known.root) <= (file.linked ? 1 : 0, file.path, path) { continue }
+                found[file.real] = (file.path, path, file.linked)
             }
         }
-        return result.sorted { $0.path < $1.path }
+        return found.values.map { ($0.path, $0.root) }.sorted { ($0.path, $0.root) < ($1.path, $1.root) }
+    }
+
+    /// A Swift file found: as spelled from the path given, its real path, and whether a link led to it.
+    struct Found {
+        var path: String
+        var real: String
+        var linked: Bool
+    }
+
+    /// Folders never searched: build products, package checkouts, CocoaPods' and Carthage's vendored code.
+    static func skipped(_ name: String) -> Bool {
+        name.hasPrefix(".build") || ["checkouts", "deriveddata", "pods", "carthage"].contains(name.lowercased())
+    }
+
+    /// The Swift files under `folder` (spelled from it), hidden and `skipped` folders left out, into
+    /// `files`; a linked folder is searched unless its real folder was (a link to an enclosing folder).
+    static func walk(_ folder: String, into files: inout [Found], walked: inout Set<String>, linked: Bool) {
+        let base = URL(fileURLWithPath: folder).resolvingSymlinksInPath()
+        guard walked.insert(base.path).inserted,
+              let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey],
+                                                          options: [.skipsHiddenFiles]) else { return }
+        var links: [String] = []
+        for case let url as URL in walker {
+            let name = url.lastPathComponent
+            if skipped(name) {
+                walker.skipDescendants()
+                continue
+            }
+            let spelled = join(folder, url.path.dropFirst(base.path.count))
+            let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            // (a folder named `Legacy.swift` is searched, not read)
+            var isDirectory: ObjCBool = values?.isDirectory == true ? true : false
+            if values?.isSymbolicLink == true, !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) { continue }
+            if isDirectory.boolValue {
+                if values?.isSymbolicLink == true { links.append(spelled) }
+            } else if url.pathExtension == "swift" {
+                let link = values?.isSymbolicLink == true
+                files.append(Found(path: spelled, real: link ? url.resolvingSymlinksInPath().path : url.path, linked: linked || link))
+            }
+        }
+        for link in links.sorted() { walk(link, into: &files, walked: &walked, linked: true) }
     }
 
     static func join(_ base: String, _ rest: Substring) -> String {
@@ -194,7 +229,8 @@ public struct SourceSet: Sendable {
         return base.hasSuffix("/") ? base + tail : base + "/" + tail
     }
 
-    static func matches(_ file: String, _ pattern: String) -> Bool {
+    /// Whether a file's path is the excluded path or under it.
+    public static func matches(_ file: String, _ pattern: String) -> Bool {
         let p = pattern.hasSuffix("/") ? String(pattern.dropLast()) : pattern
         let f = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
         let q = p.hasPrefix("./") ? String(p.dropFirst(2)) : p
@@ -237,26 +273,39 @@ public struct SourceSet: Sendable {
         // (its brackets count: the parser reads them as code), with the parentheses open in it and the
         // brackets open before it (the parser ends the interpolation at its `)`, and with it any bracket
         // left open inside)
-        enum Frame { case string(triple: Bool), interpolation(parens: Int, brackets: Int) }
+        // (a raw string, `#"say "hi""#`, ends at a quote followed by its number of `#`, and only `\#(` opens
+        // an interpolation in it)
+        enum Frame { case string(triple: Bool, hashes: Int), interpolation(parens: Int, brackets: Int) }
         var frames: [Frame] = []
+        func hashes(from k: Int) -> Int {
+            var j = k
+            while at(j) == UInt8(ascii: "#") { j += 1 }
+            return j - k
+        }
         while i < end {
             let c = bytes[i - base]
-            if case .string(let triple)? = frames.last {
+            if case .string(let triple, let raw)? = frames.last {
                 if c == UInt8(ascii: "\\") {
-                    // `\(` and raw `\#(`: code until the matching `)`; any other escape: two bytes
-                    var j = i + 1
-                    while at(j) == UInt8(ascii: "#") { j += 1 }
-                    if at(j) == UInt8(ascii: "(") {
+                    // `\(` (raw: `\#(`): code until the matching `)`; any other escape: two bytes (raw: a
+                    // backslash without its `#` is itself)
+                    let n = hashes(from: i + 1)
+                    if raw > 0 && n != raw {
+                        i += 1
+                    } else if at(i + 1 + n) == UInt8(ascii: "(") {
                         frames.append(.interpolation(parens: 0, brackets: stack.count))
-                        i = j + 1
+                        i += n + 2
                     } else {
-                        i += 2
+                        i += n + 2
                     }
                     continue
                 }
                 if c == UInt8(ascii: "\"") {
-                    if !triple { frames.removeLast(); i += 1; continue }
-                    if at(i + 1) == UInt8(ascii: "\""), at(i + 2) == UInt8(ascii: "\"") { frames.removeLast(); i += 3; continue }
+                    let quotes = triple ? 3 : 1
+                    if (1..<quotes).allSatisfy({ at(i + $0) == UInt8(ascii: "\"") }), hashes(from: i + quotes) >= raw {
+                        frames.removeLast()
+                        i += quotes + raw
+                        continue
+                    }
                 }
                 if !triple && c == UInt8(ascii: "\n") { frames.removeLast() }
                 i += 1
@@ -266,16 +315,23 @@ public struct SourceSet: Sendable {
                 while i < end, bytes[i - base] != UInt8(ascii: "\n") { i += 1 }
                 continue
             }
+            // (block comments nest in Swift: `/* a /* b */ still a comment */`)
             if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
+                var depth = 1
                 i += 2
-                while i < end, !(bytes[i - base] == UInt8(ascii: "*") && at(i + 1) == UInt8(ascii: "/")) { i += 1 }
-                i += 2
+                while i < end, depth > 0 {
+                    if bytes[i - base] == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { depth += 1; i += 2; continue }
+                    if bytes[i - base] == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") { depth -= 1; i += 2; continue }
+                    i += 1
+                }
                 continue
             }
-            if c == UInt8(ascii: "\"") {
-                let triple = at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")
-                frames.append(.string(triple: triple))
-                i += triple ? 3 : 1
+            let raw = c == UInt8(ascii: "#") ? hashes(from: i) : 0
+            if c == UInt8(ascii: "\"") || raw > 0 && at(i + raw) == UInt8(ascii: "\"") {
+                let q = i + raw
+                let triple = at(q + 1) == UInt8(ascii: "\"") && at(q + 2) == UInt8(ascii: "\"")
+                frames.append(.string(triple: triple, hashes: raw))
+                i = q + (triple ? 3 : 1)
                 continue
             }
             if case .interpolation(let parens, let brackets)? = frames.last {

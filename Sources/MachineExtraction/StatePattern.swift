@@ -17,7 +17,7 @@ struct StatePattern {
 
     /// The protocol the property's written type names, with the declared types conforming to it: nil
     /// unless there are two at least.
-    func states() -> (protocol: TypeInfo, states: [TypeInfo])? {
+    func states() -> (protocol: TypeInfo, states: [TypeInfo], byHolder: Bool)? {
         guard let text = property.typeText.map(Self.named) else { return nil }
         let caches = context.caches
         caches.lock.lock()
@@ -47,7 +47,7 @@ struct StatePattern {
               let p = context.index.type(text, in: scope), p.kind == "protocol" || p.kind == "class" else { return nil }
         // the states construct one another (`gate.state = Unlocked()`, `return Dim()`), which is cached by the
         // protocol, or name the holder's properties keeping one each (`m.state = m.soldOutState`)
-        if let known = caches.patternStates[p.key], !known.isEmpty { return (p, known) }
+        if let known = caches.patternStates[p.key], !known.isEmpty { return (p, known, false) }
         func ancestors(_ t: TypeInfo) -> [TypeInfo] {
             var result: [TypeInfo] = []
             var pending = [t]
@@ -67,7 +67,7 @@ struct StatePattern {
         if caches.patternStates[p.key] == nil {
             let constructs = conforming.count >= 2 && Self.naming(conforming) { names.contains($0) ? $0 : nil }
             caches.patternStates[p.key] = constructs ? conforming : []
-            if constructs { return (p, conforming) }
+            if constructs { return (p, conforming, false) }
         }
         let kept = Dictionary(holder.properties.compactMap { b -> (String, String)? in
             guard !b.isStatic, b.name != property.name, let value = b.initializer ?? SwitchMethodRecogniser.initializerValue(of: b.name, in: holder),
@@ -76,7 +76,24 @@ struct StatePattern {
                   names.contains(made) else { return nil }
             return (b.name, made)
         }, uniquingKeysWith: { a, _ in a })
-        return !kept.isEmpty && conforming.count >= 2 && Self.naming(conforming, { kept[$0] }) ? (p, conforming) : nil
+        if !kept.isEmpty && conforming.count >= 2 && Self.naming(conforming, { kept[$0] }) { return (p, conforming, false) }
+        // the holder tells them apart itself (`if state is Locked { state = Unlocked() }`, `case is Broken:`)
+        return conforming.count >= 2 && testsType(names) ? (p, conforming, true) : nil
+    }
+
+    /// Whether a method of the holder tests the property's type against one of `names` (`state is Locked`,
+    /// `case is Broken:` of a `switch state`, `let s = state as? Locked`).
+    func testsType(_ names: Set<String>) -> Bool {
+        holder.methods.contains { method, _ in
+            method.body?.tokens(viewMode: .sourceAccurate).contains { token in
+                guard token.tokenKind == .keyword(.is) || token.tokenKind == .keyword(.as),
+                      let before = token.previousToken(viewMode: .sourceAccurate),
+                      before.text == property.name || before.tokenKind == .keyword(.case) || before.tokenKind == .comma,
+                      var next = token.nextToken(viewMode: .sourceAccurate) else { return false }
+                if next.tokenKind == .postfixQuestionMark || next.tokenKind == .exclamationMark, let after = next.nextToken(viewMode: .sourceAccurate) { next = after }
+                return names.contains(next.text)
+            } ?? false
+        }
     }
 
     /// Whether a method of one of the types names another of them (`named` gives the type a name stands for).
@@ -92,14 +109,14 @@ struct StatePattern {
     }
 
     func build() -> Bool {
-        guard let (proto, stateTypes) = states() else { return false }
+        guard let (proto, stateTypes, byHolder) = states() else { return false }
         let names = stateTypes.map(\.name)
         guard Set(names).count == names.count else { return false }
         // a protocol's requirements, a base class's methods
         let inputs = proto.methods.filter { m, _ in
             (proto.kind == "protocol") == (m.body == nil) && !m.modifiers.contains { ["static", "class", "private"].contains($0.name.text) }
         }.map(\.0.name.text).uniqued()
-        guard !inputs.isEmpty else { return false }
+        guard !inputs.isEmpty || byHolder else { return false }
         let protocolNames: Set<String> = [proto.name, proto.qualifiedName]
         func returnsState(_ m: FunctionDeclSyntax) -> Bool {
             m.signature.returnClause.map { protocolNames.contains(Self.named($0.type.trimmedText)) } ?? false
@@ -168,9 +185,14 @@ struct StatePattern {
                 }
             }
         }
-        guard moved else { return false }
-        // the holder's own methods that set a state outright (`func reset() { state = NoCoin() }`): from every state
+        guard moved || byHolder else { return false }
+        // the holder's own methods that set a state outright (`func reset() { state = NoCoin() }`): from every
+        // state, or from those the tests of the property's type around the write allow (`if state is Locked {
+        // state = Unlocked() }`); a state no write is surely made from stays
         var ownInputs: [String] = []
+        let isProperty: (ExprSyntax) -> Bool = { [property] in
+            SyntaxHelpers.path($0).map { $0 == property.name || $0 == "self." + property.name } ?? false
+        }
         for (method, file) in holder.methods {
             guard let body = method.body else { continue }
             let set = SwitchFinder.scan(body).assignments.filter { writesProperty($0.lhs, own: true) }
@@ -179,11 +201,38 @@ struct StatePattern {
             guard !set.isEmpty, named.allSatisfy({ $0.allSatisfy { $0 != nil } }) else { continue }
             let input = method.name.text
             ownInputs.append(input)
-            let targets = named.joined().compactMap { $0 }.uniqued()
-            rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: targets.map {
-                Outcome(pairs: names.map { Pair(from: $0, input: input) }, target: .state($0), guardText: targets.count > 1 ? "chosen at run time" : nil)
-            }))
+            var targets: [String: [Target]] = [:]
+            var made: Set<String> = []
+            let writes = set.map { Syntax($0.lhs) }
+            for (write, constructed) in zip(set, named) {
+                let (from, sure, anchor) = SyntaxHelpers.typeTestedSources(of: Syntax(write.lhs), states: Set(names), subject: isProperty)
+                // (without a test of the type, the write is from every state, as it always was; with one,
+                // from the states it allows, surely when every way through what the test decides writes)
+                let surely = from == nil || sure && anchor.map { a in
+                    // (a collection's own `filter` makes a new tree: the items are taken from the file's)
+                    Self.ends(Array(a.items).filter { $0.position >= a.after }, writes: writes) == [.wrote]
+                } ?? false
+                for state in names where from?.contains(state) ?? true {
+                    targets[state, default: []] += constructed.compactMap { $0 }.map { $0 == state && from != nil ? .stay : .state($0) }
+                    if surely { made.insert(state) }
+                }
+            }
+            var outcomes: [Outcome] = []
+            for state in names {
+                var these = (targets[state] ?? []).uniqued()
+                if !made.contains(state) { these.append(.stay) }
+                for target in these {
+                    let guardText = these.count > 1 ? "chosen at run time" : nil
+                    if let k = outcomes.firstIndex(where: { $0.target == target && $0.guardText == guardText }) {
+                        outcomes[k].pairs.append(Pair(from: state, input: input))
+                    } else {
+                        outcomes.append(Outcome(pairs: [Pair(from: state, input: input)], target: target, guardText: guardText))
+                    }
+                }
+            }
+            rules.append(Rule(location: file.location(of: set[0].lhs), outcomes: outcomes))
         }
+        guard moved || rules.contains(where: { $0.outcomes.contains { if case .state = $0.target { true } else { false } } }) else { return false }
         let initial = (property.initializer ?? SwitchMethodRecogniser.initializerValue(of: property.name, in: holder))
             .flatMap { constructed($0, names: names) }
         if initial == nil, let given = SwitchMethodRecogniser.startGiven(of: property.name, in: holder) {
@@ -360,7 +409,7 @@ struct StatePattern {
         static let wrote = Ends(rawValue: 1), left = Ends(rawValue: 2), on = Ends(rawValue: 4)
     }
 
-    static func ends(_ items: CodeBlockItemListSyntax, writes: [Syntax]) -> Ends {
+    static func ends(_ items: some Sequence<CodeBlockItemSyntax>, writes: [Syntax]) -> Ends {
         var result: Ends = []
         for item in items {
             let e = ends(Syntax(item.item), writes: writes)

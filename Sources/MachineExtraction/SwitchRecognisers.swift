@@ -147,9 +147,11 @@ final class ValueTestFinder: SyntaxVisitor {
         if node.arguments.count == 1, let member = node.calledExpression.as(MemberAccessExprSyntax.self),
            member.declName.baseName.text == "contains", let list = member.base?.as(MemberAccessExprSyntax.self),
            let base = list.base, names(base), AllowedMoves.namedAsMoves(list.declName.baseName.text) { found = true }
-        // (or a static one given it first: `Phase.canTransition(from: phase, to: next)`)
+        // (or a static one given it first: `Phase.canTransition(from: phase, to: next)`; not a function whose
+        // result is assigned, which steps it: `phase = Rules.transition(phase, event)`)
         if node.arguments.count == 2, let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil,
-           names(node.arguments.first!.expression), AllowedMoves.namedAsMoves(member.declName.baseName.text) { found = true }
+           names(node.arguments.first!.expression), AllowedMoves.namedAsMoves(member.declName.baseName.text),
+           !(node.parent?.parent?.as(SequenceExprSyntax.self)?.elements.contains { $0.is(AssignmentExprSyntax.self) } ?? false) { found = true }
         if !testers.isEmpty, let callee = SyntaxHelpers.path(node.calledExpression),
            let tested = testers[callee.hasPrefix("self.") ? String(callee.dropFirst(5)) : callee],
            tested || node.arguments.contains(where: { names($0.expression) }) { found = true }
@@ -536,19 +538,28 @@ struct MappingFunctionRecogniser: Recogniser {
             return owner.methods.contains { method, _ in
                 method.body.map { body in
                     let scan = SwitchFinder.scan(body)
-                    // (or through a local the call's result is bound to: `let (next, _) = update(model, msg); model = next`)
+                    // (or through a local the call's result is bound to: `let (next, _) = update(model, msg); model = next`,
+                    // `if let n = step(valve, c) { valve = n }`)
                     var results = Set<String>()
-                    for item in body.statements {
-                        guard let decl = item.item.as(VariableDeclSyntax.self) else { continue }
-                        for binding in decl.bindings where binding.initializer.flatMap({ SyntaxHelpers.unwrap($0.value).as(FunctionCallExprSyntax.self) })
-                            .flatMap({ DSLSupport.calleeName($0) }) == function {
-                            for token in binding.pattern.tokens(viewMode: .sourceAccurate) {
+                    func calls(_ value: ExprSyntax?) -> Bool {
+                        value.flatMap { SyntaxHelpers.unwrap($0).as(FunctionCallExprSyntax.self) }.flatMap { DSLSupport.calleeName($0) } == function
+                    }
+                    for token in body.tokens(viewMode: .sourceAccurate) where token.tokenKind == .keyword(.let) || token.tokenKind == .keyword(.var) {
+                        var bound: [PatternSyntax] = []
+                        if let decl = token.parent?.as(VariableDeclSyntax.self) {
+                            bound = decl.bindings.filter { calls($0.initializer?.value) }.map(\.pattern)
+                        } else if let condition = token.parent?.as(OptionalBindingConditionSyntax.self), calls(condition.initializer?.value) {
+                            bound = [condition.pattern]
+                        }
+                        for pattern in bound {
+                            for token in pattern.tokens(viewMode: .sourceAccurate) {
                                 if case .identifier(let name) = token.tokenKind { results.insert(name) }
                             }
                         }
                     }
                     return scan.assignments.contains { lhs, rhs in
-                        let value = SyntaxHelpers.unwrap(rhs)
+                        // (`state = next(state, e) ?? state`: ignored inputs keep it)
+                        let value = SyntaxHelpers.withoutFallback(rhs).value
                         return names(lhs) && (value.as(FunctionCallExprSyntax.self).flatMap { DSLSupport.calleeName($0) } == function
                                                 || value.as(DeclReferenceExprSyntax.self).map { results.contains($0.baseName.text) } == true)
                     } || scan.calls.contains { call in
@@ -917,16 +928,20 @@ struct SwitchMethodRecogniser: Recogniser {
     /// Whether `method` only gives `property` what one of `eventMethods` of its own value returns: it
     /// calls one (`gear.next(on: lever)`), and assigns the property that call or a local holding its
     /// result (`guard let next = phase.transition(on: e) else { return }; phase = next`).
-    /// Whether one of an enum's methods switches over `self` and one of its parameters (`switch (self, e)`): the
-    /// enum's own machine of its events.
+    /// Whether one of an enum's methods switches over `self` and one of its parameters (`switch (self, e)`, or
+    /// one inside the other: `switch e { case .advance: switch self { … } }`): the enum's own machine of its events.
     static func switchesOverSelf(_ methods: some Sequence<FunctionDeclSyntax>) -> Bool {
         methods.contains { m in
             let parameters = Set(m.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-            return m.body.map { SwitchFinder.scan($0).switches.contains { sw in
-                guard let tuple = SyntaxHelpers.unwrap(sw.subject).as(TupleExprSyntax.self) else { return false }
-                return tuple.elements.contains { SyntaxHelpers.isSelf($0.expression) }
-                    && tuple.elements.contains { parameters.contains(SyntaxHelpers.path($0.expression) ?? "") }
-            } } ?? false
+            guard let body = m.body else { return false }
+            var overSelf = false, overParameter = false
+            for sw in SwitchFinder.scan(body).switches {
+                let subject = SyntaxHelpers.unwrap(sw.subject)
+                let parts = subject.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [subject]
+                overSelf = overSelf || parts.contains { SyntaxHelpers.isSelf($0) }
+                overParameter = overParameter || parts.contains { parameters.contains(SyntaxHelpers.path($0) ?? "") }
+            }
+            return overSelf && overParameter
         }
     }
 
@@ -2170,7 +2185,9 @@ struct SwitchMethodRecogniser: Recogniser {
                    context: ExtractionContext) -> (name: String, event: EnumInfo, inputs: [String], body: CodeBlockSyntax)? {
         guard let body = method.body else { return nil }
         for item in body.statements {
-            guard let loop = item.item.as(ForStmtSyntax.self), loop.awaitKeyword != nil,
+            // (`events: for await event in events`, labelled for a `continue events` or `break events`)
+            guard let loop = item.item.as(ForStmtSyntax.self) ?? item.item.as(LabeledStmtSyntax.self)?.statement.as(ForStmtSyntax.self),
+                  loop.awaitKeyword != nil,
                   let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                   let stream = SyntaxHelpers.path(loop.sequence).map({ $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 }) else { continue }
             let parameter = method.signature.parameterClause.parameters.first { ($0.secondName ?? $0.firstName).text == stream }

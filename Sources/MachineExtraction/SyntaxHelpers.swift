@@ -975,6 +975,125 @@ enum SyntaxHelpers {
         path(expr).flatMap { $0.split(separator: ".").last.map(String.init) }
     }
 
+    /// The states a subject (`machine.currentState`, a holder's `state`) can be in where `node` runs, by the
+    /// tests of its type around it: `if subject is X` (the `else` side: not `X`), `guard subject is X else
+    /// { … }` before it, `if let s = subject as? X`, `case is X:` and `case let s as X:` of a `switch` over
+    /// it (`default`: the types no case before names); `!`, `&&`, `||` combine them. `states` is nil when
+    /// nothing around it says. `anchor`: the statements the innermost test decides (those after a `guard`),
+    /// whose conditions of data the caller weighs; `sure`: every condition above them is such a test.
+    static func typeTestedSources(of node: Syntax, states: Set<String>, subject: (ExprSyntax) -> Bool)
+        -> (states: Set<String>?, sure: Bool, anchor: (items: CodeBlockItemListSyntax, after: AbsolutePosition)?) {
+        func type(_ text: String) -> Set<String>? {
+            let name = SymbolIndex.bareTypeName(text)
+            return states.contains(name) ? [name] : nil
+        }
+        func test(_ raw: ExprSyntax) -> Set<String>? {
+            let e = unwrap(fold(unwrap(raw)))
+            if let isExpr = e.as(IsExprSyntax.self), subject(isExpr.expression) { return type(isExpr.type.trimmedText) }
+            if let not = e.as(PrefixOperatorExprSyntax.self), not.operator.text == "!" { return test(not.expression).map { states.subtracting($0) } }
+            if let infix = e.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
+               op == "||" || op == "&&" {
+                guard let a = test(infix.leftOperand), let b = test(infix.rightOperand) else { return nil }
+                return op == "||" ? a.union(b) : a.intersection(b)
+            }
+            return nil
+        }
+        // the states the conditions of an `if` or `guard` allow, and whether each is such a test
+        func tests(_ conditions: ConditionElementListSyntax) -> (Set<String>?, all: Bool) {
+            var result: Set<String>?
+            var all = true
+            for element in conditions {
+                var t: Set<String>?
+                switch element.condition {
+                case .expression(let e): t = test(e)
+                case .optionalBinding(let b):
+                    if let value = b.initializer?.value, let cast = unwrap(fold(value)).as(AsExprSyntax.self), subject(cast.expression) {
+                        t = type(cast.type.trimmedText)
+                    }
+                default: break
+                }
+                if let t { result = (result ?? states).intersection(t) } else { all = false }
+            }
+            return (result, all)
+        }
+        var result: Set<String>?
+        var anchor: (items: CodeBlockItemListSyntax, after: AbsolutePosition)?
+        var sure = true
+        // a test narrows what runs in `items` (after `after`); `all`: every condition of it is a test
+        func narrow(_ t: Set<String>?, all: Bool, _ items: CodeBlockItemListSyntax, after: AbsolutePosition) {
+            if let t {
+                result = (result ?? states).intersection(t)
+                if anchor == nil { anchor = (items, after); sure = true }
+            }
+            if !all { sure = false }
+        }
+        var child = node
+        while let parent = child.parent {
+            defer { child = parent }
+            if let i = parent.as(IfExprSyntax.self) {
+                let (t, all) = tests(i.conditions)
+                if child.id == i.body.id {
+                    narrow(t, all: all, i.body.statements, after: i.body.position)
+                } else if child.id == i.elseBody?.id {
+                    // (the `else` side of one test: the other states)
+                    if i.conditions.count == 1, let t, case .codeBlock(let block)? = i.elseBody {
+                        narrow(states.subtracting(t), all: true, block.statements, after: block.position)
+                    } else if i.conditions.count == 1, let t {
+                        result = (result ?? states).subtracting(t)
+                    } else {
+                        sure = false
+                    }
+                }
+            } else if let c = parent.as(SwitchCaseSyntax.self), let sw = c.parent?.parent?.as(SwitchExprSyntax.self) {
+                guard subject(sw.subject) else { sure = false; continue }
+                // (`default`: what no `case is X` before it took)
+                var earlier = Set<String>()
+                for other in cases(of: sw) {
+                    var these = Set<String>()
+                    var read = true
+                    // (`case is X where …`: from `X`, when the clause holds)
+                    var guarded = false
+                    if case .case(let label) = other.label {
+                        for item in label.caseItems {
+                            // (`case is X`, `case let x as X`)
+                            let typeText = item.pattern.as(IsTypePatternSyntax.self)?.type.trimmedText
+                                ?? item.pattern.as(ValueBindingPatternSyntax.self).flatMap { b in
+                                    b.compactText.contains(" as ") ? b.compactText.components(separatedBy: " as ").last : nil
+                                }
+                            if let typeText, let t = type(typeText) {
+                                these.formUnion(t)
+                                guarded = guarded || item.whereClause != nil
+                            } else {
+                                read = false
+                            }
+                        }
+                    } else {
+                        these = states.subtracting(earlier)
+                    }
+                    if other.id == c.id {
+                        narrow(read ? these : nil, all: read && !guarded, c.statements, after: c.position)
+                        break
+                    }
+                    if read, !guarded { earlier.formUnion(these) }
+                }
+            } else if let list = parent.as(CodeBlockItemListSyntax.self) {
+                for item in list where item.position < child.position {
+                    if let g = item.item.as(GuardStmtSyntax.self) {
+                        let (t, all) = tests(g.conditions)
+                        narrow(t, all: all, list, after: g.endPosition)
+                    }
+                }
+            } else if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) || parent.is(AccessorBlockSyntax.self) {
+                if parent.is(ClosureExprSyntax.self) { sure = false }
+                break
+            } else if parent.is(ForStmtSyntax.self) || parent.is(WhileStmtSyntax.self) || parent.is(RepeatStmtSyntax.self)
+                        || parent.is(TernaryExprSyntax.self) || parent.is(DoStmtSyntax.self) && child.is(CatchClauseListSyntax.self) {
+                sure = false
+            }
+        }
+        return (result, sure, anchor)
+    }
+
     /// Text of an expression as a path, with `self.` removed: `self.state.mode` → `state.mode`.
     static func path(_ expr: ExprSyntax) -> String? {
         let e = unwrap(expr)

@@ -124,7 +124,7 @@ public struct MermaidRenderer: Sendable {
         "hide", "empty", "description", "acctitle", "accdescr", "fork", "join", "choice", "concurrent",
         "tb", "bt", "lr", "rl", "root", "default", "href", "call", "callback", "link",
         "constructor", "prototype", "__proto__", "tostring", "valueof", "hasownproperty",
-        "statediagram", "statediagram-v2", "graph", "flowchart", "subgraph", "start", "stop",
+        "statediagram", "statediagram-v2", "graph", "flowchart", "subgraph", "start", "stop", "scale",
     ]
 
     /// A state name Mermaid reads as an id as is: ASCII letters, digits and `_`, starting with a letter,

@@ -34,6 +34,7 @@ struct Analyze: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        try CLIError.requireExisting(inputs.paths)
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("analyzing \(inputs.described)") { Pipeline.run(inputs, progress: progress, bounds: effects.bounds()) }
         var document = AnalysisDocument(machines: result.machines, diagnostics: result.diagnostics)

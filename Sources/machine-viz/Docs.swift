@@ -63,6 +63,7 @@ struct Docs: ParsableCommand {
     }
 
     func run() throws {
+        try CLIError.requireExisting(inputs.paths)
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("scanning \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
         Output.stderr(lines: result.diagnostics.map(Output.describe))

@@ -101,6 +101,7 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
+        try CLIError.requireExisting(paths)
         // Checked here rather than by ArgumentParser so that a bad value exits 2, like a bad configuration.
         if let reporter, ReporterKind(rawValue: reporter) == nil {
             Output.stderr("error: unknown reporter '\(reporter)'; expected one of: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -124,7 +125,7 @@ struct Lint: ParsableCommand {
         let kind = reporter.flatMap(ReporterKind.init) ?? outcome.configuration.reporter.flatMap(ReporterKind.init) ?? .xcode
         let report = LintReport(violations: outcome.violations, toolVersion: MachineViz.configuration.version)
         try Output.write(Data(kind.generate(report).utf8), to: output)
-        if outcome.readFiles == 0 { throw CLIError.noInput(stdinPath.map { [$0] } ?? paths) }
+        if outcome.readFiles == 0, !outcome.excludedOnly { throw CLIError.noInput(stdinPath.map { [$0] } ?? paths) }
         if !quiet && TerminalProgress.stderrIsTerminal {
             Output.stderr("checked \(counted(outcome.readFiles, "file")), \(counted(outcome.machines, "machine")): \(counted(outcome.violations.count, "finding"))")
         }

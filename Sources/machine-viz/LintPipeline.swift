@@ -39,6 +39,8 @@ enum LintPipeline {
         var notes: [String]
         var readFiles: Int
         var machines: Int
+        /// Every path given (or the editor's `--stdin-path`) is excluded: nothing to lint, and no error.
+        var excludedOnly = false
     }
 
     /// Unusable input: a bad configuration or baseline. Exit status 2.
@@ -76,6 +78,14 @@ enum LintPipeline {
         let paths = !request.paths.isEmpty ? request.paths
             : !configuration.included.isEmpty ? configuration.included.map { configuration.resolve($0) } : ["."]
         let excluded = request.excluded + configuration.excluded.flatMap { [$0, configuration.resolve($0)] }.uniqued()
+        // files named that are all excluded (a pre-commit hook given generated files, an editor's buffer of
+        // one): "never lint these, even when named"
+        let named = request.stdinPath.map { [$0] } ?? request.paths
+        if !named.isEmpty, named.allSatisfy({ path in excluded.contains { SourceSet.matches(path, $0) } }) {
+            return Outcome(configuration: configuration, violations: [], diagnostics: [],
+                           notes: ["note: \(named.joined(separator: ", ")) \(named.count == 1 ? "is" : "are") excluded (`excluded` in the configuration, or --exclude); nothing linted"],
+                           readFiles: 0, machines: 0, excludedOnly: true)
+        }
 
         var cacheKey: String?
         var cached: LintCache.Entry?

@@ -49,6 +49,7 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
+        try CLIError.requireExisting(inputs.paths)
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("scanning \(inputs.described)") { Pipeline.run(inputs, progress: progress) }
         switch (explain, format) {

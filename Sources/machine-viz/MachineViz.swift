@@ -81,6 +81,15 @@ struct CLIError: Error {
         let named = paths.isEmpty ? "." : paths.joined(separator: " ")
         return .usage("no Swift file to read in \(named) (give Swift files or folders that contain some)")
     }
+
+    /// Some of the paths given do not exist while others do (a misspelt folder): nothing is read, rather
+    /// than a run that checks less than asked and passes (or `docs` dropping the pages of what it missed).
+    /// When none exists, the run goes on to say so (`noInput`), with `analyze`'s document.
+    static func requireExisting(_ paths: [String]) throws {
+        let missing = paths.filter { !FileManager.default.fileExists(atPath: $0) }
+        guard !missing.isEmpty, missing.count < paths.count else { return }
+        throw CLIError.usage("no such file or folder: \(missing.joined(separator: ", ")); nothing was read (fix or leave out \(missing.count == 1 ? "that path" : "those paths"))")
+    }
 }
 
 /// Paths to read, shared by every subcommand.
@@ -190,6 +199,7 @@ enum Pipeline {
 
     /// `run` with progress on a terminal and diagnostics on stderr; exit 2 when no file could be read.
     static func scan(_ inputs: InputOptions, quiet: Bool, bounds: EffectBounds = EffectBounds()) throws -> Result {
+        try CLIError.requireExisting(inputs.paths)
         let progress = TerminalProgress(quiet: quiet)
         let result = progress.during("scanning \(inputs.described)") { run(inputs, progress: progress, bounds: bounds) }
         Output.stderr(lines: result.diagnostics.map(Output.describe))

@@ -15,7 +15,7 @@ struct Render: ParsableCommand {
         abstract: "Draw machines as DOT, SVG, PNG, PDF, JSON, Mermaid, a Markdown transition table, or export them to Promela.",
         discussion: """
         With one machine (or --machine NAME) the diagram goes to stdout or to -o FILE. With several, \
-        give --output-dir DIR and each machine is written to DIR/NAME.FORMAT. SVG, PNG and PDF are \
+        give --output-dir DIR and each machine is written to DIR/NAME.EXT (.mmd for mermaid, .md for markdown, .pml for promela, else the format). SVG, PNG and PDF are \
         rendered in-process by Graphviz (libgvc); output files are written whole or not at all. PNG and \
         PDF are not written to a terminal: give -o FILE.
 

@@ -158,6 +158,38 @@ final class RobustCLITests: XCTestCase {
         XCTAssertTrue(named.stderr.contains("\(text) is not a Swift file"), named.stderr)
     }
 
+    /// A path that does not exist beside one that does (a misspelt folder in a CI script) fails every
+    /// command before anything is read or written: `docs` keeps the pages of what it would have missed.
+    func testAMissingPathBesideGoodOnesFailsBeforeReading() throws {
+        let good = temp.appendingPathComponent("Door.swift")
+        try Self.door.write(to: good, atomically: true, encoding: .utf8)
+        let missing = temp.appendingPathComponent("Sourcse").path
+        for sub in ["lint", "analyze", "list", "render", "paths"] {
+            let r = try run([sub, good.path, missing])
+            assertOneReadableLine(r, status: 2, contains: "error: no such file or folder: \(missing); nothing was read")
+        }
+        let pages = temp.appendingPathComponent("pages")
+        XCTAssertEqual(try run(["docs", good.path, "--output-dir", pages.path]).status, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted()
+        XCTAssertEqual(try run(["docs", missing, temp.appendingPathComponent("Other.swift").path, good.path, "--output-dir", pages.path]).status, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted(), before)
+    }
+
+    /// Files named on the command line (a pre-commit hook's staged files) or as the editor's buffer that
+    /// the configuration excludes: nothing linted, a note, and success.
+    func testExcludedFilesNamedOnTheCommandLineAreLeftOutQuietly() throws {
+        try FileManager.default.createDirectory(at: temp.appendingPathComponent("Gen"), withIntermediateDirectories: true)
+        try Self.door.write(to: temp.appendingPathComponent("Gen/Door.swift"), atomically: true, encoding: .utf8)
+        try "excluded:\n  - Gen\n".write(to: temp.appendingPathComponent(".machine-viz.yml"), atomically: true, encoding: .utf8)
+        let named = try run(["lint", "Gen/Door.swift"], in: temp)
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertTrue(named.stderr.contains("Gen/Door.swift is excluded"), named.stderr)
+        XCTAssertEqual(named.stdout, "")
+        let buffer = try run(["lint", "--stdin-path", "Gen/Door.swift"], in: temp, stdin: Data(Self.door.utf8))
+        XCTAssertEqual(buffer.status, 0, buffer.stderr)
+        XCTAssertEqual(buffer.stdout, "")
+    }
+
     // MARK: Lint options and reporters
 
     static let door = LintEndToEndTests.door

@@ -100,6 +100,14 @@ final class MermaidRendererTests: XCTestCase {
         Golden.assert(MermaidRenderer().render(Samples.hostile), named: "hostile.mmd")
     }
 
+    /// `scale` starts a statement in Mermaid's state diagrams (`scale 350 width`): a state of that name
+    /// gets a generated id, as the other keywords do.
+    func testScaleIsAKeyword() {
+        XCTAssertFalse(MermaidRenderer.isPlain("scale"))
+        XCTAssertFalse(MermaidRenderer.isPlain("Scale"))
+        XCTAssertTrue(MermaidRenderer.isPlain("scaled"))
+    }
+
     func testOverlapGolden() {
         Golden.assert(MermaidRenderer().render(Samples.overlap), named: "overlap.mmd")
     }
