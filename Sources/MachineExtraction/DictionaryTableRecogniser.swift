@@ -772,15 +772,18 @@ struct ArrayTable {
         var initial: String?
         // `Machine<Door, DoorEvent>(initial: .closed)`: the builder's one argument naming a state
         let started = builder?.arguments.compactMap { context.initialState($0.expression, states: states) } ?? []
-        if array != nil {
-            initial = name.flatMap { n in fromLabel.flatMap { lookedUpState(table: n, field: $0) } }
-                .flatMap { DSLSupport.variable($0, index: index) }
+        // (rows looked up with `first(where:)` only: the first row of a source and event wins)
+        var order = RuleOrder.resolved
+        if array != nil, let n = name, let field = fromLabel {
+            let lookup = lookedUpState(table: n, field: field)
+            initial = lookup.state.flatMap { DSLSupport.variable($0, index: index) }
                 .flatMap { v in v.computed ? nil : v.initializer.flatMap { context.initialState($0, states: states) } }
+            if !lookup.methods.isEmpty, lookup.methods.isSubset(of: ["first", "firstIndex"]) { order = .firstMatch }
         }
         if initial == nil, started.count == 1 { initial = started[0] }
         if DictionaryTableRecogniser.testRows(anchor, stateEnum: stateEnum, name: name, context: context) { return }
         context.add(Machine(name: name ?? "table@\(location.line)", dialect: .dictionaryTable, location: location,
-                            states: states, inputs: inputs, initial: initial, rules: rules, order: .resolved,
+                            states: states, inputs: inputs, initial: initial, rules: rules, order: order,
                             stateLocations: context.locations(stateEnum), inputLocations: context.locations(inputEnum)),
                     stateEnum: stateEnum, at: handed.map(Syntax.init) ?? variable?.node ?? inherited.map { Syntax($0.type) }
                         ?? kept?.node ?? anchor)
@@ -842,11 +845,13 @@ struct ArrayTable {
 extension ArrayTable {
     /// What the table's lookup compares a row's source with: `X` in `table.first { $0.from == X }` (or
     /// `{ row in X == row.from }`, `{ $0.from.contains(X) }`), a call on the table's variable in its file. Nil when there is none,
-    /// or several lookups compare with different things.
-    func lookedUpState(table: String, field: String) -> ExprSyntax? {
+    /// or several lookups compare with different things. With it, the methods that look rows up so.
+    func lookedUpState(table: String, field: String) -> (state: ExprSyntax?, methods: Set<String>) {
         final class Finder: SyntaxVisitor {
             let table: String, field: String
             var compared: [ExprSyntax] = []
+            /// The methods that look a row up (`first`, `filter`, …).
+            var methods: Set<String> = []
             init(table: String, field: String) {
                 self.table = table
                 self.field = field
@@ -855,6 +860,8 @@ extension ArrayTable {
             override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
                 guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
                       SyntaxHelpers.path(base).map({ $0 == table || $0.hasSuffix("." + table) }) == true else { return .visitChildren }
+                let before = compared.count
+                defer { if compared.count > before { methods.insert(member.declName.baseName.text) } }
                 for closure in SyntaxHelpers.closures(of: node) {
                     let row = SyntaxHelpers.closureParameterNames(closure).first ?? "$0"
                     for token in closure.tokens(viewMode: .sourceAccurate) where token.tokenKind == .binaryOperator("==") {
@@ -879,8 +886,8 @@ extension ArrayTable {
         }
         let finder = Finder(table: table, field: field)
         finder.walk(file.tree)
-        guard let first = finder.compared.first, finder.compared.allSatisfy({ $0.trimmedText == first.trimmedText }) else { return nil }
-        return first
+        guard let first = finder.compared.first, finder.compared.allSatisfy({ $0.trimmedText == first.trimmedText }) else { return (nil, finder.methods) }
+        return (first, finder.methods)
     }
 }
 

@@ -498,7 +498,8 @@ final class ExtractionContext {
     func construction(referencing name: String?, around node: Syntax) -> (binding: String?, initial: ExprSyntax?, call: FunctionCallExprSyntax)? {
         guard let call = constructionCall(referencing: name, around: node) else { return nil }
         pendingConstruction = call.id
-        return (DSLSupport.storageName(call), initialArgument(call), call)
+        // (an unassigned `scan` names nothing: its accumulator keeps its own name)
+        return (DSLSupport.storageName(call, orFunction: Self.scanSeed(call) == nil), initialArgument(call), call)
     }
 
     /// The call `construction(referencing:around:)` finds, with nothing linked to it.
@@ -518,6 +519,7 @@ final class ExtractionContext {
         func resolves(_ call: FunctionCallExprSyntax) -> Bool {
             let finder = ReferenceFinder()
             for argument in call.arguments { finder.walk(argument.expression) }
+            if Self.scanSeed(call) != nil, let closure = call.trailingClosure { finder.walk(closure) }
             return finder.references.contains { ref in
                 guard Self.referencedName(ref) == name else { return false }
                 // the variable's declaration holds the node (its initializer, or its getter's body)
@@ -943,9 +945,13 @@ final class ExtractionContext {
                 }
                 if argument.expression.is(InOutExprSyntax.self) { takesInout = true }
             }
-            if startsMachine {
+            // (a `scan` starts its accumulator at its seed: `scan(.locked, accumulator: Gate.step)`, `scan(.off) { s, e in
+            // Lamp.step(s, e) }`)
+            let scan = ExtractionContext.scanSeed(node) != nil
+            if startsMachine || scan {
                 let names = ReferenceFinder()
                 for argument in node.arguments { names.walk(argument.expression) }
+                if scan, let closure = node.trailingClosure { names.walk(closure) }
                 for name in Set(names.names) { constructions[name, default: []].append(node) }
             }
             if let id {
@@ -990,7 +996,7 @@ final class ExtractionContext {
         }
 
         override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
-            if let label = node.label?.text, label == "initialState" || label == "state" {
+            if let label = node.label?.text, label == "initialState" || label == "state" || label == "initial" {
                 initialStateArguments.append(node.expression)
                 initialState(node.expression)
             }
@@ -1035,12 +1041,21 @@ final class ExtractionContext {
         for label in ["state", "initialState", "initial", "initialValue"] {
             if let e = SyntaxHelpers.argument(call, label) { return e }
         }
+        if let seed = Self.scanSeed(call) { return seed }
         // `Machine<Phase, Event>(.stopped) { state, event in … }`: a case alone before the transition closure
         if call.trailingClosure != nil, call.arguments.count == 1, let only = call.arguments.first, only.label == nil,
            let member = only.expression.as(MemberAccessExprSyntax.self), member.base == nil {
             return only.expression
         }
         return nil
+    }
+
+    /// The seed of a `scan` call (RxSwift's `scan(_:accumulator:)` and `scan(into:accumulator:)`, Combine's
+    /// `scan(_:_:)`): where its accumulator starts.
+    static func scanSeed(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "scan",
+              let first = call.arguments.first, first.label == nil || first.label?.text == "into" else { return nil }
+        return first.expression
     }
 
     /// References an expression makes: `x`, `self.x`, `T.x`, `value.x` (what each names is resolved

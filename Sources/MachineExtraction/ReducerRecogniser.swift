@@ -72,6 +72,12 @@ struct ReducerRecogniser: Recogniser {
             /// A call of a type named otherwise, given a closure of two parameters or more (`LampReducer {
             /// state, action, _ in … }`): a reducer when the name is a typealias of one, which the index says.
             case aliased(FunctionCallExprSyntax, name: String)
+            /// A closure of two parameters written without types whose types its context gives: the type
+            /// annotation of the variable it is the value of (`let r: Reducer<S, A> = { state, action in … }`,
+            /// a typealias of a function type), or the two generic arguments of the call it is the trailing
+            /// closure or `reducer:` of (`Store<S, A>(initialState: …) { state, action in … }`). A reducer
+            /// of a struct state when the body writes one parameter (the index says which types they are).
+            case contextual(ClosureExprSyntax, annotation: String?, generics: [String], owners: [String])
         }
 
         init(file: ParsedFile) {
@@ -86,6 +92,10 @@ struct ReducerRecogniser: Recogniser {
                 switch f {
                 case .aliased: break
                 case .candidate(let c): candidates.append(c)
+                case .contextual(let closure, let annotation, let generics, let owners):
+                    if let c = Self.contextual(closure, annotation: annotation, generics: generics, owners: owners, file: file, index: index) {
+                        candidates.append(c)
+                    }
                 case .reducer(let closure, let params, let args, let owners):
                     var actomaton = imports.contains { $0 == "Actomaton" || $0 == "ActomatonUI" || $0 == "ActomatonCore" }
                     if !actomaton && !imports.contains("ComposableArchitecture") {
@@ -104,6 +114,49 @@ struct ReducerRecogniser: Recogniser {
                 }
             }
             return candidates
+        }
+
+        /// The candidate of a `contextual` closure: the parameter its body writes is the state (taken
+        /// `inout`), of the type the annotation's function type gives it (or the first generic argument), when
+        /// that is a struct (an enum state's closure is a mapping function's, read with the enums).
+        static func contextual(_ closure: ClosureExprSyntax, annotation: String?, generics: [String], owners: [String],
+                               file: ParsedFile, index: SymbolIndex) -> Candidate? {
+            let names = SyntaxHelpers.closureParameterNames(closure)
+            let written = Set(SwitchFinder.scan(closure.statements).assignments.compactMap {
+                SyntaxHelpers.path($0.lhs).map { String($0.split(separator: ".").first!) } })
+            guard names.count == 2, let s = names.firstIndex(where: written.contains), !written.contains(names[1 - s]),
+                  let scope = index.scope(of: closure) else { return nil }
+            var stateType: String?, actionType: String?
+            if let annotation {
+                let function = index.resolveType(annotation, in: scope)
+                guard function.externalName == "(function)", function.arguments.count == 3 else { return nil }
+                stateType = function.arguments[s].declared?.qualifiedName
+                actionType = function.arguments[1 - s].declared?.qualifiedName
+            } else if generics.count == 2 {
+                (stateType, actionType) = (generics[0], generics[1])
+            }
+            guard let stateType, let actionType, index.resolveType(stateType, in: scope).declared?.kind == "struct" else { return nil }
+            var c = Candidate(node: Syntax(closure), body: closure.statements, dialect: .mappingFunction, stateParam: names[s],
+                              actionParam: names[1 - s], stateType: stateType, actionType: actionType,
+                              bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file)
+            c.bySignature = true
+            return c
+        }
+
+        override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+            guard SyntaxHelpers.closureParameterNames(node).count == 2, SyntaxHelpers.closureParameterTypes(node).allSatisfy({ $0 == nil }) else {
+                return .visitChildren
+            }
+            if let binding = node.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+               let annotation = binding.typeAnnotation?.type.trimmedText {
+                found.append(.contextual(node, annotation: annotation, generics: [], owners: SyntaxHelpers.enclosingTypeNames(node)))
+            } else if let call = SyntaxHelpers.call(taking: node),
+                      call.trailingClosure?.id == node.id || call.arguments.contains(where: { ["reduce", "reducer"].contains($0.label?.text ?? "") && $0.expression.id == node.id }),
+                      case let generics = Self.genericArguments(call.calledExpression), generics.count == 2,
+                      !Self.reducerNames.contains(Self.leadingName(call.calledExpression) ?? "") {
+                found.append(.contextual(node, annotation: nil, generics: generics, owners: SyntaxHelpers.enclosingTypeNames(node)))
+            }
+            return .visitChildren
         }
 
         /// An aliased call as the reducer it builds, when its name is a typealias (of no parameters) of a
@@ -201,8 +254,13 @@ struct ReducerRecogniser: Recogniser {
             // (CombineFeedback's `Loop(initial: State(), reduce: { (state: inout State, event: Event) in … })`):
             // read like a function of that signature
             for argument in node.arguments where ["reduce", "reducer"].contains(argument.label?.text ?? "") {
-                guard let closure = argument.expression.as(ClosureExprSyntax.self),
-                      case let types = SyntaxHelpers.closureParameterTypes(closure), types.count == 2, types.allSatisfy({ $0 != nil }),
+                guard let closure = argument.expression.as(ClosureExprSyntax.self) else { continue }
+                // (or one returning a copy it changed, RxFeedback's `reduce: { (state: S, event: E) -> S in var s = state; …; return s }`)
+                if let copy = Self.returnedCopy(closure) {
+                    found.append(.candidate(Self.copyCandidate(closure, copy: copy, file: file, owners: SyntaxHelpers.enclosingTypeNames(node))))
+                    continue
+                }
+                guard case let types = SyntaxHelpers.closureParameterTypes(closure), types.count == 2, types.allSatisfy({ $0 != nil }),
                       let s = types.firstIndex(where: { $0!.hasPrefix("inout ") }) ?? (types[1]!.hasPrefix("inout ") ? nil : 0),
                       var c = Self.candidate(closure, file: file, dialect: .mappingFunction, state: s, action: 1 - s, stateType: nil, actionType: nil,
                                              owners: SyntaxHelpers.enclosingTypeNames(node)) else { continue }
@@ -325,20 +383,50 @@ struct ReducerRecogniser: Recogniser {
         /// state's type. So is a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy
         /// or a new model, and an Elm-style one returning the copy with a command (`-> (Model, Cmd)`,
         /// `return (model, .save)`).
+        /// The candidate of a closure returning a changed copy of its state (`returnedCopy`): the copy is the state.
+        static func copyCandidate(_ closure: ClosureExprSyntax, copy: (parameter: Int, name: String, type: String, next: Bool),
+                                  file: ParsedFile, owners: [String]) -> Candidate {
+            let names = SyntaxHelpers.closureParameterNames(closure)
+            let types = SyntaxHelpers.closureParameterTypes(closure)
+            var c = Candidate(node: Syntax(closure), body: closure.statements, dialect: .mappingFunction, stateParam: copy.name,
+                              actionParam: names[1 - copy.parameter], stateType: copy.type, actionType: types[1 - copy.parameter],
+                              bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file)
+            c.bySignature = true
+            c.returnsNext = copy.next
+            c.copied = names[copy.parameter]
+            return c
+        }
+
         static func returnedCopy(_ node: FunctionDeclSyntax, body: CodeBlockSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
-            guard let returnType = node.signature.returnClause?.type else { return nil }
+            returnedCopy(returning: node.signature.returnClause?.type,
+                         parameters: node.signature.parameterClause.parameters.map { (($0.secondName ?? $0.firstName).text, $0.type.trimmedText) },
+                         body: body.statements)
+        }
+
+        /// The same for a closure whose parameters and result are written with their types (`{ (state:
+        /// Gallery, event: GalleryEvent) -> Gallery in var s = state; …; return s }`).
+        static func returnedCopy(_ closure: ClosureExprSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
+            let types = SyntaxHelpers.closureParameterTypes(closure)
+            guard types.allSatisfy({ $0 != nil }) else { return nil }
+            return returnedCopy(returning: closure.signature?.returnClause?.type,
+                                parameters: Array(zip(SyntaxHelpers.closureParameterNames(closure), types.map { $0! })),
+                                body: closure.statements)
+        }
+
+        static func returnedCopy(returning returnType: TypeSyntax?, parameters params: [(name: String, type: String)],
+                                 body statements: CodeBlockItemListSyntax) -> (parameter: Int, name: String, type: String, next: Bool)? {
+            guard let returnType else { return nil }
             let next = SyntaxHelpers.nextModelType(returnType)
             // (an Elm-style update returns the model with a command: `-> (Model, Cmd)`)
             let pair = returnType.as(TupleTypeSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.type.trimmedText : nil }
             let returned = next ?? pair ?? returnType.trimmedText
-            let params = Array(node.signature.parameterClause.parameters)
             // (ReSwift's reducers take the state optional, `nil` before the first action: `var state = state
             // ?? AppState()`)
-            guard let s = params.firstIndex(where: { $0.type.trimmedText == returned || $0.type.trimmedText == returned + "?" })
+            guard let s = params.firstIndex(where: { $0.type == returned || $0.type == returned + "?" })
             else { return nil }
-            let parameter = (params[s].secondName ?? params[s].firstName).text
+            let parameter = params[s].name
             // (the copy: the first `var` statement, made of the parameter)
-            guard let first = body.statements.lazy.compactMap({ $0.item.as(VariableDeclSyntax.self) }).first(where: { $0.bindingSpecifier.text == "var" }),
+            guard let first = statements.lazy.compactMap({ $0.item.as(VariableDeclSyntax.self) }).first(where: { $0.bindingSpecifier.text == "var" }),
                   first.bindings.count == 1, let binding = first.bindings.first,
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                   let value = binding.initializer.map({ SyntaxHelpers.withoutFallback($0.value).value }), SyntaxHelpers.path(value) == parameter
@@ -352,7 +440,7 @@ struct ReducerRecogniser: Recogniser {
                 }
                 return SyntaxHelpers.path(e)
             }
-            let returns = SwitchFinder.scan(body).returns
+            let returns = SwitchFinder.scan(statements).returns
             guard !returns.isEmpty, returns.allSatisfy({ r in
                 guard let e = r.expression else { return false }
                 if next != nil, let value = SyntaxHelpers.nextValue(e) { return value.model.map { SyntaxHelpers.path($0) == name || fresh($0) } ?? true }

@@ -430,7 +430,9 @@ struct MappingFunctionRecogniser: Recogniser {
             guard scan.assignments.contains(where: { SyntaxHelpers.path($0.lhs) == state }) else { return false }
         } else {
             // (Mobius's `.next(.x, effects: …)` names `.x`; its `.noChange` and `.dispatchEffects` name none)
+            // (each side of a ternary: `return s == .lowered ? .moving : s`)
             let values = scan.returns.compactMap { r in r.expression.flatMap { e in next ? SyntaxHelpers.nextValue(e)?.model : e } }
+                .flatMap(SyntaxHelpers.branches)
             let cases = values.compactMap { e -> String? in
                 let value = SyntaxHelpers.unwrap(e).as(TupleExprSyntax.self).flatMap { $0.elements.count == 2 ? $0.elements.first!.expression : nil } ?? e
                 return SyntaxHelpers.caseReference(value, context.index)?.name
@@ -502,6 +504,7 @@ struct MappingFunctionRecogniser: Recogniser {
         let built = context.construction(referencing: c.name, around: c.node)
         var start: ExprSyntax? = built?.initial.map { Self.fieldStart($0, statePath: statePath, context: context) }
         start = start ?? Self.declaredStart(of: stateEnum, context: context) ?? Self.nilDefault(of: statePath, in: c.body)
+            ?? Self.reactorStart(of: c.node, context: context)
         if start == nil, let closure = c.node.as(ClosureExprSyntax.self) { start = Self.scanSeed(of: closure) }
         let machine = Machine(
             name: built?.binding ?? c.name ?? "mapping@\(file.location(of: c.node).line)", dialect: .mappingFunction,
@@ -596,6 +599,14 @@ struct MappingFunctionRecogniser: Recogniser {
               let value = binding.initializer?.value, case let (given, fallback?) = SyntaxHelpers.withoutFallback(value),
               SyntaxHelpers.path(given) == statePath else { return nil }
         return fallback
+    }
+
+    /// ReactorKit's start of a reactor's `reduce(state:mutation:)`: the `initialState` property of the type
+    /// the function is a method of (`let initialState: State = .stopped`, or what its initializers set).
+    static func reactorStart(of node: Syntax, context: ExtractionContext) -> ExprSyntax? {
+        guard node.is(FunctionDeclSyntax.self), let owner = context.index.scope(of: node)?.innermostType,
+              let property = owner.properties.first(where: { $0.name == "initialState" && !$0.isStatic }) else { return nil }
+        return property.initializer ?? SwitchMethodRecogniser.initializerValue(of: property.name, in: owner)
     }
 
     /// The value a state starts with where no construction gives one: what the type declaring its enum
@@ -1047,8 +1058,43 @@ struct SwitchMethodRecogniser: Recogniser {
     static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], of machine: Machine,
                           unobservable: Set<String>, context: ExtractionContext) -> [String] {
         let targets = Self.targets(of: machine.rules), states = Set(machine.states)
-        return assigned.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
+        // (a write left last on its way, `job = .weird; return`, is no placeholder: when no rule leads to
+        // it, no run gets there)
+        let writes = assigned.map(\.node)
+        return assigned.filter { overwritten($0.node, by: writes) }.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
             .filter { states.contains($0) && ((!targets.contains($0) && $0 != machine.initial) || unobservable.contains($0)) }.uniqued()
+    }
+
+    /// Whether a write of the state may be overwritten before its function returns: another write follows
+    /// it in its block or an enclosing one (or a call of the type's own methods, or the state handed on
+    /// `inout`, which may write it), or it runs in a closure (whose time the reader does not know).
+    static func overwritten(_ write: Syntax, by writes: [Syntax]) -> Bool {
+        func mayWrite(_ later: CodeBlockItemSyntax) -> Bool {
+            if writes.contains(where: { w in w.root.id == later.root.id && later.position <= w.position && w.endPosition <= later.endPosition }) {
+                return true
+            }
+            return later.tokens(viewMode: .sourceAccurate).contains { token in
+                if token.tokenKind == .prefixAmpersand { return true }
+                // (`finish()`, `self.finish()`)
+                guard token.tokenKind == .leftParen, let call = token.parent?.as(FunctionCallExprSyntax.self) else { return false }
+                let callee = call.calledExpression
+                return callee.is(DeclReferenceExprSyntax.self) || callee.as(MemberAccessExprSyntax.self).map { $0.base.map(SyntaxHelpers.isSelf) ?? false } ?? false
+            }
+        }
+        var node = write
+        while let parent = node.parent {
+            if parent.is(ClosureExprSyntax.self) { return true }
+            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) || parent.is(AccessorBlockSyntax.self) { return false }
+            if let list = parent.as(CodeBlockItemListSyntax.self), let item = node.as(CodeBlockItemSyntax.self) {
+                for later in list where later.position > item.position {
+                    if mayWrite(later) { return true }
+                    // (the function is left first)
+                    if later.item.is(ReturnStmtSyntax.self) || later.item.is(ThrowStmtSyntax.self) { return false }
+                }
+            }
+            node = parent
+        }
+        return true
     }
 
     /// The states some rule leads to.

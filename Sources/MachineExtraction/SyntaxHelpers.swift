@@ -1187,6 +1187,12 @@ enum SyntaxHelpers {
     static func assignedName(_ expr: some SyntaxProtocol) -> String? {
         var node = Syntax(expr)
         while let parent = node.parent, parent.is(MemberAccessExprSyntax.self) || parent.is(FunctionCallExprSyntax.self) && parent.as(FunctionCallExprSyntax.self)?.calledExpression.id == node.id {
+            // (Combine's `.assign(to: &$screen)`, `.assign(to: \.screen, on: self)`: the property it feeds)
+            if let member = parent.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "assign",
+               let call = member.parent?.as(FunctionCallExprSyntax.self), let to = argument(call, "to") {
+                let text = to.trimmedText.filter { !"&$\\".contains($0) }
+                return text.split(separator: ".").last.map(String.init)
+            }
             if let member = parent.as(MemberAccessExprSyntax.self), subscriptionMethods.contains(member.declName.baseName.text) { return nil }
             node = parent
         }

@@ -130,27 +130,49 @@ struct TinderRecogniser: Recogniser {
         let inputs = context.caseList(eventEnum, used: eventNames)
         guard !states.isEmpty else { return }
 
+        // The library keeps one handler per state and event, in dictionaries: a later `state(.s)` block
+        // replaces an earlier one whole, and a later `on(.e)` in a block replaces an earlier one
+        func ons(_ block: FunctionCallExprSyntax) -> [FunctionCallExprSyntax] {
+            (block.trailingClosure.map { Self.topCalls($0.statements) } ?? []).filter { DSLSupport.calleeName($0) == "on" }
+        }
+        func events(of on: FunctionCallExprSyntax) -> [String] {
+            on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression, context.index)?.name }
+        }
+        var lastBlock: [String: Int] = [:]
+        var lastOn: [Pair: SyntaxIdentifier] = [:]
+        for (k, (block, from)) in blocks.enumerated() {
+            for state in from { lastBlock[state] = k }
+            for on in ons(block) { for state in from { for e in events(of: on) { lastOn[Pair(from: state, input: e)] = on.id } } }
+        }
         var rules: [Rule] = []
-        for (block, from) in blocks {
-            for on in block.trailingClosure.map({ Self.topCalls($0.statements) }) ?? [] where DSLSupport.calleeName(on) == "on" {
+        for (k, (block, from)) in blocks.enumerated() {
+            for on in ons(block) {
                 let location = file.location(of: on)
-                let events = on.arguments.compactMap { $0.expression.is(ClosureExprSyntax.self) ? nil : SyntaxHelpers.caseReference($0.expression, context.index)?.name }
+                let events = events(of: on)
                 guard !events.isEmpty else {
                     context.warn("cannot read the event of `on(\(on.arguments.compactText.prefix(40)))`; it is left out", at: location)
                     continue
                 }
+                let replaced = from.filter { state in lastBlock[state] != k || events.contains { lastOn[Pair(from: state, input: $0)] != on.id } }
+                if !replaced.isEmpty {
+                    let later = lastBlock[replaced[0]] != k ? "a later `state(.\(replaced[0]))` block replaces this one" : "a later `on(.\(events[0]))` in this block replaces it"
+                    context.warn("`on(.\(events[0]))` in state .\(replaced[0]) never runs: StateMachine keeps one handler per state and event, and \(later)",
+                                 at: location)
+                }
+                let live = from.filter { !replaced.contains($0) }
+                guard !live.isEmpty else { continue }
                 guard let body = SyntaxHelpers.closures(of: on).last else {
                     context.warn("`on(.\(events[0]))` has no closure to read; it is left out", at: location)
                     continue
                 }
                 context.claimed.insert(body.id)
                 let statePath = SyntaxHelpers.closureParameterNames(body).first
-                let pairs = from.flatMap { s in events.map { Pair(from: s, input: $0) } }
+                let pairs = live.flatMap { s in events.map { Pair(from: s, input: $0) } }
                 let branches = self.branches(in: body)
                 var outcomes: [Outcome] = []
                 if branches.isEmpty {
                     let text = body.statements.compactText
-                    context.warn("`on(.\(events[0]))` in state .\(from[0]) computes its result (`\(text.prefix(50))`); its target cannot be drawn",
+                    context.warn("`on(.\(events[0]))` in state .\(live[0]) computes its result (`\(text.prefix(50))`); its target cannot be drawn",
                                  at: location)
                     outcomes.append(Outcome(pairs: pairs, target: .unknown(String(text.prefix(60)))))
                 }

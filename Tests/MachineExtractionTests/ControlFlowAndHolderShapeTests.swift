@@ -216,4 +216,144 @@ final class ControlFlowAndHolderShapeTests: XCTestCase {
         let a = Analysed(paths: [root.appendingPathComponent("App").path, root.appendingPathComponent("Lib").path])
         XCTAssertEqual(a.machines.map(\.id), ["App/Door.hinge", "Lib/Door.hinge"])
     }
+    /// Reducer closures over a struct state: typed and returning a changed copy (RxFeedback's `reduce:`), the
+    /// value of a variable annotated with a typealias of `(inout S, A) -> Void`, and the trailing closure of
+    /// a `Store<S, A>(initialState:)`: each a machine per field.
+    func testReducerClosuresOverAStructState() throws {
+        let a = Analysed.source("""
+        enum Zoom { case fitted, zoomed }
+        enum ZoomEvent { case pinch, reset }
+        struct Viewer { var zoom: Zoom = .fitted; var page = 0 }
+        func makeSystem() -> Any {
+            Feedback.system(initialState: Viewer(), reduce: { (state: Viewer, event: ZoomEvent) -> Viewer in
+                var s = state
+                switch event {
+                case .pinch: s.zoom = s.zoom == .fitted ? .zoomed : .fitted
+                case .reset: s.zoom = .fitted
+                }
+                return s
+            })
+        }
+        typealias Reducing<S, A> = (inout S, A) -> Void
+        enum Deck { case idle, spinning }
+        enum DeckAction { case spin, halt }
+        struct Turntable { var deck: Deck = .idle }
+        let turntableReducer: Reducing<Turntable, DeckAction> = { state, action in
+            switch action {
+            case .spin: if state.deck == .idle { state.deck = .spinning }
+            case .halt: state.deck = .idle
+            }
+        }
+        final class Store<S, A> {
+            var state: S
+            let reducer: (inout S, A) -> Void
+            init(initialState: S, reducer: @escaping (inout S, A) -> Void) { state = initialState; self.reducer = reducer }
+        }
+        enum Shelf { case browsing, basket }
+        enum ShelfAction { case open, close }
+        struct Shop { var shelf: Shelf = .browsing }
+        let shop = Store<Shop, ShelfAction>(initialState: Shop()) { state, action in
+            switch action {
+            case .open: state.shelf = .basket
+            case .close: state.shelf = .browsing
+            }
+        }
+        """)
+        XCTAssertEqual(try a.machine("Viewer.zoom").moves, ["fitted -pinch-> zoomed", "zoomed -pinch-> fitted", "zoomed -reset-> fitted"])
+        XCTAssertEqual(try a.machine("Turntable.deck").moves, ["idle -spin-> spinning", "spinning -halt-> idle"])
+        XCTAssertEqual(try a.machine("Shop.shelf").moves, ["browsing -open-> basket", "basket -close-> browsing"])
+    }
+
+    /// Starts of mapping functions: the seed of a `scan` given the function (`scan(.locked, accumulator:
+    /// Gate.step)`, or a closure calling it), a reactor's `initialState`, a store built with `initial:`; and
+    /// a function returning ternaries (`return s == .lowered ? .moving : s`) is a mapping.
+    func testStartsOfMappingFunctionsAndTernaryReturns() throws {
+        let a = Analysed.source("""
+        enum Shade {
+            case raised, moving, lowered
+            enum Command { case up, down, arrived }
+            static func apply(_ shade: Shade, _ command: Command) -> Shade {
+                switch command {
+                case .up: return shade == .lowered ? .moving : shade
+                case .down: return shade == .raised ? .moving : shade
+                case .arrived: return shade == .moving ? .lowered : shade
+                }
+            }
+        }
+        final class ShadeController {
+            func attach(_ commands: Stream<Shade.Command>) {
+                _ = commands.scan(Shade.lowered, accumulator: Shade.apply)
+            }
+        }
+        final class Radio: Reactor {
+            enum Mutation { case tuned, lost }
+            enum State { case silent, playing }
+            let initialState: State = .silent
+            func reduce(state: State, mutation: Mutation) -> State {
+                switch (state, mutation) {
+                case (.silent, .tuned): return .playing
+                case (.playing, .lost): return .silent
+                default: return state
+                }
+            }
+        }
+        enum Route { case splash, home }
+        enum RouteAction { case finished, loggedOut }
+        struct Nav { var route: Route = .splash }
+        func routeReducer(_ nav: inout Nav, _ action: RouteAction) {
+            switch (nav.route, action) {
+            case (.splash, .finished): nav.route = .home
+            case (.home, .loggedOut): nav.route = .splash
+            default: break
+            }
+        }
+        final class Hub<S, A> { init(initial: S, reduce: @escaping (inout S, A) -> Void) {} }
+        let hub = Hub(initial: Nav(route: .home), reduce: routeReducer)
+        """)
+        let shade = try a.machine("apply")
+        XCTAssertEqual(shade.moves, ["lowered -up-> moving", "raised -down-> moving", "moving -arrived-> lowered"])
+        XCTAssertEqual(shade.initial, "lowered")
+        XCTAssertEqual(try a.machine("reduce").initial, "silent")
+        XCTAssertEqual(try a.machine("Nav.route").initial, "home")
+    }
+
+    /// Rows looked up with `first(where:)`: the first row of a pair wins, a later one is shadowed and leads
+    /// nowhere; a write left last on a way that never runs is no placeholder (its state is unreachable).
+    func testFirstRowWinsAndAnUnrunWriteIsNoPlaceholder() throws {
+        let a = Analysed.source("""
+        enum Phase { case a, b, c }
+        enum PhaseEvent { case x, y }
+        struct Move { let from: Phase; let on: PhaseEvent; let to: Phase }
+        let moves: [Move] = [
+            Move(from: .a, on: .x, to: .b),
+            Move(from: .b, on: .y, to: .a),
+            Move(from: .a, on: .x, to: .c),
+        ]
+        final class Belt {
+            private(set) var phase: Phase = .a
+            func send(_ event: PhaseEvent) {
+                guard let move = moves.first(where: { $0.from == phase && $0.on == event }) else { return }
+                phase = move.to
+            }
+        }
+        enum Job { case idle, printing, weird }
+        final class Printer {
+            var job: Job = .idle
+            func start() {
+                guard job == .idle else { return }
+                if job == .printing {
+                    job = .weird
+                    return
+                }
+                job = .printing
+            }
+            func clear() { if job == .printing { job = .idle } }
+        }
+        """)
+        let belt = try a.machine("moves")
+        XCTAssertEqual(belt.moves, ["a -x-> b", "b -y-> a"])
+        XCTAssertTrue(belt.findingSet.contains("shadowed_rule line:7"), "\(belt.findingSet)")
+        XCTAssertTrue(belt.findingSet.contains("unreachable_state c"), "\(belt.findingSet)")
+        XCTAssertTrue(try a.machine("Printer.job").findingSet.contains("unreachable_state weird"))
+    }
 }

@@ -58,8 +58,10 @@ final class TinderTests: XCTestCase {
         ])
     }
 
-    func testTwoHandlersForOnePairOverlap() throws {
-        let m = try Analysed.source("""
+    /// The library keeps one handler per state and event (dictionaries): the later `on(.press)` replaces
+    /// the earlier, which never runs (a warning says so), and a later `state(.s)` block replaces an earlier one.
+    func testALaterHandlerForOnePairReplacesTheEarlier() throws {
+        let a = Analysed.source("""
         enum Light: StateMachineHashable { case off, on, broken }
         enum Press: StateMachineHashable { case press }
         enum Fx { case click }
@@ -70,11 +72,18 @@ final class TinderTests: XCTestCase {
                 on(.press) { transition(to: .broken) }
             }
             state(.on) { on(.press) { transition(to: .off) } }
+            state(.broken) { on(.press) { transition(to: .off) } }
+            state(.broken) {}
         }
-        """).machine("light")
+        """)
+        let m = try a.machine("light")
         XCTAssertEqual(m.initial, "off")
-        XCTAssertEqual(m.moves, ["off -press-> on", "off -press-> broken", "on -press-> off"])
-        XCTAssertEqual(m.findingSet, ["overlapping_rules off/press", "dead_end_state broken"])
+        XCTAssertEqual(m.moves, ["off -press-> broken", "on -press-> off"])
+        XCTAssertEqual(m.findingSet, ["dead_end_state broken", "unreachable_state on"])
+        XCTAssertEqual(a.diagnosticLines.filter { $0.contains("never runs") }, [
+            "warning 7: `on(.press)` in state .off never runs: StateMachine keeps one handler per state and event, and a later `on(.press)` in this block replaces it",
+            "warning 11: `on(.press)` in state .broken never runs: StateMachine keeps one handler per state and event, and a later `state(.broken)` block replaces this one",
+        ])
     }
 
     func testInitialStateParameterWithoutDefaultIsUnknown() throws {
