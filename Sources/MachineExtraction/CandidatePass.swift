@@ -231,7 +231,8 @@ enum CandidatePass {
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
                           case let assigning = type.methods.filter({ m, _ in
-                              m.body.map { SwitchFinder.scan($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path && !SymbolIndex.isLocalName($0.lhs) } } ?? false
+                              // (in a closure too: `DispatchQueue.main.async { self.level = .full }`)
+                              m.body.map { SwitchFinder.scanAll($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path && !SymbolIndex.isLocalName($0.lhs) } } ?? false
                           }), !assigning.isEmpty {
                     result.append(Switched(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)",
                                            assigning: assigning, reason:

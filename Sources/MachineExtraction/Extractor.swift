@@ -498,8 +498,9 @@ final class ExtractionContext {
     func construction(referencing name: String?, around node: Syntax) -> (binding: String?, initial: ExprSyntax?, call: FunctionCallExprSyntax)? {
         guard let call = constructionCall(referencing: name, around: node) else { return nil }
         pendingConstruction = call.id
-        // (an unassigned `scan` names nothing: its accumulator keeps its own name)
-        return (DSLSupport.storageName(call, orFunction: Self.scanSeed(call) == nil), initialArgument(call), call)
+        // (a `scan` is named by what its result is assigned to, `gate = inputs.scan(…)`, not a subscription
+        // made of it; else its accumulator keeps its own name)
+        return (Self.scanSeed(call) != nil ? SyntaxHelpers.assignedName(call) : DSLSupport.storageName(call), initialArgument(call), call)
     }
 
     /// The call `construction(referencing:around:)` finds, with nothing linked to it.
@@ -1138,7 +1139,11 @@ final class ExtractionContext {
             warn(ReducerInterpreter.leftOutMessage("'\(m.name)'") + " and the machine is partial", at: location, severity: .note)
         }
         m.terminal = m.terminal.appendingUnique(marked(stateEnum, "terminal") + declaredEnds(of: stateEnum).sorted().filter(m.states.contains))
-        if let initial = marked(stateEnum, "initial").first { m.initial = initial }
+        if let initial = marked(stateEnum, "initial").first {
+            // (the marker answers the note that no start could be read)
+            if m.initial == nil { diagnostics.removeAll { $0.severity == .note && $0.message.hasPrefix("\(m.name) starts as ") && $0.message.contains("no initial state") } }
+            m.initial = initial
+        }
         if let initial = m.initial, !m.states.contains(initial) {
             warn("\(m.name): the initial value `\(initial)` is not one of its states; no initial state", at: m.location, severity: .note)
             m.initial = nil

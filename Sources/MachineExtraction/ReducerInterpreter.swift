@@ -405,7 +405,7 @@ final class ReducerInterpreter {
     static let workLimit = 200_000
     /// Bound on the paths followed at once: paths with equal conditions are joined, and those beyond it
     /// are left out.
-    static let contextLimit = 256
+    static let contextLimit = 1024
     /// The first statement where paths were left out (more than `contextLimit` reached it, or the walk
     /// reached `workLimit`): the rules read are then only part of the body's.
     var leftOut: SourceLocation?
@@ -2794,10 +2794,18 @@ final class ReducerInterpreter {
 
     func stateVerdict(_ expr: ExprSyntax) -> Verdict? {
         verdicts.value(for: expr) {
-            let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths, file: file, index: effects.index)
+            // (a name a `case` binds at the state's place is the state: `case (let l, .hang) where l.isBusy`)
+            var snapshots = Set<String>()
+            for token in expr.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let name) = token.tokenKind, let ref = token.parent?.as(DeclReferenceExprSyntax.self),
+                   !spec.statePaths.contains(name), snapshotsState(ExprSyntax(ref)) { snapshots.insert(name) }
+            }
+            let evaluator = PredicateEvaluator(values: d.states, subjects: spec.statePaths.union(snapshots), file: file, index: effects.index)
             let properties = spec.enumPredicates, own = spec.ownerPredicates
             evaluator.property = { name in properties[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
-            evaluator.hidden = { [unowned self] in isLocal(SyntaxHelpers.unwrap($0)) }
+            evaluator.hidden = { [unowned self] e in
+                !snapshots.contains(SyntaxHelpers.path(e) ?? "") && isLocal(SyntaxHelpers.unwrap(e))
+            }
             if !own.isEmpty {
                 evaluator.ownProperty = { name in own[name].map { Verdict(yes: $0.yes, maybe: $0.maybe) } }
                 evaluator.ownerPath = spec.ownerPath

@@ -1058,10 +1058,17 @@ struct SwitchMethodRecogniser: Recogniser {
     static func transient(_ assigned: [(node: Syntax, value: ExprSyntax)], of machine: Machine,
                           unobservable: Set<String>, context: ExtractionContext) -> [String] {
         let targets = Self.targets(of: machine.rules), states = Set(machine.states)
-        // (a write left last on its way, `job = .weird; return`, is no placeholder: when no rule leads to
-        // it, no run gets there)
+        // (a write left last on its way in a method the reader walked, `job = .weird; return`, is no
+        // placeholder: when no rule leads to it, no run gets there)
         let writes = assigned.map(\.node)
-        return assigned.filter { overwritten($0.node, by: writes) }.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
+        func walked(_ write: Syntax) -> Bool {
+            guard let function = sequence(first: write, next: { $0.parent }).first(where: {
+                      $0.is(FunctionDeclSyntax.self) || $0.is(InitializerDeclSyntax.self) || $0.is(AccessorBlockSyntax.self) }),
+                  let file = context.index.file(of: function) else { return false }
+            let start = file.location(of: function), end = file.location(of: function.lastToken(viewMode: .sourceAccurate) ?? function.firstToken(viewMode: .sourceAccurate)!)
+            return machine.rules.contains { $0.location.file == start.file && (start.line...end.line).contains($0.location.line) }
+        }
+        return assigned.filter { !walked($0.node) || overwritten($0.node, by: writes) }.compactMap { SyntaxHelpers.caseReference($0.value, context.index)?.name }
             .filter { states.contains($0) && ((!targets.contains($0) && $0 != machine.initial) || unobservable.contains($0)) }.uniqued()
     }
 
@@ -1074,7 +1081,9 @@ struct SwitchMethodRecogniser: Recogniser {
                 return true
             }
             return later.tokens(viewMode: .sourceAccurate).contains { token in
-                if token.tokenKind == .prefixAmpersand { return true }
+                // (handed on `inout`, a closure that may run at once, a `fallthrough` into the next case)
+                if token.tokenKind == .prefixAmpersand || token.tokenKind == .keyword(.fallthrough) { return true }
+                if token.tokenKind == .leftBrace, token.parent?.is(ClosureExprSyntax.self) == true { return true }
                 // (`finish()`, `self.finish()`)
                 guard token.tokenKind == .leftParen, let call = token.parent?.as(FunctionCallExprSyntax.self) else { return false }
                 let callee = call.calledExpression

@@ -72,7 +72,7 @@ enum LintPipeline {
                 throw Failure(message: "\(path): error: cannot read the baseline file")
             }
             do { baseline = try Baseline.decode(data) } catch {
-                throw Failure(message: "\(path): error: not a machine-viz baseline (JSON with `version` and `findings`): \(error)")
+                throw Failure(message: "\(path): error: not a machine-viz baseline (JSON with `version` and `findings`): \(Self.reason(error))")
             }
         }
         let paths = !request.paths.isEmpty ? request.paths
@@ -187,7 +187,8 @@ enum LintPipeline {
 
         var notes: [String] = []
         for name in configuration.unknownMachines(entry.machineNames) {
-            notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files")
+            let closest = Render.closest(to: name, in: entry.machineNames).map { "; did you mean '\($0)'?" } ?? ""
+            notes.append("\(configuration.file ?? Configuration.fileName): warning: no machine named '\(name)' was found in the checked files\(closest)")
         }
         if let path = request.writeBaselinePath {
             // an unwritable path is an output failure (CLIError.output, exit status 3), said in one line
@@ -212,6 +213,20 @@ enum LintPipeline {
         }
         return Outcome(configuration: configuration, violations: violations, diagnostics: diagnostics,
                        notes: notes, readFiles: readFiles, machines: entry.machines)
+    }
+
+    /// Why a JSON file could not be decoded, in words (not Foundation's description of the error value).
+    static func reason(_ error: Error) -> String {
+        func at(_ path: [CodingKey]) -> String {
+            path.isEmpty ? "" : " at `" + path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") + "`"
+        }
+        switch error as? DecodingError {
+        case .dataCorrupted(let c)?: return c.codingPath.isEmpty ? "it is not valid JSON" : "a value\(at(c.codingPath)) cannot be read"
+        case .keyNotFound(let key, let c)?: return "`\(key.stringValue)` is missing\(at(c.codingPath))"
+        case .typeMismatch(let type, let c)?: return "expected \(type)\(at(c.codingPath))"
+        case .valueNotFound(let type, let c)?: return "expected \(type)\(at(c.codingPath)), found null"
+        default: return "\(error)"
+        }
     }
 
     static func tidy(_ path: String) -> String {

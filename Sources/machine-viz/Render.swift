@@ -168,6 +168,8 @@ struct Render: ParsableCommand {
         }
         // Render everything first, then write: a failure leaves no half-written set behind.
         var files: [(String, Data)] = []
+        // (file names as `docs` makes them: unique on case-insensitive file systems too)
+        var usedNames = Set<String>()
         for m in machines {
             for note in renderer.tradeOffs(for: m) { Output.stderr("note: \(m.name): \(note)") }
             let data: Data
@@ -195,7 +197,7 @@ struct Render: ParsableCommand {
                     throw ExitCode(ExitStatus.failed)
                 }
             }
-            files.append((Self.fileName(m.name, format.fileExtension), data))
+            files.append((DocsPlan.stem(m.name, avoiding: &usedNames) + "." + format.fileExtension, data))
         }
         if let dir = outputDir {
             try Output.createFolder(dir)
@@ -266,7 +268,7 @@ struct Render: ParsableCommand {
 
     /// A file name from a machine name: letters, digits, `.`, `-` and `_` kept, the rest `_`.
     static func fileName(_ name: String, _ ext: String) -> String {
-        let safe = String(name.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
-        return (safe.isEmpty ? "machine" : safe) + "." + ext
+        var used = Set<String>()
+        return DocsPlan.stem(name, avoiding: &used) + "." + ext
     }
 }

@@ -190,6 +190,34 @@ final class RobustCLITests: XCTestCase {
         XCTAssertEqual(buffer.stdout, "")
     }
 
+    /// `render --output-dir` names files as `docs` does: two machines whose names differ only in case do
+    /// not overwrite each other on a case-insensitive file system; a corrupt baseline says why in words.
+    func testRenderFileNamesAreUniqueIgnoringCaseAndBaselineErrorsAreWords() throws {
+        let source = """
+        enum Floor { case ground, top, roof }
+        final class Lift {
+            var pos: Floor = .ground
+            func up() { switch pos { case .ground: pos = .top; case .top, .roof: break } }
+            func down() { if pos == .top { pos = .ground } }
+        }
+        final class LIFT {
+            var pos: Floor = .ground
+            func up() { switch pos { case .ground: pos = .top; case .top, .roof: break } }
+            func down() { if pos == .top { pos = .ground } }
+        }
+        """
+        let file = temp.appendingPathComponent("Lifts.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let out = temp.appendingPathComponent("out")
+        XCTAssertEqual(try run(["render", file.path, "--format", "dot", "--output-dir", out.path]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["LIFT.pos-2.dot", "Lift.pos.dot"])
+        let baseline = temp.appendingPathComponent("b.json")
+        try "{ \"version\": 1 }".write(to: baseline, atomically: true, encoding: .utf8)
+        let bad = try run(["lint", file.path, "--baseline", baseline.path])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("not a machine-viz baseline (JSON with `version` and `findings`): `findings` is missing"), bad.stderr)
+    }
+
     // MARK: Lint options and reporters
 
     static let door = LintEndToEndTests.door

@@ -356,4 +356,67 @@ final class ControlFlowAndHolderShapeTests: XCTestCase {
         XCTAssertTrue(belt.findingSet.contains("unreachable_state c"), "\(belt.findingSet)")
         XCTAssertTrue(try a.machine("Printer.job").findingSet.contains("unreachable_state weird"))
     }
+    /// A computed `Bool` of the state's enum tested on the name a `case` binds at the state's place
+    /// (`case (let l, .hang) where l.isBusy`) is decided per state: the later case it covers is shadowed.
+    func testComputedBoolOfABoundStateIsDecidedPerState() throws {
+        let a = Analysed.source("""
+        enum Line {
+            case idle, ringing, talking
+            var isBusy: Bool { self != .idle }
+        }
+        enum Tap { case call, pickUp, hang }
+        final class Handset {
+            var line: Line = .idle
+            func handle(_ e: Tap) {
+                switch (line, e) {
+                case (.idle, .call): line = .ringing
+                case (.ringing, .pickUp): line = .talking
+                case (let l, .hang) where l.isBusy: line = .idle
+                case (.ringing, .hang): line = .talking
+                default: break
+                }
+            }
+        }
+        """)
+        let m = try a.machine("Handset.line")
+        XCTAssertEqual(m.moves, ["idle -call-> ringing", "ringing -pickUp-> talking", "ringing -hang-> idle", "talking -hang-> idle"])
+        XCTAssertEqual(m.findingSet, ["shadowed_rule line:13"])
+    }
+
+    /// A property switched over and written only in a closure is a candidate `--explain` speaks of; a
+    /// start marked `// machine-viz: initial` leaves no note that the start is unknown.
+    func testClosureOnlyWritesAreACandidateAndAMarkedStartNeedsNoNote() throws {
+        let a = Analysed.source("""
+        enum Level { case empty, half, full }
+        final class Meter {
+            var level: Level = .empty
+            func fill() {
+                switch level {
+                case .empty: DispatchQueue.main.async { self.level = .full }
+                case .half, .full: break
+                }
+            }
+        }
+        enum Stage {
+            // machine-viz: initial
+            case browsing
+            case filled, paid
+        }
+        enum Tap { case add, pay }
+        final class Basket {
+            var stage: Stage
+            init(restoring stage: Stage) { self.stage = stage }
+            func handle(_ e: Tap) {
+                switch (stage, e) {
+                case (.browsing, .add): stage = .filled
+                case (.filled, .pay): stage = .paid
+                default: break
+                }
+            }
+        }
+        """)
+        XCTAssertTrue(a.diagnosticLines.contains { $0.hasPrefix("note 5: `Meter.level` is shaped like a state machine") }, "\(a.diagnosticLines)")
+        XCTAssertEqual(try a.machine("Basket.stage").initial, "browsing")
+        XCTAssertFalse(a.diagnosticLines.contains { $0.contains("no initial state") }, "\(a.diagnosticLines)")
+    }
 }

@@ -450,13 +450,13 @@ final class PartialMachineTests: XCTestCase {
     }
 
     func testPathsBeyondTheBoundAreLeftOutWithANoteAndTheMachineIsPartial() throws {
-        // nine conditions: 512 paths, more than the 256 followed at once, from the ninth `if` (line 24)
-        let (machines, diagnostics) = try Fixture.analyze(source: door(conditions: 9))
+        // eleven conditions: 2,048 paths, more than the 1,024 followed at once, from the eleventh (line 28)
+        let (machines, diagnostics) = try Fixture.analyze(source: door(conditions: 11))
         let m = try XCTUnwrap(machines.named("Door.latch"))
         XCTAssertTrue(m.transitions.isSuperset(of: ["shut -push-> open", "open -pull-> shut"]))
         XCTAssertTrue(m.partial)
-        XCTAssertEqual(m.pathsLeftOut.map(\.line), [24])
-        XCTAssertTrue(diagnostics.contains { $0.location?.line == 24 && $0.message.contains("left out") && $0.severity == .note })
+        XCTAssertEqual(m.pathsLeftOut.map(\.line), [28])
+        XCTAssertTrue(diagnostics.contains { $0.location?.line == 28 && $0.message.contains("left out") && $0.severity == .note })
         // six are 64 paths, and 192 after the three cases of the switch: all followed
         let (whole, quiet) = try Fixture.analyze(source: door(conditions: 6))
         let n = try XCTUnwrap(whole.named("Door.latch"))
