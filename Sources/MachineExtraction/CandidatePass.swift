@@ -230,9 +230,15 @@ enum CandidatePass {
                 } else if let type = enclosing,
                           let property = type.properties.first(where: { $0.name == path && !$0.isComputed && !$0.isStatic }),
                           SwitchMethodRecogniser().stateType(of: property, owner: type, context: context) != nil,
+                          // (in a closure too, `DispatchQueue.main.async { self.state = .full }`, for a property named as a
+                          // state: generated code sets its other values in decoding closures)
+                          case let inClosures = SwitchMethodRecogniser.namedAsState(path),
                           case let assigning = type.methods.filter({ m, _ in
-                              // (in a closure too: `DispatchQueue.main.async { self.level = .full }`)
-                              m.body.map { SwitchFinder.scanAll($0).assignments.contains { SyntaxHelpers.path($0.lhs) == path && !SymbolIndex.isLocalName($0.lhs) } } ?? false
+                              m.body.map { body in
+                                  (inClosures ? SwitchFinder.scanAll(body) : SwitchFinder.scan(body)).assignments.contains {
+                                      SyntaxHelpers.path($0.lhs) == path && !SymbolIndex.isLocalName($0.lhs)
+                                  }
+                              } ?? false
                           }), !assigning.isEmpty {
                     result.append(Switched(key: qualified + "." + path, shape: "switch over a state property", name: "\(typeNames.last!).\(path)",
                                            assigning: assigning, reason:

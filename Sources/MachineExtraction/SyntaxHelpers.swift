@@ -113,7 +113,7 @@ enum SyntaxHelpers {
     /// `lock.withLock { … }`, `queue.sync { … }`; and `MainActor.run`): code in it is the caller's own.
     static let immediateCallees: Set<String> = [
         "withAnimation", "withTransaction", "withLock", "withLockedValue", "sync", "autoreleasepool", "performAndWait",
-        "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime",
+        "withMutation", "assumeIsolated", "performWithoutAnimation", "animate", "withExtendedLifetime", "synchronized",
         // (its operation; its `onCancel:` handler runs only when the task is cancelled)
         "withTaskCancellationHandler",
     ]
