@@ -2324,7 +2324,6 @@ final class ReducerInterpreter {
     /// The paths on which the conditions of an `if` or `guard` hold, and those on which they fail (paths
     /// with no pairs left are dropped).
     func split(_ ctxs: [Ctx], on conditions: ConditionElementListSyntax) -> (yes: [Ctx], no: [Ctx]) {
-        let text = self.text(conditions)
         var yes: [Ctx] = []
         var no: [Ctx] = []
         let (ctxs, decided) = conditionCalls(conditions, ctxs)
@@ -2338,6 +2337,7 @@ final class ReducerInterpreter {
                 skipping = decided.element
             }
             let pred = evalConditions(conditions, ctx, skipping: skipping)
+            let text = dataText(conditions, ctx)
             let holds = refined(restrict(ctx, pred, text: text), conditions)
             if !holds.pairs.isEmpty { yes += bindingSteps(conditions, holds) }
             let fails = restrict(ctx, pred.negated(d), text: "!(\(text))")
@@ -2658,49 +2658,65 @@ final class ReducerInterpreter {
     func evalConditions(_ list: ConditionElementListSyntax, _ ctx: Ctx, skipping: SyntaxIdentifier? = nil) -> Pred {
         var pred = Pred.always(d)
         for element in list where element.id != skipping {
-            switch element.condition {
-            case .expression(let e):
-                pred = pred.and(eval(e, ctx))
-            // (`#available(iOS 18, *)`: the platform the program runs on decides, so both ways)
-            case .availability:
-                pred = pred.and(.unknown(d))
-            case .matchingPattern(let m):
-                pred = pred.and(atomPred(patternAtom(m.pattern), classify(m.initializer.value), ctx))
-            case .optionalBinding(let b):
-                if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
-                    pred = pred.and(stateAtom(["some"], refutable: false, ctx))
-                } else if spec.stateKind == .enumeration, let value = b.initializer?.value, let (base, name) = SyntaxHelpers.casePath(value, test: false),
-                          isState(SyntaxHelpers.path(base)), !isLocal(base), d.stateIndex[name] != nil {
-                    // `guard let draft = state.stage.drafting` of a `@CasePathable` enum: in that case
-                    pred = pred.and(stateAtom([name], refutable: false, ctx))
-                } else if let value = b.initializer?.value, let order = spec.enumSuccessors["allCases="], isStatePosition(value, order: order) {
-                    // `guard let index = Step.allCases.firstIndex(of: step)`: every case has a position
-                    continue
-                } else if let step = b.initializer.flatMap({ rawStep($0.value) }), step.fallback == nil {
-                    // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
-                    pred = pred.and(stateAtom(Set(step.next.keys), refutable: false, ctx))
-                } else if let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
-                          spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
-                    // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
-                    continue
-                } else if spec.openInputs, let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
-                          d.inputIndex[cast.type] != nil {
-                    // `if let add = action as? AddTodo`, where the actions are types
-                    pred = pred.and(inputAtom([cast.type], refutable: false))
-                } else if isInput(b.initializer.map { SyntaxHelpers.path($0.value) } ?? b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text) {
-                    // `guard let event` on an optional input: every input but `nil` (an input of its own where
-                    // the event is optional: the end of a stream), or every input when none is `nil`
-                    guard d.inputIndex["nil"] != nil else { continue }
-                    pred = pred.and(inputAtom(Set(d.inputs).subtracting(["nil"]), refutable: false))
-                } else if (b.initializer?.value).map(SyntaxHelpers.isSelf) ?? (b.pattern.trimmedText == "self") {
-                    // `guard let strongSelf = self`, `guard let self`: while the object lives, which the walk assumes
-                    continue
-                } else {
-                    pred = pred.and(.unknown(d))
-                }
-            }
+            if let p = evalCondition(element, ctx) { pred = pred.and(p) }
         }
         return pred
+    }
+
+    /// What one condition of a list says of a path (nil: nothing, as `guard let self`).
+    func evalCondition(_ element: ConditionElementSyntax, _ ctx: Ctx) -> Pred? {
+        switch element.condition {
+        case .expression(let e):
+            return eval(e, ctx)
+        // (`#available(iOS 18, *)`: the platform the program runs on decides, so both ways)
+        case .availability:
+            return .unknown(d)
+        case .matchingPattern(let m):
+            return atomPred(patternAtom(m.pattern), classify(m.initializer.value), ctx)
+        case .optionalBinding(let b):
+            if let value = b.initializer?.value, isState(SyntaxHelpers.path(value)), spec.stateKind == .optional {
+                return stateAtom(["some"], refutable: false, ctx)
+            } else if spec.stateKind == .enumeration, let value = b.initializer?.value, let (base, name) = SyntaxHelpers.casePath(value, test: false),
+                      isState(SyntaxHelpers.path(base)), !isLocal(base), d.stateIndex[name] != nil {
+                // `guard let draft = state.stage.drafting` of a `@CasePathable` enum: in that case
+                return stateAtom([name], refutable: false, ctx)
+            } else if let value = b.initializer?.value, let order = spec.enumSuccessors["allCases="], isStatePosition(value, order: order) {
+                // `guard let index = Step.allCases.firstIndex(of: step)`: every case has a position
+                return nil
+            } else if let step = b.initializer.flatMap({ rawStep($0.value) }), step.fallback == nil {
+                // `guard let next = Step(rawValue: step.rawValue + 1)`: the states with a next case
+                return stateAtom(Set(step.next.keys), refutable: false, ctx)
+            } else if let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
+                      spec.inputPaths.contains(b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "") {
+                // `guard let action = action as? CounterAction`: the cast the reducer reads its input through
+                return nil
+            } else if spec.openInputs, let cast = b.initializer.flatMap({ SyntaxHelpers.conditionalCast($0.value) }), isInput(cast.base),
+                      d.inputIndex[cast.type] != nil {
+                // `if let add = action as? AddTodo`, where the actions are types
+                return inputAtom([cast.type], refutable: false)
+            } else if isInput(b.initializer.map { SyntaxHelpers.path($0.value) } ?? b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text) {
+                // `guard let event` on an optional input: every input but `nil` (an input of its own where
+                // the event is optional: the end of a stream), or every input when none is `nil`
+                guard d.inputIndex["nil"] != nil else { return nil }
+                return inputAtom(Set(d.inputs).subtracting(["nil"]), refutable: false)
+            } else if (b.initializer?.value).map(SyntaxHelpers.isSelf) ?? (b.pattern.trimmedText == "self") {
+                // `guard let strongSelf = self`, `guard let self`: while the object lives, which the walk assumes
+                return nil
+            } else {
+                return .unknown(d)
+            }
+        }
+    }
+
+    /// The text of the conditions a path's guard keeps: those that depend on data there, when the others
+    /// are decided by the state or the input (`guard step != .payment, !items.isEmpty`: `!items.isEmpty`).
+    func dataText(_ list: ConditionElementListSyntax, _ ctx: Ctx) -> String {
+        guard list.count > 1 else { return text(list) }
+        let kept = list.filter { element in
+            evalCondition(element, ctx).map { !$0.maybe.intersection(ctx.pairs).isEmpty } ?? false
+        }
+        guard !kept.isEmpty, kept.count < list.count else { return text(list) }
+        return kept.map { text($0.condition) }.joined(separator: ", ")
     }
 
     func eval(_ raw: ExprSyntax, _ ctx: Ctx) -> Pred {

@@ -420,4 +420,23 @@ final class ControlFlowAndHolderShapeTests: XCTestCase {
         XCTAssertEqual(try a.machine("Basket.stage").initial, "browsing")
         XCTAssertFalse(a.diagnosticLines.contains { $0.contains("no initial state") }, "\(a.diagnosticLines)")
     }
+    /// A list of conditions some of which the state decides keeps only the others in the guard text
+    /// (`guard step != .paid, !items.isEmpty`: `!items.isEmpty`).
+    func testGuardTextsKeepOnlyTheConditionsOfData() throws {
+        let a = Analysed.source("""
+        enum Step { case cart, address, paid }
+        final class Checkout {
+            private(set) var step: Step = .cart
+            var items: [String] = []
+            func next() {
+                guard step != .paid, !items.isEmpty else { return }
+                step = step == .cart ? .address : .paid
+            }
+            func reset() { step = .cart }
+        }
+        """)
+        let m = try a.machine("Checkout.step")
+        let guards = Set(m.edges.filter { $0.from != $0.to }.compactMap { edge in m.rules.first { $0.id == edge.rule }?.branches(behind: edge).guardText })
+        XCTAssertEqual(guards, ["!items.isEmpty"])
+    }
 }
