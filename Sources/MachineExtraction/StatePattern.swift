@@ -190,9 +190,7 @@ struct StatePattern {
         // state, or from those the tests of the property's type around the write allow (`if state is Locked {
         // state = Unlocked() }`); a state no write is surely made from stays
         var ownInputs: [String] = []
-        let isProperty: (ExprSyntax) -> Bool = { [property] in
-            SyntaxHelpers.path($0).map { $0 == property.name || $0 == "self." + property.name } ?? false
-        }
+        let isProperty: (ExprSyntax) -> Bool = { [property] in SyntaxHelpers.path($0) == property.name }
         for (method, file) in holder.methods {
             guard let body = method.body else { continue }
             let set = SwitchFinder.scan(body).assignments.filter { writesProperty($0.lhs, own: true) }

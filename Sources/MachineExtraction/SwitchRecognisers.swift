@@ -936,9 +936,6 @@ struct SwitchMethodRecogniser: Recogniser {
         context.add(machine, stateEnum: stateEnum, key: type.key, leftOut: leftOut)
     }
 
-    /// Whether `method` only gives `property` what one of `eventMethods` of its own value returns: it
-    /// calls one (`gear.next(on: lever)`), and assigns the property that call or a local holding its
-    /// result (`guard let next = phase.transition(on: e) else { return }; phase = next`).
     /// Whether one of an enum's methods switches over `self` and one of its parameters (`switch (self, e)`, or
     /// one inside the other: `switch e { case .advance: switch self { … } }`): the enum's own machine of its events.
     static func switchesOverSelf(_ methods: some Sequence<FunctionDeclSyntax>) -> Bool {
@@ -956,6 +953,9 @@ struct SwitchMethodRecogniser: Recogniser {
         }
     }
 
+    /// Whether `method` only gives `property` what one of `eventMethods` of its own value returns: it
+    /// calls one (`gear.next(on: lever)`), and assigns the property that call or a local holding its
+    /// result (`guard let next = phase.transition(on: e) else { return }; phase = next`).
     static func forwards(_ method: FunctionDeclSyntax, property: String, to eventMethods: Set<String>) -> Bool {
         guard !eventMethods.isEmpty, let body = method.body else { return false }
         let paths: Set<String> = [property, "self." + property]
