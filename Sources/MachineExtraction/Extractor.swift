@@ -1052,11 +1052,11 @@ final class ExtractionContext {
     }
 
     /// The seed of a `scan` call (RxSwift's `scan(_:accumulator:)` and `scan(into:accumulator:)`, Combine's
-    /// `scan(_:_:)`): where its accumulator starts.
+    /// `scan(_:_:)`): where its accumulator starts, its first argument (not a closure).
     static func scanSeed(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
-        guard call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "scan",
-              let first = call.arguments.first, first.label == nil || first.label?.text == "into" else { return nil }
-        return first.expression
+        guard DSLSupport.calleeName(call) == "scan", let first = call.arguments.first?.expression,
+              !first.is(ClosureExprSyntax.self) else { return nil }
+        return first
     }
 
     /// References an expression makes: `x`, `self.x`, `T.x`, `value.x` (what each names is resolved

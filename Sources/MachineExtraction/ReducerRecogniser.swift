@@ -257,7 +257,10 @@ struct ReducerRecogniser: Recogniser {
                 guard let closure = argument.expression.as(ClosureExprSyntax.self) else { continue }
                 // (or one returning a copy it changed, RxFeedback's `reduce: { (state: S, event: E) -> S in var s = state; …; return s }`)
                 if let copy = Self.returnedCopy(closure) {
-                    found.append(.candidate(Self.copyCandidate(closure, copy: copy, file: file, owners: SyntaxHelpers.enclosingTypeNames(node))))
+                    let parameters = Array(zip(SyntaxHelpers.closureParameterNames(closure), SyntaxHelpers.closureParameterTypes(closure)))
+                    found.append(.candidate(Self.copyCandidate(Syntax(closure), body: closure.statements, parameters: parameters, copy: copy,
+                                                               bindingName: SyntaxHelpers.enclosingBindingName(closure),
+                                                               owners: SyntaxHelpers.enclosingTypeNames(node), file: file)))
                     continue
                 }
                 guard case let types = SyntaxHelpers.closureParameterTypes(closure), types.count == 2, types.allSatisfy({ $0 != nil }),
@@ -350,20 +353,10 @@ struct ReducerRecogniser: Recogniser {
                     c.bySignature = true
                     found.append(.candidate(c))
                 } else if params.count == 2, let body = node.body, let copy = Self.returnedCopy(node, body: body) {
-                    // `func reduce(state: AppState, action: AppAction) -> AppState { var new = state; …; return new }`:
-                    // the copy is the state
-                    let a = 1 - copy.parameter
-                    let action = (params[a].secondName ?? params[a].firstName).text
-                    let cast = Self.castAction(body.statements, param: action)
-                    var c = Candidate(node: Syntax(node), body: body.statements, dialect: .mappingFunction, stateParam: copy.name,
-                                      actionParam: cast?.name ?? action,
-                                      stateType: copy.type, actionType: cast?.type ?? params[a].type.trimmedText,
-                                      bindingName: node.name.text, ownerTypes: SyntaxHelpers.enclosingTypeNames(node), file: file)
-                    c.bySignature = true
-                    c.returnsNext = copy.next
-                    c.copied = (params[copy.parameter].secondName ?? params[copy.parameter].firstName).text
-                    if let cast, cast.name != action { c.actionAliases = [action] }
-                    found.append(.candidate(c))
+                    // `func reduce(state: AppState, action: AppAction) -> AppState { var new = state; …; return new }`
+                    found.append(.candidate(Self.copyCandidate(
+                        Syntax(node), body: body.statements, parameters: params.map { (($0.secondName ?? $0.firstName).text, $0.type.trimmedText) },
+                        copy: copy, bindingName: node.name.text, owners: SyntaxHelpers.enclosingTypeNames(node), file: file)))
                 }
                 return .visitChildren
             }
@@ -383,17 +376,19 @@ struct ReducerRecogniser: Recogniser {
         /// state's type. So is a Mobius update returning `Next<Model, Effect>` whose `.next` gives the copy
         /// or a new model, and an Elm-style one returning the copy with a command (`-> (Model, Cmd)`,
         /// `return (model, .save)`).
-        /// The candidate of a closure returning a changed copy of its state (`returnedCopy`): the copy is the state.
-        static func copyCandidate(_ closure: ClosureExprSyntax, copy: (parameter: Int, name: String, type: String, next: Bool),
-                                  file: ParsedFile, owners: [String]) -> Candidate {
-            let names = SyntaxHelpers.closureParameterNames(closure)
-            let types = SyntaxHelpers.closureParameterTypes(closure)
-            var c = Candidate(node: Syntax(closure), body: closure.statements, dialect: .mappingFunction, stateParam: copy.name,
-                              actionParam: names[1 - copy.parameter], stateType: copy.type, actionType: types[1 - copy.parameter],
-                              bindingName: SyntaxHelpers.enclosingBindingName(closure), ownerTypes: owners, file: file)
+        /// The candidate of a function or closure returning a changed copy of its state (`returnedCopy`): the
+        /// copy is the state, and an action read through a cast at the top (`castAction`) is read as the cast.
+        static func copyCandidate(_ node: Syntax, body: CodeBlockItemListSyntax, parameters: [(name: String, type: String?)],
+                                  copy: (parameter: Int, name: String, type: String, next: Bool), bindingName: String?,
+                                  owners: [String], file: ParsedFile) -> Candidate {
+            let action = parameters[1 - copy.parameter]
+            let cast = castAction(body, param: action.name)
+            var c = Candidate(node: node, body: body, dialect: .mappingFunction, stateParam: copy.name, actionParam: cast?.name ?? action.name,
+                              stateType: copy.type, actionType: cast?.type ?? action.type, bindingName: bindingName, ownerTypes: owners, file: file)
             c.bySignature = true
             c.returnsNext = copy.next
-            c.copied = names[copy.parameter]
+            c.copied = parameters[copy.parameter].name
+            if let cast, cast.name != action.name { c.actionAliases = [action.name] }
             return c
         }
 

@@ -212,18 +212,19 @@ public struct SourceSet: Sendable {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
             let swift = url.pathExtension == "swift"
+            var spelled: String { join(folder, path.dropFirst(base.path.count)) }
             if info.st_mode & S_IFMT == S_IFLNK {
                 // a link to a folder is searched after this one (unless its real folder was); one to a Swift file is read
                 var target = stat()
                 guard stat(path, &target) == 0 else { continue }
                 if target.st_mode & S_IFMT == S_IFDIR {
-                    links.append(join(folder, path.dropFirst(base.path.count)))
+                    links.append(spelled)
                 } else if swift {
-                    files.append(Found(path: join(folder, path.dropFirst(base.path.count)), real: url.resolvingSymlinksInPath().path, linked: true))
+                    files.append(Found(path: spelled, real: url.resolvingSymlinksInPath().path, linked: true))
                 }
             } else if swift {
                 // (a folder named `Legacy.swift` is searched, not read)
-                files.append(Found(path: join(folder, path.dropFirst(base.path.count)), real: path, linked: linked))
+                files.append(Found(path: spelled, real: path, linked: linked))
             }
         }
         for link in links.sorted() { walk(link, into: &files, walked: &walked, linked: true) }

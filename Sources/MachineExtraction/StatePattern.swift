@@ -418,8 +418,7 @@ struct StatePattern {
     }
 
     static func ends(_ node: Syntax, writes: [Syntax]) -> Ends {
-        func holds(_ w: Syntax) -> Bool { w.root.id == node.root.id && node.position <= w.position && w.endPosition <= node.endPosition }
-        let inside = writes.filter(holds)
+        let inside = writes.filter { ExtractionContext.contains(node, $0) }
         let exits = node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.return) || $0.tokenKind == .keyword(.throw) }
         if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) { return .left }
         if let e = node.as(ExpressionStmtSyntax.self) { return ends(Syntax(e.expression), writes: writes) }

@@ -581,14 +581,12 @@ struct MappingFunctionRecogniser: Recogniser {
     /// The `scan` call a closure is the accumulating closure of (`events.scan(.off) { state, event in … }`,
     /// `scan(into: .closed) { … }`), if it is one.
     static func scanCall(of closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
-        guard let call = SyntaxHelpers.call(taking: closure), DSLSupport.calleeName(call) == "scan",
-              call.arguments.count >= 1, !call.arguments.first!.expression.is(ClosureExprSyntax.self) else { return nil }
-        return call
+        SyntaxHelpers.call(taking: closure).flatMap { ExtractionContext.scanSeed($0) != nil ? $0 : nil }
     }
 
     /// The seed of a `scan`: the value its accumulator starts with.
     static func scanSeed(of closure: ClosureExprSyntax) -> ExprSyntax? {
-        scanCall(of: closure)?.arguments.first?.expression
+        scanCall(of: closure).flatMap(ExtractionContext.scanSeed)
     }
 
     /// The value an optional state stands for before the first input, where the function defaults it
@@ -1077,9 +1075,7 @@ struct SwitchMethodRecogniser: Recogniser {
     /// `inout`, which may write it), or it runs in a closure (whose time the reader does not know).
     static func overwritten(_ write: Syntax, by writes: [Syntax]) -> Bool {
         func mayWrite(_ later: CodeBlockItemSyntax) -> Bool {
-            if writes.contains(where: { w in w.root.id == later.root.id && later.position <= w.position && w.endPosition <= later.endPosition }) {
-                return true
-            }
+            if writes.contains(where: { ExtractionContext.contains(later, $0) }) { return true }
             return later.tokens(viewMode: .sourceAccurate).contains { token in
                 // (handed on `inout`, a closure that may run at once, a `fallthrough` into the next case)
                 if token.tokenKind == .prefixAmpersand || token.tokenKind == .keyword(.fallthrough) { return true }
